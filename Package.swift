@@ -5,7 +5,10 @@ let package = Package(
     name: "swift-openai",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // Every operation called with a project API key, its types, and the runtime.
         .library(name: "OpenAI", targets: ["OpenAI"]),
+        // The admin-key resources (`client.organization`, `client.projects`) and the types only they use.
+        .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"]),
         .library(name: "OpenAIRealtime", targets: ["OpenAIRealtime"]),
         .executable(name: "openai-generator", targets: ["openai-generator"]),
     ],
@@ -13,7 +16,14 @@ let package = Package(
         // MARK: SDK
         .target(
             name: "OpenAI",
-            path: "Sources/OpenAI"
+            path: "Sources/OpenAI",
+            // The generator writes the admin module's files into its one output folder.
+            exclude: ["Generated/Admin"]
+        ),
+        .target(
+            name: "OpenAIAdmin",
+            dependencies: ["OpenAI"],
+            path: "Sources/OpenAI/Generated/Admin"
         ),
         .target(
             name: "OpenAIRealtime",
@@ -73,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenAITests",
-            dependencies: ["OpenAI", "YAML", "TestSupport"],
+            dependencies: ["OpenAI", "OpenAIAdmin", "YAML", "TestSupport"],
             path: "Tests/OpenAITests"
         ),
     ],

@@ -153,8 +153,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Writes Package.swift for a one-target package: the root manifest's tools version, platforms and the OpenAI
-# target's swiftSettings (if any), in Swift 6 language mode. Warns about OpenAI target settings it cannot copy.
+# Writes Package.swift for a one-target package, and Package.swift.admin that adds the OpenAIAdmin target: the root
+# manifest's tools version, platforms and the OpenAI target's swiftSettings (if any), in Swift 6 language mode. Warns about OpenAI target settings it cannot copy.
 python3 - "$ROOT/Package.swift" "$WORK/Package.swift" <<'PY'
 import re, sys
 
@@ -188,6 +188,8 @@ if m:
     if s:
         settings = balanced(block, s.end() - 1)
     for key in ("dependencies", "exclude", "resources", "cSettings", "linkerSettings"):
+        if key == "exclude" and re.search(r'exclude:\s*\[\s*"Generated/Admin"\s*\]', block):
+            continue  # the admin module's folder: the admin manifest below excludes it too
         if re.search(key + r":\s*\[\s*[^\]\s]", block):
             print(f"check-history: warning: the OpenAI target has {key}; the temporary package does not copy them",
                   file=sys.stderr)
@@ -195,14 +197,20 @@ if m:
 lines = [tools, "import PackageDescription", "", "let package = Package(", '    name: "OpenAIHistoryCheck",']
 if platforms:
     lines.append(f"    platforms: {platforms},")
-lines.append('    products: [.library(name: "OpenAI", targets: ["OpenAI"])],')
-target = '.target(name: "OpenAI", path: "Sources/OpenAI"'
-if settings:
-    target += f", swiftSettings: {settings}"
-lines.append(f"    targets: [{target})],")
-lines.append("    swiftLanguageModes: [.v6]")
-lines.append(")")
-open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+# Two manifests: one for output without an admin module, one with `OpenAIAdmin` (the generated folder's Admin/).
+for admin, path in ((False, sys.argv[2]), (True, sys.argv[2] + ".admin")):
+    products = '.library(name: "OpenAI", targets: ["OpenAI"])'
+    target = '.target(name: "OpenAI", path: "Sources/OpenAI"'
+    if admin:
+        products += ', .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"])'
+        target += ', exclude: ["Generated/Admin"]'
+    if settings:
+        target += f", swiftSettings: {settings}"
+    target += ")"
+    if admin:
+        target += ', .target(name: "OpenAIAdmin", dependencies: ["OpenAI"], path: "Sources/OpenAI/Generated/Admin")'
+    manifest = lines + [f"    products: [{products}],", f"    targets: [{target}],", "    swiftLanguageModes: [.v6]", ")"]
+    open(path, "w").write("\n".join(manifest) + "\n")
 PY
 
 echo "check-history: ${#SPECS[@]} spec(s) from $HISTORY_DIR; temporary packages under $WORK"
@@ -253,6 +261,10 @@ for spec in "${SPECS[@]}"; do
     gen_status=0
     "$GENERATOR" generate --spec "$spec" --output "$pkg/Sources/OpenAI/Generated" >"$gen_log" 2>&1 || gen_status=$?
     gen_seconds="$(elapsed_since "$start")"
+    # A spec with admin-key resources also gets the OpenAIAdmin module (Generated/Admin/).
+    if [[ -d "$pkg/Sources/OpenAI/Generated/Admin" ]]; then
+        cp "$WORK/Package.swift.admin" "$pkg/Package.swift"
+    fi
     gen_warnings="$(generator_warnings "$gen_log")"
     if [[ $gen_status -eq 0 ]]; then
         gen_result="OK"

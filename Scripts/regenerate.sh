@@ -28,7 +28,7 @@ BIN_DIR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAG
 step "3/4 Generate Sources/OpenAI/Generated/ from Spec/openapi.yaml (openai-generator generate $*)"
 "$BIN_DIR/openai-generator" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated "$@"
 
-step "4/4 Build the OpenAI module (swift build --target OpenAI)"
-swift build --target OpenAI ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+step "4/4 Build the OpenAI and OpenAIAdmin modules (swift build --target OpenAIAdmin, which depends on OpenAI)"
+swift build --target OpenAIAdmin ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
 
 printf '\nregenerate: done. Review the changes with: git status Sources/OpenAI/Generated; git diff --stat\n'

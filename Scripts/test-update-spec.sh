@@ -17,12 +17,12 @@
 #              in the lock, which fetch-spec.sh then reads). The https URLs are served by a curl stub from files
 #              (no network);
 #   interrupt  SIGINT (Ctrl-C) to the whole run during the SDK build: exit 130, everything as before;
-#   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Invite.acceptedAt and the new
-#              spec (the locked one without #/components/schemas/Invite/properties/accepted_at) removes it: exit 1,
+#   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Batch.completedAt and the new
+#              spec (the locked one without #/components/schemas/Batch/properties/completed_at) removes it: exit 1,
 #              every file of Generated/ and Spec/ byte-identical (and with its modification time), the output names
 #              the probe's file:line and the spec change; then again with --keep-on-failure: the new state is kept;
 #   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
-#              lock exactly as expected, `openai-generator check` passes, only Types/Invites.swift and
+#              lock exactly as expected, `openai-generator check` passes, only Admin/Types/Invites.swift and
 #              Manifest.swift changed (the other files keep their modification time), the spec is in the cache;
 #   fetch      fetch-spec.sh in a fresh copy without network (curl replaced by a failing stub, SPEC_SOURCE unset):
 #              a lock naming a history file's sha256 finds it in ../shared/spec/history, the lock the clean scenario
@@ -208,7 +208,7 @@ def changed(before, after):
             print("touched", rel)
 
 def make_specs(locked, out):
-    """breaking.yaml: the locked spec without Invite's optional `accepted_at`; clean.yaml: the locked spec with an
+    """breaking.yaml: the locked spec without Batch's optional `completed_at`; clean.yaml: the locked spec with an
     optional string `note` in InviteRequest."""
     text = open(locked, encoding="utf-8").read()
     lines = text.split("\n")
@@ -218,13 +218,13 @@ def make_specs(locked, out):
         while end < len(lines) and not re.match(r"^ {0,4}\S", lines[end]):
             end += 1
         return start, end
-    start, end = schema("Invite")
-    first = lines.index("        accepted_at:", start, end)
+    start, end = schema("Batch")
+    first = lines.index("        completed_at:", start, end)
     last = first + 1
     while last < end and (not lines[last].strip() or re.match(r"^ {9,}", lines[last])):
         last += 1
-    if "accepted_at" in "\n".join(lines[start:end]).split("required:")[-1].split("x-oaiMeta")[0]:
-        sys.exit("Invite requires accepted_at in this spec; choose another property for the test")
+    if "completed_at" in "\n".join(lines[start:end]).split("required:")[-1].split("x-oaiMeta")[0]:
+        sys.exit("Batch requires completed_at in this spec; choose another property for the test")
     open(os.path.join(out, "breaking.yaml"), "w", encoding="utf-8").write("\n".join(lines[:first] + lines[last:]))
     start, end = schema("InviteRequest")
     props = lines.index("      properties:", start, end)
@@ -385,7 +385,7 @@ helper make-specs "$COPY/Spec/openapi.yaml" "$TMPW"
 BREAKING="$TMPW/breaking.yaml"
 CLEAN="$TMPW/clean.yaml"
 LOCKED_SHA="$(sha256_of "$COPY/Spec/openapi.yaml")"
-ok "made breaking.yaml (Invite without accepted_at) and clean.yaml (InviteRequest + note) from the locked spec"
+ok "made breaking.yaml (Batch without completed_at) and clean.yaml (InviteRequest + note) from the locked spec"
 BREAKING_COMMIT="$(fake_commit "update-spec e2e: breaking")"
 CLEAN_COMMIT="$(fake_commit "update-spec e2e: clean")"
 URL_COMMIT="$(fake_commit "update-spec e2e: url")"
@@ -585,8 +585,8 @@ reset_copy
 PROBE="Sources/OpenAI/Helpers/UpdateSpecProbe.swift"
 cat >"$COPY/$PROBE" <<'SWIFT'
 // Written by Scripts/test-update-spec.sh: hand-written code using a member that the test's new spec removes.
-func updateSpecProbe(_ invite: Invite) {
-    _ = invite.acceptedAt
+func updateSpecProbe(_ batch: Batch) {
+    _ = batch.completedAt
 }
 SWIFT
 PROBE_LINE=3
@@ -600,8 +600,8 @@ check "  every file of Generated/ and Spec/ byte-identical to before, same file 
     bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
 check "  Spec/lock.json unchanged" cmp -s "$TMPW/lock-before.json" "$COPY/Spec/lock.json"
 has "$LOGS/breaking.log" "$PROBE:$PROBE_LINE:" "  names the probe's file and line ($PROBE:$PROBE_LINE)"
-has "$LOGS/breaking.log" "has no member 'acceptedAt'" "  quotes the compiler's error"
-has "$LOGS/breaking.log" "caused by the spec change property-removed \`Invite.acceptedAt\`" "  names the spec change that caused it"
+has "$LOGS/breaking.log" "has no member 'completedAt'" "  quotes the compiler's error"
+has "$LOGS/breaking.log" "caused by the spec change property-removed \`Batch.completedAt\`" "  names the spec change that caused it"
 has "$LOGS/breaking.log" "rolled back" "  says it rolled back"
 lacks "$LOGS/breaking.log" "Generated/: the generated code itself does not compile" "  blames no generated file"
 summary_line="$(grep -n -m 1 '^## OpenAPI spec changes' "$LOGS/breaking.log" | cut -d: -f1 || true)"
@@ -614,10 +614,10 @@ fi
 has "$TMPW/breaking.md" "$UPSTREAM/$BREAKING_COMMIT/openapi.yaml" "  SUMMARY_FILE names the new spec by its upstream URL"
 has "$TMPW/breaking.md" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"])' "$TMPW/lock-before.json")" "  and the old one by the lock's URL"
 lacks "$TMPW/breaking.md" "$TMPW" "  and never by a temporary path"
-check "  SUMMARY_JSON lists property-removed Invite.acceptedAt" python3 -c '
+check "  SUMMARY_JSON lists property-removed Batch.completedAt" python3 -c '
 import json, sys
 changes = json.load(open(sys.argv[1]))["changes"]
-sys.exit(0 if any(c["kind"] == "property-removed" and c.get("swift") == "Invite.acceptedAt" for c in changes) else 1)' "$TMPW/breaking.json"
+sys.exit(0 if any(c["kind"] == "property-removed" and c.get("swift") == "Batch.completedAt" for c in changes) else 1)' "$TMPW/breaking.json"
 check "  the failed spec is not cached" test ! -e "$OPENAI_SPEC_CACHE/$(sha256_of "$BREAKING").yaml"
 
 status=0

@@ -380,10 +380,12 @@ run_logged "openai-generator check" check "$GENERATOR" check
 if [[ "${SKIP_SDK_BUILD:-0}" == "1" ]]; then
     step "8/9 Build and 9/9 fast tests: skipped (SKIP_SDK_BUILD=1)"
 else
-    step "8/9 Build the library targets with the hand-written code (OpenAI, OpenAIRealtime)"
-    # OpenAIRealtime depends on OpenAI: one command builds both.
+    step "8/9 Build the library targets with the hand-written code (OpenAI, OpenAIRealtime, OpenAIAdmin)"
+    # OpenAIRealtime and OpenAIAdmin depend on OpenAI: the first command builds it too.
     run_logged "the SDK build (swift build --target OpenAIRealtime)" build \
         swift build --target OpenAIRealtime ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+    run_logged "the admin module build (swift build --target OpenAIAdmin)" build-admin \
+        swift build --target OpenAIAdmin ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
     if [[ "$TEST_FILTER" == "none" ]]; then
         step "9/9 Fast tests: skipped (UPDATE_SPEC_TEST_FILTER=none)"
     else

@@ -19,22 +19,32 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(mark.line):\(mark.column) (\(pointer))" }
 }
 
-/// A problem in the spec that the generator reports and works around: a warning never stops
-/// generation.
+/// A problem in the spec that the generator reports and works around: it stops generation only
+/// under `generate --strict`, which fails on any warning.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// How much a diagnostic matters.
+    public enum Severity: String, Hashable, Sendable {
+        /// The generated code differs from what the spec says, or the spec contradicts itself.
+        case warning
+        /// Worth knowing, changes nothing a caller sees.
+        case note
+    }
+
     /// What kind of problem; summaries count warnings by kind.
     public var kind: String
     public var message: String
     public var location: SourceLocation
+    public var severity: Severity
 
-    public init(kind: String, message: String, location: SourceLocation) {
+    public init(kind: String, message: String, location: SourceLocation, severity: Severity = .warning) {
         self.kind = kind
         self.message = message
         self.location = location
+        self.severity = severity
     }
 
     public var description: String {
-        "\(location.file):\(location.mark.line):\(location.mark.column): warning: \(message) [\(kind)] at \(location.pointer)"
+        "\(location.file):\(location.mark.line):\(location.mark.column): \(severity.rawValue): \(message) [\(kind)] at \(location.pointer)"
     }
 }
 

@@ -63,6 +63,38 @@ final class GeneratorCLITests: XCTestCase {
         return (run, folder, marker, spec.path)
     }
 
+    func testStrictFailsOnAWarningAndWritesNothing() throws {
+        let text = """
+            openapi: 3.1.0
+            info: {title: strict, version: 1.0.0}
+            paths: {}
+            components:
+              schemas:
+                Thing:
+                  type: object
+                  properties: {id: {type: string}}
+                  required: [id, name]
+            """
+        let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
+        try Data(text.utf8).write(to: spec)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+        let arguments = ["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent"]
+        let strict = try run(arguments + ["--strict"])
+        XCTAssertEqual(strict.status, 1, strict.output)
+        XCTAssertTrue(
+            strict.output.contains(
+                "\(spec.path):7:7: warning: Thing lists name in `required` but declares no such property"),
+            strict.output)
+        XCTAssertTrue(strict.output.contains("generate --strict: 1 warning(s); the output folder was not changed."))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
+        // Without --strict the same spec generates, and the warning is reported.
+        let lenient = try run(arguments)
+        XCTAssertEqual(lenient.status, 0, lenient.output)
+        XCTAssertTrue(lenient.output.contains("warnings: 1"), lenient.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Manifest.swift").path))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     func testInvalidYAMLNamesFileLineAndColumnAndLeavesTheOutputAlone() throws {
         let (run, folder, marker, spec) = try generate(spec: "openapi: 3.1.0\npaths:\n  /a: [unclosed\n")
         XCTAssertEqual(run.status, 1)

@@ -44,7 +44,7 @@ final class RecordedResponseDecodingTests: XCTestCase {
                 failures.append("\(path): no operation found for it")
                 continue
             }
-            guard let type = OperationResponseTypes.responseType(of: operationID) else {
+            guard let type = replyType(of: operationID) else {
                 // The spec documents no JSON reply (e.g. DeleteContainer): the method returns nothing.
                 noReplyType.append("\(path) (\(operationID))")
                 continue

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+import OpenAIAdmin
 
 /// One operation of every tag of the spec (and of the untagged ones) called through the generated
 /// client against the test server, which validates the request against the spec and answers with

@@ -6,6 +6,7 @@ import XCTest
 #endif
 
 @testable import OpenAI
+import OpenAIAdmin
 
 /// Every public type that can hold a credential, printed every way Swift prints: no credential
 /// appears in `description`, `debugDescription`, `String(reflecting:)` or `dump`. Every secret

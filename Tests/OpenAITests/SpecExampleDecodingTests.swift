@@ -30,7 +30,7 @@ final class SpecExampleDecodingTests: XCTestCase {
                         notJSON += 1
                         continue
                     }
-                    guard let type = OperationResponseTypes.responseType(of: operationID) else {
+                    guard let type = replyType(of: operationID) else {
                         failures.append("\(operationID): the reply is not JSON in the spec, but the example is")
                         continue
                     }

@@ -29,15 +29,13 @@ public struct SpecDiffer: Sendable {
     public func diff(oldBytes: [UInt8], oldFile: String, newBytes: [UInt8], newFile: String) throws
         -> SpecDiffReport
     {
-        let overrides = configuration.overrides
+        let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: configuration.overrides))
         let box = ResultBox()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let result = Result {
-                let loader = OpenAPILoader(schemaOverrides: overrides.schemas)
-                let document = try loader.load(
+                let document = try pipeline.load(
                     index == 0 ? oldBytes : newBytes, file: index == 0 ? oldFile : newFile)
-                return TranslatedSpec(
-                    document: document, model: Translator().translate(document, overrides: overrides).model)
+                return TranslatedSpec(document: document, model: pipeline.translate(document).model)
             }
             box.set(index, result)
         }
@@ -52,12 +50,10 @@ public struct SpecDiffer: Sendable {
     ///   - new: The new document.
     /// - Returns: The report.
     public func diff(old: OpenAPIDocument, new: OpenAPIDocument) -> SpecDiffReport {
-        let overrides = configuration.overrides
+        let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: configuration.overrides))
         return compare(
-            old: TranslatedSpec(
-                document: old, model: Translator().translate(old, overrides: overrides).model),
-            new: TranslatedSpec(
-                document: new, model: Translator().translate(new, overrides: overrides).model))
+            old: TranslatedSpec(document: old, model: pipeline.translate(old).model),
+            new: TranslatedSpec(document: new, model: pipeline.translate(new).model))
     }
 
     func compare(old: TranslatedSpec, new: TranslatedSpec) -> SpecDiffReport {

@@ -24,13 +24,14 @@ struct SwiftNameIndex {
     var operationAreas: [String: String] = [:]
 
     init(model: APIModel, document: OpenAPIDocument) {
+        // An inline schema emitted as an equal component has that component's type: a spec
+        // change that gives it a nested type of its own changes the Swift type there.
+        for (pointer, name) in model.reusedComponents { types[pointer] = name }
         for top in model.declarations {
             let prefix = top.resourceType.map { $0 + "." } ?? ""
             add(top.declaration, prefix: prefix)
-            if let schemaName = top.schemaName, top.resourceType == nil,
-                componentAreas[schemaName] == nil
-            {
-                componentAreas[schemaName] = top.area
+            if let schemaName = top.schemaName, let area = top.area, componentAreas[schemaName] == nil {
+                componentAreas[schemaName] = area
             }
             if let schemaName = top.schemaName, components[schemaName] == nil,
                 top.declaration.documentation.remark == "#/components/schemas/"

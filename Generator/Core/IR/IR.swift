@@ -86,11 +86,21 @@ public struct StructDecl: Hashable, Sendable {
 
 /// How a list reply exposes its items and the next cursor.
 public struct PageInfo: Hashable, Sendable {
+    /// Where the next page's `after` cursor comes from.
+    public enum CursorSource: Hashable, Sendable {
+        /// A string member of the reply (`last_id`, `next`), by Swift name.
+        case member(String)
+        /// The `id` of the last item of the `data` member (its Swift name).
+        case lastItemID(data: String)
+    }
+
     public var itemType: TypeRef
-    /// Expression for `hasMorePages`, e.g. `hasMore` or `hasMore ?? false`.
+    /// The Swift name of the `has_more` member.
     public var hasMore: String
-    /// Expression for `nextPageCursor`, e.g. `lastID ?? data.last?.id`.
-    public var nextCursor: String
+    /// Whether `has_more` may be absent, which reads as no more pages.
+    public var hasMoreIsOptional: Bool
+    /// The cursor's sources, the first present one wins; empty when the reply has none.
+    public var nextCursor: [CursorSource]
 }
 
 public struct EnumValue: Hashable, Sendable {
@@ -148,24 +158,55 @@ public indirect enum Declaration: Hashable, Sendable {
     }
 }
 
-/// A top-level declaration with the API area whose file it goes in.
+/// The Swift module a generated declaration or operation is compiled in.
+public enum SDKModule: String, Hashable, Sendable, CaseIterable {
+    /// `OpenAI`: everything called with a project API key, and every type those operations reach.
+    case openAI = "OpenAI"
+    /// `OpenAIAdmin`: the root resources whose every operation needs an admin API key
+    /// (`organization`, `projects`) and the types only those operations reach. Its files are in
+    /// the generated folder's `Admin/`.
+    case admin = "OpenAIAdmin"
+
+    /// The folder of its files inside the generated folder, with a trailing slash (empty for `OpenAI`).
+    public var folder: String { self == .admin ? "Admin/" : "" }
+}
+
+/// Where a top-level declaration is declared.
+public enum Placement: Hashable, Sendable {
+    /// At the top level, in the types files of an API area (the tag of the operations that reach
+    /// it, `Shared` or `Other`).
+    case area(String)
+    /// Nested in a resource type (an operation's inline schema), e.g. `ChatCompletionsAPI`.
+    case resource(String)
+}
+
+/// A top-level declaration and where it goes.
 public struct TopLevelDeclaration: Hashable, Sendable {
     public var declaration: Declaration
-    /// The types file's area, or `Resource:<ResourceType>` for a type nested in a resource type.
-    public var area: String
+    public var placement: Placement
     /// The component schema it came from, or nil for synthesized ones.
     public var schemaName: String?
+    /// The module it is compiled in.
+    public var module: SDKModule
 
-    static let resourcePrefix = "Resource:"
+    /// The types files' area, or `nil` for a type nested in a resource type.
+    public var area: String? {
+        if case .area(let area) = placement { return area }
+        return nil
+    }
 
     /// The resource type it is nested in (an operation's inline schema), or `nil` at the top level.
     public var resourceType: String? {
-        area.hasPrefix(Self.resourcePrefix) ? String(area.dropFirst(Self.resourcePrefix.count)) : nil
+        if case .resource(let type) = placement { return type }
+        return nil
     }
 
     /// A declaration nested in the resource type `resourceType`.
-    static func inResource(_ declaration: Declaration, _ resourceType: String) -> TopLevelDeclaration {
-        TopLevelDeclaration(declaration: declaration, area: resourcePrefix + resourceType, schemaName: nil)
+    static func inResource(_ declaration: Declaration, _ resourceType: String, module: SDKModule)
+        -> TopLevelDeclaration
+    {
+        TopLevelDeclaration(
+            declaration: declaration, placement: .resource(resourceType), schemaName: nil, module: module)
     }
 
     /// Every declaration, nested ones included, by its full Swift path (`Response.Output`).
@@ -239,6 +280,8 @@ public struct OperationDecl: Hashable, Sendable {
     public var adminAuthentication: Bool
     public var documentation: Documentation
     public var area: String
+    /// The module its method is compiled in (that of its root resource).
+    public var module: SDKModule
     /// JSON body members the SDK sets when the caller left them `nil` (`Spec/overrides.json`
     /// `body-defaults`), e.g. `encoding_format: base64` for embeddings.
     public var bodyDefaults: [BodyDefault] = []
@@ -270,12 +313,24 @@ public struct StreamingInfo: Hashable, Sendable {
         case eventNameAndData
     }
 
+    /// A body member the streaming method sets to ask for a stream, e.g. `stream` to `true`.
+    public struct BodySetting: Hashable, Sendable {
+        public enum Value: Hashable, Sendable {
+            case bool(Bool)
+            case string(String)
+        }
+
+        /// The property's Swift name.
+        public var property: String
+        public var value: Value
+    }
+
     public var eventType: TypeRef
     public var framing: Framing
-    /// Statements that turn the caller's body into a streaming request, e.g. `body.stream = true`.
-    public var bodyAssignments: [String]
+    /// The body members that turn the caller's body into a streaming request.
+    public var bodySettings: [BodySetting]
     /// The same for the `multipart/form-data` body, when the operation offers one beside JSON.
-    public var multipartBodyAssignments: [String] = []
+    public var multipartBodySettings: [BodySetting] = []
     /// A boolean query parameter that asks for the stream (`stream=true` on retrieve), which the
     /// streaming method sets and does not take.
     public var queryFlag: String?
@@ -300,4 +355,7 @@ public struct APIModel: Sendable {
     public var operations: [OperationDecl]
     /// Webhook payload union members: (event name as sent, payload type).
     public var webhooks: [(name: String, type: TypeRef)]
+    /// The inline schemas emitted as the component of the same shape: JSON pointer → the
+    /// component's Swift name (what `diff` compares at that pointer).
+    public var reusedComponents: [String: String] = [:]
 }

@@ -5,6 +5,11 @@ struct DeclarationRenderer {
     /// `public`, `package` or `internal`.
     let access: String
 
+    /// What every generated struct and union conforms to. `Equatable`, not `Hashable`: hashing
+    /// reply values is rare, and `hash(into:)` was a sixteenth of the SDK's compiled code (open
+    /// enums, which are set members and dictionary keys, stay `Hashable`).
+    static let valueConformances = "Codable, Equatable, Sendable"
+
     func render(_ declaration: Declaration, into printer: inout CodePrinter) {
         switch declaration {
         case .structure(let decl): renderStruct(decl, into: &printer)
@@ -47,7 +52,7 @@ struct DeclarationRenderer {
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
-        var conformances = "Codable, Hashable, Sendable, SpecDeviationReporting"
+        var conformances = "\(Self.valueConformances), SpecDeviationReporting"
         if decl.multipart { conformances += ", MultipartFormEncodable" }
         if decl.page != nil { conformances += ", CursorPage" }
         let secrets = decl.properties.filter { $0.isSecret && $0.constant == nil }
@@ -92,19 +97,8 @@ struct DeclarationRenderer {
             body.line()
             renderMemberwiseInit(decl, stored: stored, into: &body)
             body.line()
-            let keyed = stored + constants
-            if !keyed.isEmpty {
-                body.block("enum CodingKeys: Swift.String, CodingKey") { keys in
-                    for property in keyed {
-                        let name = Naming.unescaped(property.name)
-                        let caseName = Naming.escaped(name)
-                        keys.line(
-                            name == property.wireName
-                                ? "case \(caseName)" : "case \(caseName) = \(property.wireName.swiftLiteral)")
-                    }
-                }
-                body.line()
-            }
+            // Members are keyed by their JSON names (`AnyCodingKey` string literals), not a
+            // `CodingKeys` enum per type: the same wire format for a ninth of the compiled code.
             renderDecoder(decl, stored: stored, constants: constants, into: &body)
             body.line()
             renderEncoder(decl, stored: stored, constants: constants, into: &body)
@@ -113,9 +107,11 @@ struct DeclarationRenderer {
                 body.line("/// The items of this page (`data`).")
                 body.line("\(access) var pageItems: \(TypeRef.array(page.itemType).swift) { \(Self.dataName(decl)) }")
                 body.line("/// Whether more items follow (`has_more`).")
-                body.line("\(access) var hasMorePages: Swift.Bool { \(page.hasMore) }")
+                body.line(
+                    "\(access) var hasMorePages: Swift.Bool { \(page.hasMore)\(page.hasMoreIsOptional ? " ?? false" : "") }"
+                )
                 body.line("/// The `after` cursor of the next page.")
-                body.line("\(access) var nextPageCursor: Swift.String? { \(page.nextCursor) }")
+                body.line("\(access) var nextPageCursor: Swift.String? { \(Self.cursorExpression(page)) }")
             }
             if !secrets.isEmpty {
                 let names = secrets.map { "`\($0.wireName)`" }.joined(separator: ", ")
@@ -157,6 +153,17 @@ struct DeclarationRenderer {
                 render(nested, into: &body)
             }
         }
+    }
+
+    /// `lastID ?? data.last?.id`: the page's cursor sources, the first present one wins.
+    static func cursorExpression(_ page: PageInfo) -> String {
+        guard !page.nextCursor.isEmpty else { return "nil" }
+        return page.nextCursor.map { source in
+            switch source {
+            case .member(let name): name
+            case .lastItemID(let data): "\(data).last?.id"
+            }
+        }.joined(separator: " ?? ")
     }
 
     static func dataName(_ decl: StructDecl) -> String {
@@ -237,15 +244,15 @@ struct DeclarationRenderer {
             "///   naming the coding path of a required member that is missing or of a member that does not fit.")
         printer.block("\(access) init(from decoder: any Decoder) throws") { body in
             guard !keyed.isEmpty || decl.additionalProperties != nil else { return }
-            body.line("var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)")
+            body.line("var reader = try ObjectReader(decoder)")
             for property in constants {
                 body.line(
-                    "try reader.constant(\(property.constant!.swiftLiteral), .\(property.name), required: \(property.required))"
+                    "try reader.constant(\(property.wireName.swiftLiteral), is: \(property.constant!.swiftLiteral), required: \(property.required))"
                 )
             }
             for property in stored {
                 let method = property.isOptional ? "optional" : "required"
-                var expression = "try reader.\(method)(\(property.type.swift).self, .\(property.name))"
+                var expression = "try reader.\(method)(\(property.type.swift).self, \(property.wireName.swiftLiteral))"
                 if property.boxed {
                     expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
                 }
@@ -267,16 +274,18 @@ struct DeclarationRenderer {
         printer.line("///")
         printer.line("/// - Throws: `EncodingError` when a member cannot be encoded.")
         printer.block("\(access) func encode(to encoder: any Encoder) throws") { body in
-            if !keyed.isEmpty { body.line("var container = encoder.container(keyedBy: CodingKeys.self)") }
+            if !keyed.isEmpty { body.line("var container = encoder.container(keyedBy: AnyCodingKey.self)") }
             for property in constants {
-                body.line("try container.encode(\(property.constant!.swiftLiteral), forKey: .\(property.name))")
+                body.line(
+                    "try container.encode(\(property.constant!.swiftLiteral), forKey: \(property.wireName.swiftLiteral))"
+                )
             }
             for property in stored {
                 var value = "self." + storageName(property)
                 if property.boxed { value += property.isOptional ? "?.value" : ".value" }
                 // Required and nullable: `nil` is sent as an explicit `null`.
                 let method = property.required || !property.isOptional ? "encode" : "encodeIfPresent"
-                body.line("try container.\(method)(\(value), forKey: .\(property.name))")
+                body.line("try container.\(method)(\(value), forKey: \(property.wireName.swiftLiteral))")
             }
             if decl.additionalProperties != nil {
                 body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)")
@@ -319,8 +328,8 @@ struct DeclarationRenderer {
         let stringCase = decl.cases.first { $0.type == .string }
         let conformances =
             stringCase == nil
-            ? "Codable, Hashable, Sendable, UnknownCaseRepresentable"
-            : "Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral"
+            ? "\(Self.valueConformances), UnknownCaseRepresentable"
+            : "\(Self.valueConformances), UnknownCaseRepresentable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 var sentences = DocText.summary(unionCase.documentation).map { [DocText.sentence($0)] } ?? []

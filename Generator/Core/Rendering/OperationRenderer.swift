@@ -77,12 +77,19 @@ struct OperationRenderer {
         }
     }
 
-    /// The statements that adapt the body of a streaming request, for the body kind in use.
+    /// The statements that adapt the body of a streaming request, for the body kind in use
+    /// (`body.stream = true`).
     static func assignments(_ streaming: StreamingInfo, body: RequestBodyKind?) -> [String] {
-        if case .multipart = body, !streaming.multipartBodyAssignments.isEmpty {
-            return streaming.multipartBodyAssignments
+        var settings = streaming.bodySettings
+        if case .multipart = body, !streaming.multipartBodySettings.isEmpty {
+            settings = streaming.multipartBodySettings
         }
-        return streaming.bodyAssignments
+        return settings.map { setting in
+            switch setting.value {
+            case .bool(let flag): "body.\(setting.property) = \(flag)"
+            case .string(let text): "body.\(setting.property) = \(text.swiftLiteral)"
+            }
+        }
     }
 
     func renderMethods(

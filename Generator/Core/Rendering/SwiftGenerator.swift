@@ -34,31 +34,45 @@ public struct GenerationResult: Sendable {
     public var incompleteOperations: [String]
     /// How many operations have a streaming variant.
     public var streamingOperations: Int
+    /// How many inline schemas were emitted as the component of the same shape.
+    public var reusedComponents: Int
 }
 
-/// The generator's front door: spec bytes in, Swift files out.
+/// The render stage (IR → Swift files) and the generator's front door, spec bytes in, Swift
+/// files out (``GeneratorPipeline``'s three stages).
 public enum SwiftGenerator {
     /// The generator's version, written into every file header.
     public static let version = "0.1.0"
 
-    /// Generates the SDK sources for the spec `bytes`.
+    /// Generates the SDK sources for the spec `bytes` (``GeneratorPipeline/run(_:file:sha256:)``).
     ///
     /// - Throws: ``OpenAPIError`` when the spec cannot be read.
     public static func generate(
         specBytes bytes: [UInt8], specFile: String, sha256: String, configuration: GeneratorConfiguration
     ) throws -> GenerationResult {
-        let document = try OpenAPILoader(schemaOverrides: configuration.overrides.schemas).load(bytes, file: specFile)
-        let (model, diagnostics) = Translator().translate(document, overrides: configuration.overrides)
-        try Self.rejectReferenceCycles(model, document: document)
+        try GeneratorPipeline(configuration: configuration).run(bytes, file: specFile, sha256: sha256)
+    }
+
+    /// Renders the translated API: the types files by module and area, the resource files, the
+    /// reply-type tables, the operation index and the manifest.
+    ///
+    /// - Parameters:
+    ///   - model: The IR.
+    ///   - diagnostics: The warnings of the earlier stages, passed through to the result.
+    ///   - schemaCount: How many component schemas the spec has, for the summary.
+    ///   - sha256: The spec's hash, for the manifest.
+    ///   - configuration: Access level and line cap.
+    static func render(
+        _ model: APIModel, diagnostics: [Diagnostic], schemaCount: Int, sha256: String,
+        configuration: GeneratorConfiguration
+    ) -> GenerationResult {
         // The spec's hash lives in the manifest alone, so a new spec changes only the files whose
         // contents change.
-        let header = (headerLines + ["", "import Foundation", ""]).joined(separator: "\n")
         var files: [GeneratedFile] = []
         let renderer = DeclarationRenderer(access: configuration.access)
 
-        // Types, by area, split at the line cap.
-        var byArea: [String: [CodePrinter]] = [:]
-        var areaOrder: [String] = []
+        // Types, by module and area, in name order, split by content at the line cap (FileLayout).
+        var byArea: [AreaKey: [(name: String, printer: CodePrinter)]] = [:]
         var resourceNested: [String: [CodePrinter]] = [:]
         var typeCount = 0
         for top in model.declarations {
@@ -69,24 +83,18 @@ public enum SwiftGenerator {
                 resourceNested[resourceType, default: []].append(printer)
                 continue
             }
-            if byArea[top.area] == nil { areaOrder.append(top.area) }
-            byArea[top.area, default: []].append(printer)
+            byArea[AreaKey(module: top.module, area: top.area ?? "Other"), default: []].append(
+                (top.declaration.name, printer))
         }
-        for area in areaOrder.sorted() {
-            var chunks: [[CodePrinter]] = [[]]
-            var lines = 0
-            for printer in byArea[area]! {
-                if lines > 0 && lines + printer.lines.count > configuration.lineCap {
-                    chunks.append([])
-                    lines = 0
-                }
-                chunks[chunks.count - 1].append(printer)
-                lines += printer.lines.count + 1
-            }
-            for (index, chunk) in chunks.enumerated() {
-                let name = chunks.count == 1 ? area : "\(area)\(index + 1)"
-                let body = chunk.map(\.text).joined(separator: "\n")
-                files.append(GeneratedFile(path: "Types/\(name).swift", contents: header + "\n" + body))
+        for key in byArea.keys.sorted() {
+            let header = Self.header(key.module)
+            let types = byArea[key]!.sorted { $0.name < $1.name }
+            let units = types.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) }
+            for file in FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap) {
+                let body = types[file.units].map(\.printer.text).joined(separator: "\n")
+                files.append(
+                    GeneratedFile(
+                        path: "\(key.module.folder)Types/\(file.name).swift", contents: header + "\n" + body))
             }
         }
 
@@ -94,12 +102,15 @@ public enum SwiftGenerator {
         let operationRenderer = OperationRenderer(access: configuration.access)
         var resources: [[String]: [OperationDecl]] = [:]
         var allResourcePaths: Set<[String]> = []
+        var rootModules: [String: SDKModule] = [:]
         for operation in model.operations {
             resources[operation.resourcePath, default: []].append(operation)
             for end in operation.resourcePath.indices { allResourcePaths.insert(Array(operation.resourcePath[...end])) }
+            rootModules[operation.resourcePath[0]] = operation.module
         }
         let roots = Set(allResourcePaths.map { $0[0] }).sorted()
         for root in roots {
+            let module = rootModules[root] ?? .openAI
             var printer = CodePrinter()
             let paths = allResourcePaths.filter { $0[0] == root }.sorted {
                 $0.joined(separator: ".") < $1.joined(separator: ".")
@@ -151,26 +162,16 @@ public enum SwiftGenerator {
             }
             files.append(
                 GeneratedFile(
-                    path: "Resources/\(ResourceNaming.typeName([root])).swift", contents: header + "\n" + printer.text))
+                    path: "\(module.folder)Resources/\(ResourceNaming.typeName([root])).swift",
+                    contents: Self.header(module) + "\n" + printer.text))
         }
 
-        // For tests and tools: the response type of each JSON operation.
-        var table = CodePrinter()
-        table.line("/// The documented 2xx JSON reply types of the operations.")
-        table.block("enum OperationResponseTypes") { body in
-            body.line("/// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.")
-            body.block("static func responseType(of operationID: Swift.String) -> (any Decodable.Type)?") { method in
-                method.switchBlock("switch operationID") { cases in
-                    for operation in model.operations.sorted(by: { $0.operationID < $1.operationID }) {
-                        if case .json(let type) = operation.response {
-                            cases.line("case \(operation.operationID.swiftLiteral): return \(type.swift).self")
-                        }
-                    }
-                    cases.line("default: return nil")
-                }
-            }
+        // For tests and tools: the response type of each JSON operation, a table per module.
+        for module in SDKModule.allCases {
+            let operations = model.operations.filter { $0.module == module }
+            guard module == .openAI || !operations.isEmpty else { continue }
+            files.append(responseTypes(operations, module: module))
         }
-        files.append(GeneratedFile(path: "OperationResponseTypes.swift", contents: header + "\n" + table.text))
         files.append(operationIndex(model, renderer: operationRenderer))
 
         files.append(manifest(files, sha256: sha256))
@@ -179,8 +180,9 @@ public enum SwiftGenerator {
         let incomplete = model.operations.filter { $0.streams && $0.streaming == nil }.map(\.operationID).sorted()
         return GenerationResult(
             files: files, diagnostics: diagnostics, operationCount: model.operations.count,
-            schemaCount: document.schemas.count, typeCount: typeCount, incompleteOperations: incomplete,
-            streamingOperations: model.operations.filter { $0.streaming != nil }.count)
+            schemaCount: schemaCount, typeCount: typeCount, incompleteOperations: incomplete,
+            streamingOperations: model.operations.filter { $0.streaming != nil }.count,
+            reusedComponents: model.reusedComponents.count)
     }
 
     /// Fails on a component that is a `$ref` chain back to itself (`A: {$ref: B}`,
@@ -193,6 +195,45 @@ public enum SwiftGenerator {
             message:
                 "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
             location: AliasCycles.location(of: top, in: document))
+    }
+
+    /// Types files are grouped by module, then area.
+    struct AreaKey: Hashable, Comparable {
+        var module: SDKModule
+        var area: String
+
+        static func < (lhs: AreaKey, rhs: AreaKey) -> Bool {
+            (lhs.module.folder, lhs.area) < (rhs.module.folder, rhs.area)
+        }
+    }
+
+    /// The lines every Swift file of `module` starts with: the generated-file header and imports.
+    static func header(_ module: SDKModule) -> String {
+        let imports = module == .openAI ? ["import Foundation"] : ["import Foundation", "import OpenAI"]
+        return (headerLines + [""] + imports + [""]).joined(separator: "\n")
+    }
+
+    /// The table of each JSON operation's reply type in `module` (`OperationResponseTypes`, in
+    /// `OpenAIAdmin` `AdminOperationResponseTypes`), for tests and tools.
+    static func responseTypes(_ operations: [OperationDecl], module: SDKModule) -> GeneratedFile {
+        let name = module == .openAI ? "OperationResponseTypes" : "AdminOperationResponseTypes"
+        var table = CodePrinter()
+        table.line(
+            "/// The documented 2xx JSON reply types of the operations\(module == .admin ? " of `OpenAIAdmin`" : "").")
+        table.block("enum \(name)") { body in
+            body.line("/// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.")
+            body.block("static func responseType(of operationID: Swift.String) -> (any Decodable.Type)?") { method in
+                method.switchBlock("switch operationID") { cases in
+                    for operation in operations.sorted(by: { $0.operationID < $1.operationID }) {
+                        if case .json(let type) = operation.response {
+                            cases.line("case \(operation.operationID.swiftLiteral): return \(type.swift).self")
+                        }
+                    }
+                    cases.line("default: return nil")
+                }
+            }
+        }
+        return GeneratedFile(path: "\(module.folder)\(name).swift", contents: header(module) + "\n" + table.text)
     }
 
     /// For readers: every operation, by path and HTTP method, and the method that calls it, as a

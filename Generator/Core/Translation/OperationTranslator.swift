@@ -4,8 +4,8 @@ import OpenAPI
 public struct Overrides: Sendable {
     /// operationId → `resource.path.method`, e.g. `createImage` → `images.generate`.
     public var operations: [String: String]
-    /// JSON pointer → schema attributes (e.g. `x-swift-type`).
-    public var schemas: [String: [String: String]]
+    /// JSON pointer → the correction laid over that schema.
+    public var schemas: [String: SchemaCorrection]
     /// operationId → the event schema (component name) of a stream the spec does not declare,
     /// and `event` framing when the event name travels in the `event:` line.
     public var streaming: [String: (eventSchema: String, framing: String)]
@@ -19,9 +19,11 @@ public struct Overrides: Sendable {
     public var bodyDefaults: [String: [String: String]]
     /// JSON pointers of properties whose values are credentials: never printed.
     public var secretMembers: Set<String> = []
+    /// The file they were read from, as diagnostics about them name it.
+    public var source = "Spec/overrides.json"
 
     public init(
-        operations: [String: String] = [:], schemas: [String: [String: String]] = [:],
+        operations: [String: String] = [:], schemas: [String: SchemaCorrection] = [:],
         streaming: [String: (eventSchema: String, framing: String)] = [:],
         streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:],
         bodyDefaults: [String: [String: String]] = [:]
@@ -95,7 +97,7 @@ struct OperationTranslator {
         var result: [String: Route] = [:]
         var taken: [String: String] = [:]  // "resource.path#method" → operationId
         for operation in document.operations {
-            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            let operationID = Translator.operationKey(operation)
             if let override = overrides.operations[operationID] {
                 let parts = override.split(separator: ".").map(String.init)
                 result[operationID] = Route(resourcePath: Array(parts.dropLast()), methodName: parts.last!)
@@ -103,7 +105,7 @@ struct OperationTranslator {
             }
         }
         for operation in document.operations {
-            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            let operationID = Translator.operationKey(operation)
             if result[operationID] != nil { continue }
             let (path, query) = Self.splitPath(operation.path)
             let segments = path.split(separator: "/")
@@ -172,7 +174,7 @@ struct OperationTranslator {
                 route.resourcePath.indices.map { route.resourcePath[...$0].joined(separator: ".") }
             })
         let locations = Dictionary(
-            document.operations.map { ($0.operationID ?? "\($0.method)\($0.path)", $0.location) },
+            document.operations.map { (Translator.operationKey($0), $0.location) },
             uniquingKeysWith: { first, _ in first })
         for (operationID, route) in result.sorted(by: { $0.key < $1.key })
         where resourcePaths.contains((route.resourcePath + [route.methodName]).joined(separator: ".")) {

@@ -1,5 +1,5 @@
-/// Marks list replies (`data` array plus `has_more`) as cursor pages, with the expression that
-/// gives the next `after` cursor: `last_id` when the reply has it, else the last item's `id`.
+/// Marks list replies (`data` array plus `has_more`) as cursor pages, with where the next `after`
+/// cursor comes from: `last_id` when the reply has it, else `next`, else the last item's `id`.
 enum PaginationDetector {
     static func annotate(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
         var structs: [String: StructDecl] = [:]
@@ -22,22 +22,14 @@ enum PaginationDetector {
             else { return top }
             let last = stored.first { $0.wireName == "last_id" && $0.type == .string }
             let next = stored.first { ($0.wireName == "next" || $0.wireName == "next_page") && $0.type == .string }
-            var cursor: [String] = []
-            if let last { cursor.append(last.name) }
-            if let next { cursor.append(next.name) }
-            if hasID(item) { cursor.append("\(data.name).last?.id") }
-            let expression: String
-            if cursor.isEmpty {
-                expression = "nil"
-            } else if cursor.count == 1, let last, !last.isOptional {
-                expression = last.name
-            } else {
-                expression = cursor.joined(separator: " ?? ")
-            }
-            let lastIsRequired = last.map { !$0.isOptional } ?? false
+            var cursor: [PageInfo.CursorSource] = []
+            if let last { cursor.append(.member(last.name)) }
+            if let next { cursor.append(.member(next.name)) }
+            if hasID(item) { cursor.append(.lastItemID(data: data.name)) }
+            // A required `last_id` is always there: nothing after it is ever read.
+            if let last, !last.isOptional { cursor = [.member(last.name)] }
             decl.page = PageInfo(
-                itemType: item, hasMore: more.isOptional ? "\(more.name) ?? false" : more.name,
-                nextCursor: lastIsRequired ? last!.name : expression)
+                itemType: item, hasMore: more.name, hasMoreIsOptional: more.isOptional, nextCursor: cursor)
             var copy = top
             copy.declaration = .structure(decl)
             return copy

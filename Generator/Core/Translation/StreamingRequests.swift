@@ -19,20 +19,20 @@ enum StreamingRequests {
         return operations.map { operation in
             guard var streaming = operation.streaming else { return operation }
             var copy = operation
-            var assignments: [String] = []
+            var assignments: [StreamingInfo.BodySetting] = []
             for body in operation.bodies {
                 switch body {
                 case .json(.named(let name)):
                     if let decl = structs[name] { assignments = flagAssignments(decl) }
                 case .multipart(.named(let name)):
-                    if let decl = structs[name] { streaming.multipartBodyAssignments = flagAssignments(decl) }
+                    if let decl = structs[name] { streaming.multipartBodySettings = flagAssignments(decl) }
                 default: break
                 }
             }
             if !operation.bodies.contains(where: { if case .json = $0 { true } else { false } }) {
-                assignments = streaming.multipartBodyAssignments
+                assignments = streaming.multipartBodySettings
             }
-            streaming.bodyAssignments = assignments
+            streaming.bodySettings = assignments
             if let flag = operation.parameters.first(where: {
                 $0.location == .query && $0.wireName == "stream" && $0.type == .bool
             }) {
@@ -87,13 +87,14 @@ enum StreamingRequests {
         return .unspecified
     }
 
-    static func flagAssignments(_ decl: StructDecl) -> [String] {
-        var result: [String] = []
+    /// The members of a request body that ask for a stream: `stream: true`, `stream_format: sse`.
+    static func flagAssignments(_ decl: StructDecl) -> [StreamingInfo.BodySetting] {
+        var result: [StreamingInfo.BodySetting] = []
         for property in decl.properties where property.constant == nil {
             if property.wireName == "stream" && property.type == .bool {
-                result.append("body.\(property.name) = true")
+                result.append(.init(property: property.name, value: .bool(true)))
             } else if property.wireName == "stream_format", case .named = property.type {
-                result.append("body.\(property.name) = \"sse\"")
+                result.append(.init(property: property.name, value: .string("sse")))
             }
         }
         return result

@@ -5,9 +5,14 @@ public struct Translator {
     public init() {}
 
     /// Translates `document`, returning the model and the warnings.
-    public func translate(_ document: OpenAPIDocument, overrides: Overrides = Overrides())
-        -> (model: APIModel, diagnostics: [Diagnostic])
-    {
+    /// - Parameters:
+    ///   - document: The loaded spec.
+    ///   - overrides: `Spec/overrides.json`.
+    ///   - adminModule: Whether admin-key resources go in `OpenAIAdmin` (not with `--access
+    ///     internal`, where another module could not see the `OpenAI` types).
+    public func translate(
+        _ document: OpenAPIDocument, overrides: Overrides = Overrides(), adminModule: Bool = true
+    ) -> (model: APIModel, diagnostics: [Diagnostic]) {
         let (routes, routeDiagnostics) = OperationTranslator(document: document, overrides: overrides).routes()
         let resourceTypeNames = Set(
             routes.values.flatMap { route in
@@ -18,6 +23,12 @@ public struct Translator {
 
         // Areas: the tag of the operations that reach a schema; "Shared" when several do.
         let areas = schemaAreas(document, schemas: schemas)
+        // Modules: root resources whose every operation needs the admin key (and is plain JSON),
+        // and the schemas only they reach, are compiled in `OpenAIAdmin`.
+        let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
+        let adminSchemas = Self.adminOnlySchemas(
+            document, routes: routes, adminRoots: adminRoots,
+            alsoCore: Set(overrides.streaming.values.map(\.eventSchema)))
 
         // Component schemas sent as multipart forms: their binary fields are file uploads.
         var multipartSchemas: Set<String> = []
@@ -26,6 +37,8 @@ public struct Translator {
                 if let ref = media.schema?.ref { multipartSchemas.insert(ref) }
             }
         }
+        // An inline copy of an admin-only component would make an `OpenAI` type refer to it.
+        schemas.enableComponentReuse(excluding: adminSchemas.union(multipartSchemas))
 
         var declarations: [TopLevelDeclaration] = []
         for (name, schema) in document.schemas {
@@ -34,14 +47,17 @@ public struct Translator {
             {
                 declarations.append(
                     TopLevelDeclaration(
-                        declaration: declaration, area: areas[name] ?? fallbackArea(name), schemaName: name))
+                        declaration: declaration, placement: .area(areas[name] ?? fallbackArea(name)),
+                        schemaName: name,
+                        module: adminSchemas.contains(name) ? .admin : .openAI))
             }
         }
 
         var operations: [OperationDecl] = []
         for operation in document.operations {
-            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            let operationID = Self.operationKey(operation)
             let route = routes[operationID]!
+            let module: SDKModule = adminRoots.contains(route.resourcePath[0]) ? .admin : .openAI
             let resourceType = ResourceNaming.typeName(route.resourcePath)
             let scope = Scope(path: resourceType, ancestors: [resourceType])
             let stem = Naming.upperCamel(route.methodName)
@@ -117,7 +133,6 @@ public struct Translator {
                 streams = true
             }
             let (path, fixedQuery) = OperationTranslator.splitPath(operation.path)
-            let security = operation.security.isEmpty ? document.defaultSecurity : operation.security
             var summary = operation.summary ?? ""
             if let description = operation.description, description != summary {
                 summary = summary.isEmpty ? description : summary + "\n\n" + description
@@ -129,20 +144,20 @@ public struct Translator {
                     httpMethod: operation.method.uppercased(), path: path, fixedQuery: fixedQuery,
                     parameters: parameters, bodies: bodies, bodyRequired: operation.requestBody?.required ?? false,
                     response: response, acceptTypes: acceptTypes, streams: streams,
-                    adminAuthentication: security.contains("AdminApiKeyAuth") && !security.contains("ApiKeyAuth"),
+                    adminAuthentication: Self.needsAdminKey(operation, document: document),
                     documentation: Documentation(
                         summary: summary.isEmpty ? nil : summary,
                         remark: "`\(operation.method.uppercased()) \(operation.path)` (operationId `\(operationID)`)",
                         deprecated: operation.deprecated),
-                    area: area))
+                    area: area, module: module))
             if let eventType {
                 operations[operations.count - 1].streaming = StreamingInfo(
-                    eventType: eventType, framing: framing, bodyAssignments: [], queryFlag: nil)
+                    eventType: eventType, framing: framing, bodySettings: [], queryFlag: nil)
             }
             // Types for an operation's inline schemas live in its resource type (the renderer puts
             // them in an extension of it).
             for declaration in scope.nested {
-                declarations.append(.inResource(declaration, resourceType))
+                declarations.append(.inResource(declaration, resourceType, module: module))
             }
         }
 
@@ -161,7 +176,9 @@ public struct Translator {
             if let declaration = schemas.makeDeclaration(
                 union, name: name, suggestedName: name, scope: Scope(path: "", ancestors: []))
             {
-                declarations.append(TopLevelDeclaration(declaration: declaration, area: "Webhooks", schemaName: nil))
+                declarations.append(
+                    TopLevelDeclaration(
+                        declaration: declaration, placement: .area("Webhooks"), schemaName: nil, module: .openAI))
             }
             for webhook in document.webhooks {
                 guard let payload = webhook.payload else { continue }
@@ -181,7 +198,9 @@ public struct Translator {
         operations = BodyDefaults.annotate(
             operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &modelDiagnostics)
         return (
-            APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
+            APIModel(
+                declarations: declarations, operations: operations, webhooks: webhooks,
+                reusedComponents: schemas.reusedComponents),
             document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
         )
     }
@@ -197,38 +216,117 @@ public struct Translator {
     /// The area of each component schema: the first tag of the operations that reach it, or
     /// "Shared" when operations of several tags do.
     func schemaAreas(_ document: OpenAPIDocument, schemas: SchemaTranslator) -> [String: String] {
-        var references: [String: Set<String>] = [:]
-        func collect(_ schema: Schema, into set: inout Set<String>) {
-            if let ref = schema.ref { set.insert(ref) }
-            for (_, property) in schema.properties { collect(property, into: &set) }
-            for branch in schema.oneOf + schema.anyOf + schema.allOf { collect(branch, into: &set) }
-            if let items = schema.items { collect(items, into: &set) }
-            if case .schema(let value) = schema.additionalProperties { collect(value, into: &set) }
-        }
-        for (name, schema) in document.schemas {
-            var set: Set<String> = []
-            collect(schema, into: &set)
-            references[name] = set
-        }
+        let references = SchemaReferences(document)
         var areas: [String: Set<String>] = [:]
         for operation in document.operations {
             let area = operation.tags.first.map(Naming.typeName) ?? "Other"
-            var roots: Set<String> = []
-            for parameter in operation.parameters { collect(parameter.schema, into: &roots) }
-            for media in operation.requestBody?.content ?? [] {
-                if let schema = media.schema { collect(schema, into: &roots) }
-            }
-            for response in operation.responses {
-                for media in response.content { if let schema = media.schema { collect(schema, into: &roots) } }
-            }
-            var stack = Array(roots)
-            var seen = roots
-            while let next = stack.popLast() {
-                areas[next, default: []].insert(area)
-                for child in references[next] ?? [] where seen.insert(child).inserted { stack.append(child) }
+            for name in references.closure(of: references.roots(of: operation)) {
+                areas[name, default: []].insert(area)
             }
         }
         return areas.mapValues { $0.count == 1 ? $0.first! : "Shared" }
+    }
+
+    /// Whether the operation takes only the admin API key (`AdminApiKeyAuth` without `ApiKeyAuth`).
+    static func needsAdminKey(_ operation: Operation, document: OpenAPIDocument) -> Bool {
+        let security = operation.security.isEmpty ? document.defaultSecurity : operation.security
+        return security.contains("AdminApiKeyAuth") && !security.contains("ApiKeyAuth")
+    }
+
+    /// The root resources (`organization`, `projects`) whose every operation needs the admin key
+    /// and is plain JSON: a stream, a multipart form or a body default needs runtime API that only
+    /// the `OpenAI` module sees.
+    static func adminRoots(
+        _ document: OpenAPIDocument, routes: [String: OperationTranslator.Route], overrides: Overrides
+    ) -> Set<String> {
+        var adminOnly: [String: Bool] = [:]
+        for operation in document.operations {
+            let key = Self.operationKey(operation)
+            guard let root = routes[key]?.resourcePath.first else { continue }
+            let media =
+                (operation.requestBody?.content ?? []).map(\.contentType)
+                + operation.responses.flatMap { $0.content.map(\.contentType) }
+            let plain =
+                !media.contains("multipart/form-data") && !media.contains("text/event-stream")
+                && overrides.streaming[key] == nil && overrides.bodyDefaults[key] == nil
+            adminOnly[root] = (adminOnly[root] ?? true) && needsAdminKey(operation, document: document) && plain
+        }
+        return Set(adminOnly.filter(\.value).keys)
+    }
+
+    /// The component schemas that only operations of admin root resources reach: every schema
+    /// outside the closure of what the other operations reach and of the schemas no operation
+    /// reaches (webhook payloads, stream events) or that `alsoCore` names (the event schemas of
+    /// streams `Spec/overrides.json` declares). No `OpenAI` type refers to one: component reuse
+    /// leaves these out (``SchemaTranslator/enableComponentReuse(excluding:)``).
+    static func adminOnlySchemas(
+        _ document: OpenAPIDocument, routes: [String: OperationTranslator.Route], adminRoots: Set<String>,
+        alsoCore: Set<String> = []
+    ) -> Set<String> {
+        guard !adminRoots.isEmpty else { return [] }
+        let references = SchemaReferences(document)
+        var reachedByAny: Set<String> = []
+        var coreRoots: Set<String> = []
+        for operation in document.operations {
+            let roots = references.roots(of: operation)
+            reachedByAny.formUnion(references.closure(of: roots))
+            let root = routes[Self.operationKey(operation)]?.resourcePath.first ?? ""
+            if !adminRoots.contains(root) { coreRoots.formUnion(roots) }
+        }
+        let all = Set(document.schemas.map(\.name))
+        let core = references.closure(of: coreRoots.union(all.subtracting(reachedByAny)).union(alsoCore))
+        return all.subtracting(core)
+    }
+
+    /// The key of an operation in the route table: its operationId, else method and path.
+    static func operationKey(_ operation: Operation) -> String {
+        operation.operationID ?? "\(operation.method)\(operation.path)"
+    }
+}
+
+/// Which component schemas each schema refers to through `$ref` (properties, variants, items,
+/// `additionalProperties`), and what an operation's parameters and bodies reach.
+struct SchemaReferences {
+    private var references: [String: Set<String>] = [:]
+
+    init(_ document: OpenAPIDocument) {
+        for (name, schema) in document.schemas {
+            var set: Set<String> = []
+            Self.collect(schema, into: &set)
+            references[name] = set
+        }
+    }
+
+    static func collect(_ schema: Schema, into set: inout Set<String>) {
+        if let ref = schema.ref { set.insert(ref) }
+        for entry in schema.discriminator?.mapping ?? [] { set.insert(entry.componentName) }
+        for (_, property) in schema.properties { collect(property, into: &set) }
+        for branch in schema.oneOf + schema.anyOf + schema.allOf { collect(branch, into: &set) }
+        if let items = schema.items { collect(items, into: &set) }
+        if case .schema(let value) = schema.additionalProperties { collect(value, into: &set) }
+    }
+
+    /// The components an operation's parameters, request bodies and responses name directly.
+    func roots(of operation: Operation) -> Set<String> {
+        var roots: Set<String> = []
+        for parameter in operation.parameters { Self.collect(parameter.schema, into: &roots) }
+        for media in operation.requestBody?.content ?? [] {
+            if let schema = media.schema { Self.collect(schema, into: &roots) }
+        }
+        for response in operation.responses {
+            for media in response.content { if let schema = media.schema { Self.collect(schema, into: &roots) } }
+        }
+        return roots
+    }
+
+    /// `roots` and every component reachable from them.
+    func closure(of roots: Set<String>) -> Set<String> {
+        var stack = Array(roots)
+        var seen = roots
+        while let next = stack.popLast() {
+            for child in references[next] ?? [] where seen.insert(child).inserted { stack.append(child) }
+        }
+        return seen
     }
 }
 

@@ -61,7 +61,7 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         ///   ``DecodingMode/strict`` when `index` is missing.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant("function", .type, required: false)
+            try reader.constant(.type, is: "function", required: false)
             index = try reader.required(Int.self, .index)
             id = try reader.optional(String.self, .id)
             function = try reader.optional(FunctionFragment.self, .function)
@@ -131,7 +131,7 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         ///   ``DecodingMode/strict`` when `index` is missing.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant("custom", .type, required: false)
+            try reader.constant(.type, is: "custom", required: false)
             index = try reader.required(Int.self, .index)
             id = try reader.optional(String.self, .id)
             custom = try reader.optional(CustomFragment.self, .custom)

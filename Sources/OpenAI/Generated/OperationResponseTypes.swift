@@ -19,22 +19,17 @@ enum OperationResponseTypes {
         case "CreateVideoEdit": return VideoResource.self
         case "CreateVideoExtend": return VideoResource.self
         case "CreateVideoRemix": return VideoResource.self
-        case "CreateanAPIkeyforaserviceaccount": return ServiceAccountAPIKeyBody.self
         case "Createcontentprovenancecheck": return ProvenanceResource.self
         case "DeleteSkill": return DeletedSkillResource.self
         case "DeleteSkillVersion": return DeletedSkillVersionResource.self
         case "DeleteThreadMethod": return DeletedThreadResource.self
         case "DeleteVideo": return DeletedVideoResource.self
-        case "Deleteorganizationspendlimit": return OrganizationSpendLimitDeletedResource.self
-        case "Deleteprojectspendlimit": return ProjectSpendLimitDeletedResource.self
         case "GetSkill": return SkillResource.self
         case "GetSkillVersion": return SkillVersionResource.self
         case "GetThreadMethod": return ThreadResource.self
         case "GetVideo": return VideoResource.self
         case "GetVideoCharacter": return VideoCharacterResource.self
         case "Getinputtokencounts": return TokenCountsResource.self
-        case "Getorganizationspendlimit": return OrganizationSpendLimitResource.self
-        case "Getprojectspendlimit": return ProjectSpendLimitResource.self
         case "ListContainerFiles": return ContainerFileListResource.self
         case "ListContainers": return ContainerListResource.self
         case "ListSkillVersions": return SkillVersionListResource.self
@@ -45,22 +40,7 @@ enum OperationResponseTypes {
         case "RetrieveContainer": return ContainerResource.self
         case "RetrieveContainerFile": return ContainerFileResource.self
         case "UpdateSkillDefaultVersion": return SkillResource.self
-        case "Updateorganizationspendlimit": return OrganizationSpendLimitResource.self
-        case "Updateprojectspendlimit": return ProjectSpendLimitResource.self
-        case "activateOrganizationCertificates": return OrganizationCertificateActivationResponse.self
-        case "activateProjectCertificates": return OrganizationProjectCertificateActivationResponse.self
-        case "add-group-user": return GroupUserAssignment.self
-        case "add-project-group": return ProjectGroup.self
         case "addUploadPart": return UploadPart.self
-        case "admin-api-keys-create": return AdminAPIKeyCreateResponse.self
-        case "admin-api-keys-delete": return OrganizationAdminAPIKeysAPI.DeleteResponse.self
-        case "admin-api-keys-get": return AdminAPIKey.self
-        case "admin-api-keys-list": return APIKeyList.self
-        case "archive-project": return Project.self
-        case "assign-group-role": return GroupRoleAssignment.self
-        case "assign-project-group-role": return GroupRoleAssignment.self
-        case "assign-project-user-role": return UserRoleAssignment.self
-        case "assign-user-role": return UserRoleAssignment.self
         case "beta_Compactconversation": return BetaCompactResource.self
         case "beta_Getinputtokencounts": return BetaTokenCountsResource.self
         case "beta_cancelResponse": return BetaResponse.self
@@ -75,18 +55,10 @@ enum OperationResponseTypes {
         case "cancelUpload": return Upload.self
         case "cancelVectorStoreFileBatch": return VectorStoreFileBatchObject.self
         case "completeUpload": return Upload.self
-        case "create-group": return GroupResponse.self
-        case "create-organization-spend-alert": return OrganizationSpendAlert.self
-        case "create-project": return Project.self
-        case "create-project-role": return Role.self
-        case "create-project-service-account": return ProjectServiceAccountCreateResponse.self
-        case "create-project-spend-alert": return ProjectSpendAlert.self
-        case "create-project-user": return ProjectUser.self
         case "create-realtime-client-secret": return RealtimeCreateClientSecretResponse.self
         case "create-realtime-session": return RealtimeSessionCreateResponse.self
         case "create-realtime-transcription-session": return RealtimeTranscriptionSessionCreateResponse.self
         case "create-realtime-translation-client-secret": return RealtimeTranslationClientSecretCreateResponse.self
-        case "create-role": return Role.self
         case "createAssistant": return AssistantObject.self
         case "createBatch": return Batch.self
         case "createChatCompletion": return CreateChatCompletionResponse.self
@@ -117,21 +89,7 @@ enum OperationResponseTypes {
         case "createVideo": return VideoResource.self
         case "createVoice": return VoiceResource.self
         case "createVoiceConsent": return VoiceConsentResource.self
-        case "deactivateOrganizationCertificates": return OrganizationCertificateDeactivationResponse.self
-        case "deactivateProjectCertificates": return OrganizationProjectCertificateDeactivationResponse.self
-        case "delete-group": return GroupDeletedResource.self
-        case "delete-invite": return InviteDeleteResponse.self
-        case "delete-organization-spend-alert": return OrganizationSpendAlertDeletedResource.self
-        case "delete-project-api-key": return ProjectAPIKeyDeleteResponse.self
-        case "delete-project-model-permissions": return ProjectModelPermissionsDeleteResponse.self
-        case "delete-project-role": return RoleDeletedResource.self
-        case "delete-project-service-account": return ProjectServiceAccountDeleteResponse.self
-        case "delete-project-spend-alert": return ProjectSpendAlertDeletedResource.self
-        case "delete-project-user": return ProjectUserDeleteResponse.self
-        case "delete-role": return RoleDeletedResource.self
-        case "delete-user": return UserDeleteResponse.self
         case "deleteAssistant": return DeleteAssistantResponse.self
-        case "deleteCertificate": return DeleteCertificateResponse.self
         case "deleteChatCompletion": return ChatCompletionDeleted.self
         case "deleteConversation": return DeletedConversationResource.self
         case "deleteConversationItem": return ConversationResource.self
@@ -146,7 +104,6 @@ enum OperationResponseTypes {
         case "deleteVectorStoreFile": return DeleteVectorStoreFileResponse.self
         case "deleteVoiceConsent": return VoiceConsentDeletedResource.self
         case "getAssistant": return AssistantObject.self
-        case "getCertificate": return Certificate.self
         case "getChatCompletion": return CreateChatCompletionResponse.self
         case "getChatCompletionMessages": return ChatCompletionMessageList.self
         case "getConversation": return ConversationResource.self
@@ -165,26 +122,6 @@ enum OperationResponseTypes {
         case "getVectorStoreFile": return VectorStoreFileObject.self
         case "getVectorStoreFileBatch": return VectorStoreFileBatchObject.self
         case "getVoiceConsent": return VoiceConsentResource.self
-        case "inviteUser": return Invite.self
-        case "list-audit-logs": return ListAuditLogsResponse.self
-        case "list-group-role-assignments": return RoleListResource.self
-        case "list-group-users": return UserListResource.self
-        case "list-groups": return GroupListResource.self
-        case "list-invites": return InviteListResponse.self
-        case "list-organization-spend-alerts": return OrganizationSpendAlertListResource.self
-        case "list-project-api-keys": return ProjectAPIKeyListResponse.self
-        case "list-project-group-role-assignments": return RoleListResource.self
-        case "list-project-groups": return ProjectGroupListResource.self
-        case "list-project-rate-limits": return ProjectRateLimitListResponse.self
-        case "list-project-roles": return PublicRoleListResource.self
-        case "list-project-service-accounts": return ProjectServiceAccountListResponse.self
-        case "list-project-spend-alerts": return ProjectSpendAlertListResource.self
-        case "list-project-user-role-assignments": return RoleListResource.self
-        case "list-project-users": return ProjectUserListResponse.self
-        case "list-projects": return ProjectListResponse.self
-        case "list-roles": return PublicRoleListResource.self
-        case "list-user-role-assignments": return RoleListResource.self
-        case "list-users": return UserListResponse.self
         case "listAssistants": return ListAssistantsResponse.self
         case "listBatches": return ListBatchesResponse.self
         case "listChatCompletions": return ChatCompletionList.self
@@ -198,48 +135,19 @@ enum OperationResponseTypes {
         case "listInputItems": return ResponseItemList.self
         case "listMessages": return ListMessagesResponse.self
         case "listModels": return ListModelsResponse.self
-        case "listOrganizationCertificates": return ListCertificatesResponse.self
         case "listPaginatedFineTuningJobs": return ListPaginatedFineTuningJobsResponse.self
-        case "listProjectCertificates": return ListProjectCertificatesResponse.self
         case "listRunSteps": return ListRunStepsResponse.self
         case "listRuns": return ListRunsResponse.self
         case "listVectorStoreFiles": return ListVectorStoreFilesResponse.self
         case "listVectorStores": return ListVectorStoresResponse.self
         case "listVoiceConsents": return VoiceConsentListResource.self
-        case "modify-project": return Project.self
-        case "modify-project-user": return ProjectUser.self
-        case "modify-user": return User.self
         case "modifyAssistant": return AssistantObject.self
-        case "modifyCertificate": return Certificate.self
         case "modifyMessage": return MessageObject.self
         case "modifyRun": return RunObject.self
         case "modifyThread": return ThreadObject.self
         case "modifyVectorStore": return VectorStoreObject.self
         case "pauseFineTuningJob": return FineTuningJob.self
-        case "remove-group-user": return GroupUserDeletedResource.self
-        case "remove-project-group": return ProjectGroupDeletedResource.self
         case "resumeFineTuningJob": return FineTuningJob.self
-        case "retrieve-group": return GroupResponse.self
-        case "retrieve-group-role": return AssignedRoleDetails.self
-        case "retrieve-group-user": return GroupMemberUser.self
-        case "retrieve-invite": return Invite.self
-        case "retrieve-organization-data-retention": return OrganizationDataRetention.self
-        case "retrieve-organization-spend-alert": return OrganizationSpendAlert.self
-        case "retrieve-project": return Project.self
-        case "retrieve-project-api-key": return ProjectAPIKey.self
-        case "retrieve-project-data-retention": return ProjectDataRetention.self
-        case "retrieve-project-group": return ProjectGroup.self
-        case "retrieve-project-group-role": return AssignedRoleDetails.self
-        case "retrieve-project-hosted-tool-permissions": return ProjectHostedToolPermissions.self
-        case "retrieve-project-model-permissions": return ProjectModelPermissions.self
-        case "retrieve-project-role": return Role.self
-        case "retrieve-project-service-account": return ProjectServiceAccount.self
-        case "retrieve-project-spend-alert": return ProjectSpendAlert.self
-        case "retrieve-project-user": return ProjectUser.self
-        case "retrieve-project-user-role": return AssignedRoleDetails.self
-        case "retrieve-role": return Role.self
-        case "retrieve-user": return User.self
-        case "retrieve-user-role": return AssignedRoleDetails.self
         case "retrieveBatch": return Batch.self
         case "retrieveFile": return OpenAIFile.self
         case "retrieveFineTuningJob": return FineTuningJob.self
@@ -248,38 +156,11 @@ enum OperationResponseTypes {
         case "runGrader": return RunGraderResponse.self
         case "searchVectorStore": return VectorStoreSearchResultsPage.self
         case "submitToolOuputsToRun": return RunObject.self
-        case "unassign-group-role": return DeletedRoleAssignmentResource.self
-        case "unassign-project-group-role": return DeletedRoleAssignmentResource.self
-        case "unassign-project-user-role": return DeletedRoleAssignmentResource.self
-        case "unassign-user-role": return DeletedRoleAssignmentResource.self
-        case "update-group": return GroupResourceWithSuccess.self
-        case "update-organization-data-retention": return OrganizationDataRetention.self
-        case "update-organization-spend-alert": return OrganizationSpendAlert.self
-        case "update-project-data-retention": return ProjectDataRetention.self
-        case "update-project-hosted-tool-permissions": return ProjectHostedToolPermissions.self
-        case "update-project-model-permissions": return ProjectModelPermissions.self
-        case "update-project-rate-limits": return ProjectRateLimit.self
-        case "update-project-role": return Role.self
-        case "update-project-service-account": return ProjectServiceAccount.self
-        case "update-project-spend-alert": return ProjectSpendAlert.self
-        case "update-role": return Role.self
         case "updateChatCompletion": return CreateChatCompletionResponse.self
         case "updateConversation": return ConversationResource.self
         case "updateEval": return Eval.self
         case "updateVectorStoreFileAttributes": return VectorStoreFileObject.self
         case "updateVoiceConsent": return VoiceConsentResource.self
-        case "uploadCertificate": return Certificate.self
-        case "usage-audio-speeches": return UsageResponse.self
-        case "usage-audio-transcriptions": return UsageResponse.self
-        case "usage-code-interpreter-sessions": return UsageResponse.self
-        case "usage-completions": return UsageResponse.self
-        case "usage-costs": return UsageResponse.self
-        case "usage-embeddings": return UsageResponse.self
-        case "usage-file-search-calls": return UsageResponse.self
-        case "usage-images": return UsageResponse.self
-        case "usage-moderations": return UsageResponse.self
-        case "usage-vector-stores": return UsageResponse.self
-        case "usage-web-search-calls": return UsageResponse.self
         case "validateGrader": return ValidateGraderResponse.self
         default: return nil
         }

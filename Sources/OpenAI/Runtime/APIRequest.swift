@@ -6,9 +6,9 @@ import Foundation
 
 /// A request being built by a generated operation method: the path template with its parameters,
 /// the query, the body and the security scheme. The client turns it into an ``HTTPRequest``.
-struct APIRequest: Sendable {
+package struct APIRequest: Sendable {
     /// Which credential an operation uses (the spec's security schemes).
-    enum Authentication: Sendable {
+    package enum Authentication: Sendable {
         /// `ApiKeyAuth`: the project API key.
         case apiKey
         /// `AdminApiKeyAuth`: the organization admin key.
@@ -31,7 +31,7 @@ struct APIRequest: Sendable {
     var defaultedBodyMembers: Set<String> = []
 
     /// Creates a request for the path template `path`, e.g. `/threads/{thread_id}/runs`.
-    init(method: String, path: String, operationID: String, authentication: Authentication = .apiKey) {
+    package init(method: String, path: String, operationID: String, authentication: Authentication = .apiKey) {
         self.method = method
         self.path = path
         self.operationID = operationID
@@ -47,7 +47,7 @@ struct APIRequest: Sendable {
     ///   `.` or `..`: an empty segment, or one that clients, proxies and servers remove as a dot
     ///   segment (RFC 3986 section 5.2.4), would address another endpoint
     ///   (`/vector_stores/../files/file-abc` is `DELETE /files/file-abc`).
-    mutating func setPathParameter(_ name: String, _ value: some CustomStringConvertible) throws {
+    package mutating func setPathParameter(_ name: String, _ value: some CustomStringConvertible) throws {
         let segment = try Self.pathSegment(value.description, naming: "The path parameter \(name) of \(operationID)")
         path = path.replacingOccurrences(of: "{\(name)}", with: segment)
     }
@@ -90,7 +90,7 @@ struct APIRequest: Sendable {
 
     /// Adds the query parameter `name` when `value` is not `nil`: arrays as `name[]=a&name[]=b`,
     /// objects as `name[key]=value`, booleans as `true`/`false`.
-    mutating func addQuery(_ name: String, _ value: (some Encodable)?) throws {
+    package mutating func addQuery(_ name: String, _ value: (some Encodable)?) throws {
         guard let value else { return }
         Self.flatten(try JSONValue(encoding: value), name: name, into: &query)
     }
@@ -112,7 +112,7 @@ struct APIRequest: Sendable {
     }
 
     /// Sets the header field `name` when `value` is not `nil`; arrays are joined with `, `.
-    mutating func addHeader(_ name: String, _ value: (some Encodable)?) throws {
+    package mutating func addHeader(_ name: String, _ value: (some Encodable)?) throws {
         guard let value else { return }
         var items: [URLQueryItem] = []
         Self.flatten(try JSONValue(encoding: value), name: name, into: &items)
@@ -122,13 +122,13 @@ struct APIRequest: Sendable {
     /// Sets a JSON body.
     ///
     /// - Throws: `EncodingError` when the value does not encode.
-    mutating func setJSONBody(_ value: some Encodable) throws {
+    package mutating func setJSONBody(_ value: some Encodable) throws {
         body = try Self.encoder.encode(value)
         contentType = "application/json"
     }
 
     /// Sets a raw body with its content type (e.g. `application/sdp`).
-    mutating func setRawBody(_ data: Data, contentType: String) {
+    package mutating func setRawBody(_ data: Data, contentType: String) {
         body = data
         self.contentType = contentType
     }

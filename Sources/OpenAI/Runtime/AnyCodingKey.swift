@@ -19,3 +19,12 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
         self.intValue = intValue
     }
 }
+
+/// A member name written as a string literal (`forKey: "created_at"`): what generated
+/// `encode(to:)` and `init(from:)` bodies key members by.
+extension AnyCodingKey: ExpressibleByStringLiteral {
+    /// Creates a key for the JSON object member `name`, written as a string literal.
+    public init(stringLiteral name: String) {
+        self.init(name)
+    }
+}

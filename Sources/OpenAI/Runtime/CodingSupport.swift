@@ -7,7 +7,7 @@ extension Decoder {
     /// Reads the string member `name` of the current JSON object, for dispatching a union on its
     /// discriminator. Returns `nil` when the value is not an object or the member is absent or not
     /// a string.
-    func discriminator(_ name: String) -> String? {
+    package func discriminator(_ name: String) -> String? {
         guard let container = try? container(keyedBy: AnyCodingKey.self) else { return nil }
         return try? container.decodeIfPresent(String.self, forKey: AnyCodingKey(name))
     }
@@ -15,7 +15,7 @@ extension Decoder {
 
 extension Encoder {
     /// Encodes `values` as extra members of the current JSON object.
-    func encodeAdditionalProperties<Value: Encodable>(_ values: [String: Value]) throws {
+    package func encodeAdditionalProperties<Value: Encodable>(_ values: [String: Value]) throws {
         var container = container(keyedBy: AnyCodingKey.self)
         for key in values.keys.sorted() {
             try container.encode(values[key]!, forKey: AnyCodingKey(key))
@@ -25,12 +25,14 @@ extension Encoder {
 
 /// A heap box that lets a generated struct hold a value of its own type (a recursive schema).
 /// Value semantics are kept: the box is immutable and replaced on every write.
-final class Indirect<Value: Sendable & Hashable>: Sendable, Hashable {
-    let value: Value
+package final class Indirect<Value: Sendable & Equatable>: Sendable, Equatable {
+    package let value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    static func == (lhs: Indirect, rhs: Indirect) -> Bool { lhs.value == rhs.value }
+    package static func == (lhs: Indirect, rhs: Indirect) -> Bool { lhs.value == rhs.value }
+}
 
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+extension Indirect: Hashable where Value: Hashable {
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

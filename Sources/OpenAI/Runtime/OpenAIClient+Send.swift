@@ -12,7 +12,7 @@ enum AttemptResult<Value> {
 
 extension OpenAIClient {
     /// Sends `request` and decodes a JSON reply as `Response`.
-    func send<Response: Decodable>(
+    package func send<Response: Decodable>(
         _ request: APIRequest, options: RequestOptions, as type: Response.Type
     ) async throws -> Response {
         let response = try await sendRaw(request, options: options)
@@ -69,17 +69,17 @@ extension OpenAIClient {
     }()
 
     /// Sends `request` and returns the reply's body bytes (binary responses: audio, files, video).
-    func sendForData(_ request: APIRequest, options: RequestOptions) async throws -> Data {
+    package func sendForData(_ request: APIRequest, options: RequestOptions) async throws -> Data {
         try await sendRaw(request, options: options).body
     }
 
     /// Sends `request` and returns the reply's body as UTF-8 text (e.g. `application/sdp`).
-    func sendForText(_ request: APIRequest, options: RequestOptions) async throws -> String {
+    package func sendForText(_ request: APIRequest, options: RequestOptions) async throws -> String {
         String(decoding: try await sendRaw(request, options: options).body, as: UTF8.self)
     }
 
     /// Sends `request` for an operation whose reply has no body.
-    func sendForNoContent(_ request: APIRequest, options: RequestOptions) async throws {
+    package func sendForNoContent(_ request: APIRequest, options: RequestOptions) async throws {
         _ = try await sendRaw(request, options: options)
     }
 
@@ -102,7 +102,7 @@ extension OpenAIClient {
     /// - Returns: The file, the number of bytes written and the reply head.
     /// - Throws: ``OpenAIError`` as ``sendRaw(_:options:)``; the file-system error when
     ///   `destination` cannot be written.
-    func sendForFile(_ request: APIRequest, to destination: URL, options: RequestOptions) async throws
+    package func sendForFile(_ request: APIRequest, to destination: URL, options: RequestOptions) async throws
         -> DownloadResult
     {
         let (written, head) = try await withRetries(request, options: options) {

@@ -68,7 +68,7 @@ extension AssistantsAPI {
     @available(*, deprecated)
     public func list(
         limit: Swift.Int? = nil,
-        order: AssistantsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
@@ -120,22 +120,5 @@ extension AssistantsAPI {
         try request.setPathParameter("assistant_id", assistantID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: AssistantObject.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1assistants/get/parameters/1/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

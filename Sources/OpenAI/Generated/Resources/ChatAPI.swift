@@ -121,7 +121,7 @@ extension ChatCompletionsAPI {
         metadata: Metadata? = nil,
         after: Swift.String? = nil,
         limit: Swift.Int? = nil,
-        order: ChatCompletionsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatCompletionList {
         var request = APIRequest(method: "GET", path: "/chat/completions", operationID: "listChatCompletions")
@@ -166,65 +166,13 @@ extension ChatCompletionsAPI {
     /// - Remark: `POST /chat/completions/{completion_id}` (operationId `updateChatCompletion`)
     public func update(
         completionID: Swift.String,
-        _ body: ChatCompletionsAPI.UpdateRequest,
+        _ body: UpdateConversationBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> CreateChatCompletionResponse {
         var request = APIRequest(method: "POST", path: "/chat/completions/{completion_id}", operationID: "updateChatCompletion")
         try request.setPathParameter("completion_id", completionID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: CreateChatCompletionResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1chat~1completions/get/parameters/4/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
-    }
-
-    /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}/post/requestBody/content/application~1json/schema`.
-    public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-        public var metadata: Metadata?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `UpdateRequest`.
-        public init(metadata: Metadata? = nil) {
-            self.metadata = metadata
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case metadata
-        }
-
-        /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.metadata = try reader.optional(Metadata.self, .metadata)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.metadata, forKey: .metadata)
-        }
     }
 }
 
@@ -253,7 +201,7 @@ extension ChatCompletionsMessagesAPI {
         completionID: Swift.String,
         after: Swift.String? = nil,
         limit: Swift.Int? = nil,
-        order: ChatCompletionsMessagesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatCompletionMessageList {
         var request = APIRequest(method: "GET", path: "/chat/completions/{completion_id}/messages", operationID: "getChatCompletionMessages")
@@ -262,22 +210,5 @@ extension ChatCompletionsMessagesAPI {
         try request.addQuery("limit", limit)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: ChatCompletionMessageList.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}~1messages/get/parameters/3/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

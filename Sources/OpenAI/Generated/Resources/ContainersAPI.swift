@@ -73,7 +73,7 @@ extension ContainersAPI {
     /// - Remark: `GET /containers` (operationId `ListContainers`)
     public func list(
         limit: Swift.Int? = nil,
-        order: ContainersAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         name: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
@@ -104,23 +104,6 @@ extension ContainersAPI {
         var request = APIRequest(method: "GET", path: "/containers/{container_id}", operationID: "RetrieveContainer")
         try request.setPathParameter("container_id", containerID)
         return try await client.send(request, options: options, as: ContainerResource.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1containers/get/parameters/1/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }
 
@@ -270,7 +253,7 @@ extension ContainersFilesAPI {
     public func list(
         containerID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ContainersFilesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ContainerFileListResource {
@@ -303,22 +286,5 @@ extension ContainersFilesAPI {
         try request.setPathParameter("container_id", containerID)
         try request.setPathParameter("file_id", fileID)
         return try await client.send(request, options: options, as: ContainerFileResource.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1containers~1{container_id}~1files/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

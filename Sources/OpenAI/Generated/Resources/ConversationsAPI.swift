@@ -162,7 +162,7 @@ extension ConversationsItemsAPI {
     public func list(
         conversationID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ConversationsItemsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         include: [IncludeEnum]? = nil,
         options: RequestOptions = RequestOptions()
@@ -201,7 +201,7 @@ extension ConversationsItemsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
-    public struct CreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct CreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The items to add to the conversation. You may add up to 20 items at a time.
         public var items: [InputItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -215,18 +215,14 @@ extension ConversationsItemsAPI {
             self.items = items
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case items
-        }
-
         /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.items = try reader.required([InputItem].self, .items)
+            var reader = try ObjectReader(decoder)
+            self.items = try reader.required([InputItem].self, "items")
             self.specDeviations = reader.finish()
         }
 
@@ -234,25 +230,8 @@ extension ConversationsItemsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.items, forKey: .items)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.items, forKey: "items")
         }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

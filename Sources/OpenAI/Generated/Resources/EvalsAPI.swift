@@ -71,7 +71,7 @@ extension EvalsAPI {
     public func list(
         after: Swift.String? = nil,
         limit: Swift.Int? = nil,
-        order: EvalsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         orderBy: EvalsAPI.ListOrderBy? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> EvalList {
@@ -124,23 +124,6 @@ extension EvalsAPI {
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
-    /// - Remark: Generated from `#/paths/~1evals/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
     /// - Remark: Generated from `#/paths/~1evals/get/parameters/3/schema`.
     public struct ListOrderBy: OpenEnum {
         /// The wire value.
@@ -157,7 +140,7 @@ extension EvalsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/post/requestBody/content/application~1json/schema`.
-    public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct UpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Rename the evaluation.
         public var name: Swift.String?
         public var metadata: Metadata?
@@ -176,20 +159,15 @@ extension EvalsAPI {
             self.metadata = metadata
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case name
-            case metadata
-        }
-
         /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.name = try reader.optional(Swift.String.self, .name)
-            self.metadata = try reader.optional(Metadata.self, .metadata)
+            var reader = try ObjectReader(decoder)
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.metadata = try reader.optional(Metadata.self, "metadata")
             self.specDeviations = reader.finish()
         }
 
@@ -197,14 +175,14 @@ extension EvalsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.name, forKey: .name)
-            try container.encodeIfPresent(self.metadata, forKey: .metadata)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.metadata, forKey: "metadata")
         }
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String
         public var deleted: Swift.Bool
         /// The JSON member `eval_id`.
@@ -226,22 +204,16 @@ extension EvalsAPI {
             self.evalID = evalID
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case object
-            case deleted
-            case evalID = "eval_id"
-        }
-
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.object = try reader.required(Swift.String.self, .object)
-            self.deleted = try reader.required(Swift.Bool.self, .deleted)
-            self.evalID = try reader.required(Swift.String.self, .evalID)
+            var reader = try ObjectReader(decoder)
+            self.object = try reader.required(Swift.String.self, "object")
+            self.deleted = try reader.required(Swift.Bool.self, "deleted")
+            self.evalID = try reader.required(Swift.String.self, "eval_id")
             self.specDeviations = reader.finish()
         }
 
@@ -249,10 +221,10 @@ extension EvalsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.object, forKey: .object)
-            try container.encode(self.deleted, forKey: .deleted)
-            try container.encode(self.evalID, forKey: .evalID)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.object, forKey: "object")
+            try container.encode(self.deleted, forKey: "deleted")
+            try container.encode(self.evalID, forKey: "eval_id")
         }
     }
 }
@@ -326,7 +298,7 @@ extension EvalsRunsAPI {
         evalID: Swift.String,
         after: Swift.String? = nil,
         limit: Swift.Int? = nil,
-        order: EvalsRunsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         status: EvalsRunsAPI.ListStatus? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> EvalRunList {
@@ -383,23 +355,6 @@ extension EvalsRunsAPI {
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
-    /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/3/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/4/schema`.
     public struct ListStatus: OpenEnum {
         /// The wire value.
@@ -425,7 +380,7 @@ extension EvalsRunsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String?
         public var deleted: Swift.Bool?
         /// The JSON member `run_id`.
@@ -447,22 +402,16 @@ extension EvalsRunsAPI {
             self.runID = runID
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case object
-            case deleted
-            case runID = "run_id"
-        }
-
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.object = try reader.optional(Swift.String.self, .object)
-            self.deleted = try reader.optional(Swift.Bool.self, .deleted)
-            self.runID = try reader.optional(Swift.String.self, .runID)
+            var reader = try ObjectReader(decoder)
+            self.object = try reader.optional(Swift.String.self, "object")
+            self.deleted = try reader.optional(Swift.Bool.self, "deleted")
+            self.runID = try reader.optional(Swift.String.self, "run_id")
             self.specDeviations = reader.finish()
         }
 
@@ -470,10 +419,10 @@ extension EvalsRunsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.object, forKey: .object)
-            try container.encodeIfPresent(self.deleted, forKey: .deleted)
-            try container.encodeIfPresent(self.runID, forKey: .runID)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.object, forKey: "object")
+            try container.encodeIfPresent(self.deleted, forKey: "deleted")
+            try container.encodeIfPresent(self.runID, forKey: "run_id")
         }
     }
 }
@@ -505,7 +454,7 @@ extension EvalsRunsOutputItemsAPI {
         after: Swift.String? = nil,
         limit: Swift.Int? = nil,
         status: EvalsRunsOutputItemsAPI.ListStatus? = nil,
-        order: EvalsRunsOutputItemsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> EvalRunOutputItemList {
         var request = APIRequest(method: "GET", path: "/evals/{eval_id}/runs/{run_id}/output_items", operationID: "getEvalRunOutputItems")
@@ -557,22 +506,5 @@ extension EvalsRunsOutputItemsAPI {
 
         /// `pass`
         public static var pass: Self { Self(rawValue: "pass") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}~1output_items/get/parameters/5/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

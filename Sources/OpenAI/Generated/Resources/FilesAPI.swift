@@ -130,7 +130,7 @@ extension FilesAPI {
     public func list(
         purpose: Swift.String? = nil,
         limit: Swift.Int? = nil,
-        order: FilesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ListFilesResponse {
@@ -158,22 +158,5 @@ extension FilesAPI {
         var request = APIRequest(method: "GET", path: "/files/{file_id}", operationID: "retrieveFile")
         try request.setPathParameter("file_id", fileID)
         return try await client.send(request, options: options, as: OpenAIFile.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1files/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

@@ -436,7 +436,7 @@ extension ResponsesInputItemsAPI {
     public func list(
         responseID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ResponsesInputItemsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         include: [IncludeEnum]? = nil,
         options: RequestOptions = RequestOptions()
@@ -467,7 +467,7 @@ extension ResponsesInputItemsAPI {
     public func listBeta(
         responseID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ResponsesInputItemsAPI.ListBetaOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         include: [BetaIncludeEnum]? = nil,
         openaiBeta: [Swift.String]? = nil,
@@ -482,39 +482,5 @@ extension ResponsesInputItemsAPI {
         try request.addQuery("include", include)
         try request.addHeader("openai-beta", openaiBeta)
         return try await client.send(request, options: options, as: BetaResponseItemList.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items?beta=true/get/parameters/2/schema`.
-    public struct ListBetaOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

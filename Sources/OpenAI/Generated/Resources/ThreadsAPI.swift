@@ -202,7 +202,7 @@ extension ThreadsMessagesAPI {
     public func list(
         threadID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ThreadsMessagesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         runID: Swift.String? = nil,
@@ -261,23 +261,6 @@ extension ThreadsMessagesAPI {
         try request.setPathParameter("message_id", messageID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: MessageObject.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1messages/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }
 
@@ -379,7 +362,7 @@ extension ThreadsRunsAPI {
     public func list(
         threadID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ThreadsRunsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
@@ -488,23 +471,6 @@ extension ThreadsRunsAPI {
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: RunObject.self)
     }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
-    }
 }
 
 /// The `threads.runs.steps` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
@@ -533,7 +499,7 @@ extension ThreadsRunsStepsAPI {
         threadID: Swift.String,
         runID: Swift.String,
         limit: Swift.Int? = nil,
-        order: ThreadsRunsStepsAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         include: [Swift.String]? = nil,
@@ -575,22 +541,5 @@ extension ThreadsRunsStepsAPI {
         try request.setPathParameter("step_id", stepID)
         try request.addQuery("include[]", include)
         return try await client.send(request, options: options, as: RunStepObject.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs~1{run_id}~1steps/get/parameters/3/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }

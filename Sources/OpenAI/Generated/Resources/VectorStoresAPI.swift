@@ -71,7 +71,7 @@ extension VectorStoresAPI {
     /// - Remark: `GET /vector_stores` (operationId `listVectorStores`)
     public func list(
         limit: Swift.Int? = nil,
-        order: VectorStoresAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         options: RequestOptions = RequestOptions()
@@ -142,23 +142,6 @@ extension VectorStoresAPI {
         try request.setPathParameter("vector_store_id", vectorStoreID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VectorStoreObject.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1vector_stores/get/parameters/1/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 }
 
@@ -266,7 +249,7 @@ extension VectorStoresFileBatchesFilesAPI {
         vectorStoreID: Swift.String,
         batchID: Swift.String,
         limit: Swift.Int? = nil,
-        order: VectorStoresFileBatchesFilesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         filter: VectorStoresFileBatchesFilesAPI.ListFilter? = nil,
@@ -281,23 +264,6 @@ extension VectorStoresFileBatchesFilesAPI {
         try request.addQuery("before", before)
         try request.addQuery("filter", filter)
         return try await client.send(request, options: options, as: ListVectorStoreFilesResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/3/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -396,7 +362,7 @@ extension VectorStoresFilesAPI {
     public func list(
         vectorStoreID: Swift.String,
         limit: Swift.Int? = nil,
-        order: VectorStoresFilesAPI.ListOrder? = nil,
+        order: OrderEnum? = nil,
         after: Swift.String? = nil,
         before: Swift.String? = nil,
         filter: VectorStoresFilesAPI.ListFilter? = nil,
@@ -455,23 +421,6 @@ extension VectorStoresFilesAPI {
         try request.setPathParameter("file_id", fileID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VectorStoreFileObject.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/2/schema`.
-    public struct ListOrder: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `asc`
-        public static var asc: Self { Self(rawValue: "asc") }
-
-        /// `desc`
-        public static var desc: Self { Self(rawValue: "desc") }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

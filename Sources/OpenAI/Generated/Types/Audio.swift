@@ -35,7 +35,7 @@ public struct AudioResponseFormat: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     public var model: CreateSpeechRequest.ModelValue
     /// The text to generate audio for. The maximum length is 4096 characters.
@@ -81,30 +81,20 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
         self.streamFormat = streamFormat
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case input
-        case instructions
-        case voice
-        case responseFormat = "response_format"
-        case speed
-        case streamFormat = "stream_format"
-    }
-
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(CreateSpeechRequest.ModelValue.self, .model)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.instructions = try reader.optional(Swift.String.self, .instructions)
-        self.voice = try reader.required(VoiceIDsOrCustomVoice.self, .voice)
-        self.responseFormat = try reader.optional(CreateSpeechRequest.ResponseFormat.self, .responseFormat)
-        self.speed = try reader.optional(Swift.Double.self, .speed)
-        self.streamFormat = try reader.optional(CreateSpeechRequest.StreamFormat.self, .streamFormat)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(CreateSpeechRequest.ModelValue.self, "model")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.voice = try reader.required(VoiceIDsOrCustomVoice.self, "voice")
+        self.responseFormat = try reader.optional(CreateSpeechRequest.ResponseFormat.self, "response_format")
+        self.speed = try reader.optional(Swift.Double.self, "speed")
+        self.streamFormat = try reader.optional(CreateSpeechRequest.StreamFormat.self, "stream_format")
         self.specDeviations = reader.finish()
     }
 
@@ -112,14 +102,14 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.input, forKey: .input)
-        try container.encodeIfPresent(self.instructions, forKey: .instructions)
-        try container.encode(self.voice, forKey: .voice)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.speed, forKey: .speed)
-        try container.encodeIfPresent(self.streamFormat, forKey: .streamFormat)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.input, forKey: "input")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encode(self.voice, forKey: "voice")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.speed, forKey: "speed")
+        try container.encodeIfPresent(self.streamFormat, forKey: "stream_format")
     }
 
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
@@ -201,7 +191,7 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
-public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted for each chunk of audio data generated during speech synthesis. Selected when `type` is `speech.audio.delta`.
     case speechAudioDelta(SpeechAudioDeltaEvent)
     /// Emitted when the speech synthesis is complete and all audio has been streamed. Selected when `type` is `speech.audio.done`.
@@ -236,7 +226,7 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable, Unknow
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
-public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     /// The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
@@ -323,44 +313,27 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
         self.knownSpeakerReferences = knownSpeakerReferences
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case file
-        case model
-        case language
-        case languages
-        case keywords
-        case prompt
-        case responseFormat = "response_format"
-        case temperature
-        case include
-        case timestampGranularities = "timestamp_granularities"
-        case stream
-        case chunkingStrategy = "chunking_strategy"
-        case knownSpeakerNames = "known_speaker_names"
-        case knownSpeakerReferences = "known_speaker_references"
-    }
-
     /// Decodes `CreateTranscriptionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.file = try reader.required(FileUpload.self, .file)
-        self.model = try reader.required(CreateTranscriptionRequest.ModelValue.self, .model)
-        self.language = try reader.optional(Swift.String.self, .language)
-        self.languages = try reader.optional([Swift.String].self, .languages)
-        self.keywords = try reader.optional([Swift.String].self, .keywords)
-        self.prompt = try reader.optional(Swift.String.self, .prompt)
-        self.responseFormat = try reader.optional(AudioResponseFormat.self, .responseFormat)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
-        self.include = try reader.optional([TranscriptionInclude].self, .include)
-        self.timestampGranularities = try reader.optional([CreateTranscriptionRequest.TimestampGranularity].self, .timestampGranularities)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.chunkingStrategy = try reader.optional(CreateTranscriptionRequest.ChunkingStrategy.self, .chunkingStrategy)
-        self.knownSpeakerNames = try reader.optional([Swift.String].self, .knownSpeakerNames)
-        self.knownSpeakerReferences = try reader.optional([Swift.String].self, .knownSpeakerReferences)
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.model = try reader.required(CreateTranscriptionRequest.ModelValue.self, "model")
+        self.language = try reader.optional(Swift.String.self, "language")
+        self.languages = try reader.optional([Swift.String].self, "languages")
+        self.keywords = try reader.optional([Swift.String].self, "keywords")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.responseFormat = try reader.optional(AudioResponseFormat.self, "response_format")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.include = try reader.optional([TranscriptionInclude].self, "include")
+        self.timestampGranularities = try reader.optional([CreateTranscriptionRequest.TimestampGranularity].self, "timestamp_granularities")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.chunkingStrategy = try reader.optional(CreateTranscriptionRequest.ChunkingStrategy.self, "chunking_strategy")
+        self.knownSpeakerNames = try reader.optional([Swift.String].self, "known_speaker_names")
+        self.knownSpeakerReferences = try reader.optional([Swift.String].self, "known_speaker_references")
         self.specDeviations = reader.finish()
     }
 
@@ -368,21 +341,21 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.file, forKey: .file)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.language, forKey: .language)
-        try container.encodeIfPresent(self.languages, forKey: .languages)
-        try container.encodeIfPresent(self.keywords, forKey: .keywords)
-        try container.encodeIfPresent(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encodeIfPresent(self.include, forKey: .include)
-        try container.encodeIfPresent(self.timestampGranularities, forKey: .timestampGranularities)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: .chunkingStrategy)
-        try container.encodeIfPresent(self.knownSpeakerNames, forKey: .knownSpeakerNames)
-        try container.encodeIfPresent(self.knownSpeakerReferences, forKey: .knownSpeakerReferences)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.language, forKey: "language")
+        try container.encodeIfPresent(self.languages, forKey: "languages")
+        try container.encodeIfPresent(self.keywords, forKey: "keywords")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.include, forKey: "include")
+        try container.encodeIfPresent(self.timestampGranularities, forKey: "timestamp_granularities")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.knownSpeakerNames, forKey: "known_speaker_names")
+        try container.encodeIfPresent(self.knownSpeakerReferences, forKey: "known_speaker_references")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -455,7 +428,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Automatically set chunking parameters based on the audio.
         case string(Swift.String)
         case vadConfig(VadConfig)
@@ -496,7 +469,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
 /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson`.
-public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var duration: Swift.Double
     /// The concatenated transcript text for the entire audio input.
@@ -527,26 +500,18 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case duration
-        case text
-        case segments
-        case usage
-        case task
-    }
-
     /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("transcribe", .task, required: true)
-        self.duration = try reader.required(Swift.Double.self, .duration)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.segments = try reader.required([TranscriptionDiarizedSegment].self, .segments)
-        self.usage = try reader.optional(CreateTranscriptionResponseDiarizedJSON.Usage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("task", is: "transcribe", required: true)
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.segments = try reader.required([TranscriptionDiarizedSegment].self, "segments")
+        self.usage = try reader.optional(CreateTranscriptionResponseDiarizedJSON.Usage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -554,12 +519,12 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcribe", forKey: .task)
-        try container.encode(self.duration, forKey: .duration)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.segments, forKey: .segments)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcribe", forKey: "task")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.segments, forKey: "segments")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 
     /// Token or duration usage statistics for the request.
@@ -567,7 +532,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -605,7 +570,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
 /// Represents a transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson`.
-public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The transcribed text.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -636,24 +601,17 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case languages
-        case logprobs
-        case usage
-    }
-
     /// Decodes `CreateTranscriptionResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
-        self.logprobs = try reader.optional([CreateTranscriptionResponseJSON.Logprob].self, .logprobs)
-        self.usage = try reader.optional(CreateTranscriptionResponseJSON.Usage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
+        self.logprobs = try reader.optional([CreateTranscriptionResponseJSON.Logprob].self, "logprobs")
+        self.usage = try reader.optional(CreateTranscriptionResponseJSON.Usage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -661,15 +619,15 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.languages, forKey: .languages)
-        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.languages, forKey: "languages")
+        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The token in the transcription.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -695,22 +653,16 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
             self.bytes = bytes
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case token
-            case logprob
-            case bytes
-        }
-
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.token = try reader.optional(Swift.String.self, .token)
-            self.logprob = try reader.optional(Swift.Double.self, .logprob)
-            self.bytes = try reader.optional([Swift.Double].self, .bytes)
+            var reader = try ObjectReader(decoder)
+            self.token = try reader.optional(Swift.String.self, "token")
+            self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.bytes = try reader.optional([Swift.Double].self, "bytes")
             self.specDeviations = reader.finish()
         }
 
@@ -718,10 +670,10 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.token, forKey: .token)
-            try container.encodeIfPresent(self.logprob, forKey: .logprob)
-            try container.encodeIfPresent(self.bytes, forKey: .bytes)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.token, forKey: "token")
+            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            try container.encodeIfPresent(self.bytes, forKey: "bytes")
         }
     }
 
@@ -730,7 +682,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -768,7 +720,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
-public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum CreateTranscriptionResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a diarized transcription returns a completed segment with speaker information. Selected when `type` is `transcript.text.segment`.
     case transcriptTextSegment(TranscriptTextSegmentEvent)
     /// Emitted when there is an additional text delta. Selected when `type` is `transcript.text.delta`.
@@ -810,7 +762,7 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable,
 /// Represents a verbose json transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseVerboseJson`.
-public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The language of the input audio.
     public var language: Swift.String
     /// The duration of the input audio.
@@ -851,28 +803,19 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case language
-        case duration
-        case text
-        case words
-        case segments
-        case usage
-    }
-
     /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.language = try reader.required(Swift.String.self, .language)
-        self.duration = try reader.required(Swift.Double.self, .duration)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.words = try reader.optional([TranscriptionWord].self, .words)
-        self.segments = try reader.optional([TranscriptionSegment].self, .segments)
-        self.usage = try reader.optional(TranscriptTextUsageDuration.self, .usage)
+        var reader = try ObjectReader(decoder)
+        self.language = try reader.required(Swift.String.self, "language")
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.words = try reader.optional([TranscriptionWord].self, "words")
+        self.segments = try reader.optional([TranscriptionSegment].self, "segments")
+        self.usage = try reader.optional(TranscriptTextUsageDuration.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -880,18 +823,18 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.language, forKey: .language)
-        try container.encode(self.duration, forKey: .duration)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.words, forKey: .words)
-        try container.encodeIfPresent(self.segments, forKey: .segments)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.words, forKey: "words")
+        try container.encodeIfPresent(self.segments, forKey: "segments")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
-public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
     /// Raw bytes.
@@ -929,26 +872,18 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
         self.temperature = temperature
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case file
-        case model
-        case prompt
-        case responseFormat = "response_format"
-        case temperature
-    }
-
     /// Decodes `CreateTranslationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.file = try reader.required(FileUpload.self, .file)
-        self.model = try reader.required(CreateTranslationRequest.ModelValue.self, .model)
-        self.prompt = try reader.optional(Swift.String.self, .prompt)
-        self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, .responseFormat)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.model = try reader.required(CreateTranslationRequest.ModelValue.self, "model")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, "response_format")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.specDeviations = reader.finish()
     }
 
@@ -956,12 +891,12 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.file, forKey: .file)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -1018,7 +953,7 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
-public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1028,18 +963,14 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDe
         self.text = text
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-    }
-
     /// Decodes `CreateTranslationResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.text = try reader.required(Swift.String.self, .text)
+        var reader = try ObjectReader(decoder)
+        self.text = try reader.required(Swift.String.self, "text")
         self.specDeviations = reader.finish()
     }
 
@@ -1047,13 +978,13 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.text, forKey: .text)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.text, forKey: "text")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
-public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The language of the output translation (always `english`).
     public var language: Swift.String
     /// The duration of the input audio.
@@ -1084,24 +1015,17 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable,
         self.segments = segments
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case language
-        case duration
-        case text
-        case segments
-    }
-
     /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.language = try reader.required(Swift.String.self, .language)
-        self.duration = try reader.required(Swift.Double.self, .duration)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.segments = try reader.optional([TranscriptionSegment].self, .segments)
+        var reader = try ObjectReader(decoder)
+        self.language = try reader.required(Swift.String.self, "language")
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.segments = try reader.optional([TranscriptionSegment].self, "segments")
         self.specDeviations = reader.finish()
     }
 
@@ -1109,16 +1033,16 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.language, forKey: .language)
-        try container.encode(self.duration, forKey: .duration)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.segments, forKey: .segments)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.segments, forKey: "segments")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
-public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The label to use for this consent recording.
     public var name: Swift.String
     /// The consent audio recording file. Maximum size is 10 MiB.
@@ -1149,22 +1073,16 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
         self.language = language
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case recording
-        case language
-    }
-
     /// Decodes `CreateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.recording = try reader.required(FileUpload.self, .recording)
-        self.language = try reader.required(Swift.String.self, .language)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.recording = try reader.required(FileUpload.self, "recording")
+        self.language = try reader.required(Swift.String.self, "language")
         self.specDeviations = reader.finish()
     }
 
@@ -1172,10 +1090,10 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.recording, forKey: .recording)
-        try container.encode(self.language, forKey: .language)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.recording, forKey: "recording")
+        try container.encode(self.language, forKey: "language")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -1186,7 +1104,7 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
-public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The name of the new voice.
     public var name: Swift.String
     /// The sample audio recording file. Maximum size is 10 MiB.
@@ -1217,22 +1135,16 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationRepo
         self.consent = consent
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case audioSample = "audio_sample"
-        case consent
-    }
-
     /// Decodes `CreateVoiceRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.audioSample = try reader.required(FileUpload.self, .audioSample)
-        self.consent = try reader.required(Swift.String.self, .consent)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.audioSample = try reader.required(FileUpload.self, "audio_sample")
+        self.consent = try reader.required(Swift.String.self, "consent")
         self.specDeviations = reader.finish()
     }
 
@@ -1240,10 +1152,10 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.audioSample, forKey: .audioSample)
-        try container.encode(self.consent, forKey: .consent)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.audioSample, forKey: "audio_sample")
+        try container.encode(self.consent, forKey: "consent")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -1256,7 +1168,7 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationRepo
 /// Emitted for each chunk of audio data generated during speech synthesis.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDeltaEvent`.
-public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A chunk of Base64-encoded audio data.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1270,20 +1182,15 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationR
         self.audio = audio
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case audio
-        case type
-    }
-
     /// Decodes `SpeechAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("speech.audio.delta", .type, required: true)
-        self.audio = try reader.required(Swift.String.self, .audio)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "speech.audio.delta", required: true)
+        self.audio = try reader.required(Swift.String.self, "audio")
         self.specDeviations = reader.finish()
     }
 
@@ -1291,16 +1198,16 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("speech.audio.delta", forKey: .type)
-        try container.encode(self.audio, forKey: .audio)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("speech.audio.delta", forKey: "type")
+        try container.encode(self.audio, forKey: "audio")
     }
 }
 
 /// Emitted when the speech synthesis is complete and all audio has been streamed.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent`.
-public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Token usage statistics for the request.
     public var usage: SpeechAudioDoneEvent.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1314,20 +1221,15 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case usage
-        case type
-    }
-
     /// Decodes `SpeechAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("speech.audio.done", .type, required: true)
-        self.usage = try reader.required(SpeechAudioDoneEvent.Usage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "speech.audio.done", required: true)
+        self.usage = try reader.required(SpeechAudioDoneEvent.Usage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -1335,15 +1237,15 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("speech.audio.done", forKey: .type)
-        try container.encode(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("speech.audio.done", forKey: "type")
+        try container.encode(self.usage, forKey: "usage")
     }
 
     /// Token usage statistics for the request.
     ///
     /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Number of input tokens in the prompt.
         public var inputTokens: Swift.Int
         /// Number of output tokens generated.
@@ -1369,22 +1271,16 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
             self.totalTokens = totalTokens
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case inputTokens = "input_tokens"
-            case outputTokens = "output_tokens"
-            case totalTokens = "total_tokens"
-        }
-
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-            self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            var reader = try ObjectReader(decoder)
+            self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+            self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+            self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
             self.specDeviations = reader.finish()
         }
 
@@ -1392,10 +1288,10 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.inputTokens, forKey: .inputTokens)
-            try container.encode(self.outputTokens, forKey: .outputTokens)
-            try container.encode(self.totalTokens, forKey: .totalTokens)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inputTokens, forKey: "input_tokens")
+            try container.encode(self.outputTokens, forKey: "output_tokens")
+            try container.encode(self.totalTokens, forKey: "total_tokens")
         }
     }
 }
@@ -1403,7 +1299,7 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
 /// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent`.
-public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text delta that was additionally transcribed.
     public var delta: Swift.String
     /// The log probabilities of the delta. Only included if you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
@@ -1429,24 +1325,17 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
         self.segmentID = segmentID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case delta
-        case logprobs
-        case segmentID = "segment_id"
-        case type
-    }
-
     /// Decodes `TranscriptTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("transcript.text.delta", .type, required: true)
-        self.delta = try reader.required(Swift.String.self, .delta)
-        self.logprobs = try reader.optional([TranscriptTextDeltaEvent.Logprob].self, .logprobs)
-        self.segmentID = try reader.optional(Swift.String.self, .segmentID)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "transcript.text.delta", required: true)
+        self.delta = try reader.required(Swift.String.self, "delta")
+        self.logprobs = try reader.optional([TranscriptTextDeltaEvent.Logprob].self, "logprobs")
+        self.segmentID = try reader.optional(Swift.String.self, "segment_id")
         self.specDeviations = reader.finish()
     }
 
@@ -1454,15 +1343,15 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcript.text.delta", forKey: .type)
-        try container.encode(self.delta, forKey: .delta)
-        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
-        try container.encodeIfPresent(self.segmentID, forKey: .segmentID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcript.text.delta", forKey: "type")
+        try container.encode(self.delta, forKey: "delta")
+        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        try container.encodeIfPresent(self.segmentID, forKey: "segment_id")
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -1488,22 +1377,16 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
             self.bytes = bytes
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case token
-            case logprob
-            case bytes
-        }
-
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.token = try reader.optional(Swift.String.self, .token)
-            self.logprob = try reader.optional(Swift.Double.self, .logprob)
-            self.bytes = try reader.optional([Swift.Int].self, .bytes)
+            var reader = try ObjectReader(decoder)
+            self.token = try reader.optional(Swift.String.self, "token")
+            self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.bytes = try reader.optional([Swift.Int].self, "bytes")
             self.specDeviations = reader.finish()
         }
 
@@ -1511,10 +1394,10 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.token, forKey: .token)
-            try container.encodeIfPresent(self.logprob, forKey: .logprob)
-            try container.encodeIfPresent(self.bytes, forKey: .bytes)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.token, forKey: "token")
+            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            try container.encodeIfPresent(self.bytes, forKey: "bytes")
         }
     }
 }
@@ -1522,7 +1405,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
 /// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent`.
-public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text that was transcribed.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -1553,26 +1436,18 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case languages
-        case logprobs
-        case usage
-        case type
-    }
-
     /// Decodes `TranscriptTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("transcript.text.done", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
-        self.logprobs = try reader.optional([TranscriptTextDoneEvent.Logprob].self, .logprobs)
-        self.usage = try reader.optional(TranscriptTextUsageTokens.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "transcript.text.done", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
+        self.logprobs = try reader.optional([TranscriptTextDoneEvent.Logprob].self, "logprobs")
+        self.usage = try reader.optional(TranscriptTextUsageTokens.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -1580,16 +1455,16 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcript.text.done", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.languages, forKey: .languages)
-        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcript.text.done", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.languages, forKey: "languages")
+        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -1615,22 +1490,16 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
             self.bytes = bytes
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case token
-            case logprob
-            case bytes
-        }
-
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.token = try reader.optional(Swift.String.self, .token)
-            self.logprob = try reader.optional(Swift.Double.self, .logprob)
-            self.bytes = try reader.optional([Swift.Int].self, .bytes)
+            var reader = try ObjectReader(decoder)
+            self.token = try reader.optional(Swift.String.self, "token")
+            self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.bytes = try reader.optional([Swift.Int].self, "bytes")
             self.specDeviations = reader.finish()
         }
 
@@ -1638,10 +1507,10 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.token, forKey: .token)
-            try container.encodeIfPresent(self.logprob, forKey: .logprob)
-            try container.encodeIfPresent(self.bytes, forKey: .bytes)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.token, forKey: "token")
+            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            try container.encodeIfPresent(self.bytes, forKey: "bytes")
         }
     }
 }
@@ -1649,7 +1518,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
 /// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextSegmentEvent`.
-public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -1685,28 +1554,19 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable, SpecDevia
         self.speaker = speaker
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case start
-        case end
-        case text
-        case speaker
-        case type
-    }
-
     /// Decodes `TranscriptTextSegmentEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("transcript.text.segment", .type, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.start = try reader.required(Swift.Double.self, .start)
-        self.end = try reader.required(Swift.Double.self, .end)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.speaker = try reader.required(Swift.String.self, .speaker)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "transcript.text.segment", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.start = try reader.required(Swift.Double.self, "start")
+        self.end = try reader.required(Swift.Double.self, "end")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.speaker = try reader.required(Swift.String.self, "speaker")
         self.specDeviations = reader.finish()
     }
 
@@ -1714,20 +1574,20 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcript.text.segment", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.start, forKey: .start)
-        try container.encode(self.end, forKey: .end)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.speaker, forKey: .speaker)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcript.text.segment", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.start, forKey: "start")
+        try container.encode(self.end, forKey: "end")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.speaker, forKey: "speaker")
     }
 }
 
 /// Usage statistics for models billed by audio input duration.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageDuration`.
-public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var seconds: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1741,20 +1601,15 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable, SpecDevi
         self.seconds = seconds
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case seconds
-        case type
-    }
-
     /// Decodes `TranscriptTextUsageDuration` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("duration", .type, required: true)
-        self.seconds = try reader.required(Swift.Double.self, .seconds)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "duration", required: true)
+        self.seconds = try reader.required(Swift.Double.self, "seconds")
         self.specDeviations = reader.finish()
     }
 
@@ -1762,16 +1617,16 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("duration", forKey: .type)
-        try container.encode(self.seconds, forKey: .seconds)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("duration", forKey: "type")
+        try container.encode(self.seconds, forKey: "seconds")
     }
 }
 
 /// Usage statistics for models billed by token usage.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens`.
-public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Number of input tokens billed for this request.
     public var inputTokens: Swift.Int
     /// Details about the input tokens billed for this request.
@@ -1802,26 +1657,18 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviat
         self.totalTokens = totalTokens
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputTokens = "input_tokens"
-        case inputTokenDetails = "input_token_details"
-        case outputTokens = "output_tokens"
-        case totalTokens = "total_tokens"
-        case type
-    }
-
     /// Decodes `TranscriptTextUsageTokens` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("tokens", .type, required: true)
-        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-        self.inputTokenDetails = try reader.optional(TranscriptTextUsageTokens.InputTokenDetails.self, .inputTokenDetails)
-        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tokens", required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.inputTokenDetails = try reader.optional(TranscriptTextUsageTokens.InputTokenDetails.self, "input_token_details")
+        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
         self.specDeviations = reader.finish()
     }
 
@@ -1829,18 +1676,18 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tokens", forKey: .type)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encodeIfPresent(self.inputTokenDetails, forKey: .inputTokenDetails)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tokens", forKey: "type")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+        try container.encodeIfPresent(self.inputTokenDetails, forKey: "input_token_details")
+        try container.encode(self.outputTokens, forKey: "output_tokens")
+        try container.encode(self.totalTokens, forKey: "total_tokens")
     }
 
     /// Details about the input tokens billed for this request.
     ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens/properties/input_token_details`.
-    public struct InputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct InputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Number of text tokens billed for this request.
         public var textTokens: Swift.Int?
         /// Number of audio tokens billed for this request.
@@ -1861,20 +1708,15 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviat
             self.audioTokens = audioTokens
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case textTokens = "text_tokens"
-            case audioTokens = "audio_tokens"
-        }
-
         /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
-            self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+            var reader = try ObjectReader(decoder)
+            self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
+            self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
             self.specDeviations = reader.finish()
         }
 
@@ -1882,9 +1724,9 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
-            try container.encodeIfPresent(self.audioTokens, forKey: .audioTokens)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
+            try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
         }
     }
 }
@@ -1892,7 +1734,7 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviat
 /// A segment of diarized transcript text with speaker metadata.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionDiarizedSegment`.
-public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -1928,28 +1770,19 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDev
         self.speaker = speaker
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case start
-        case end
-        case text
-        case speaker
-        case type
-    }
-
     /// Decodes `TranscriptionDiarizedSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("transcript.text.segment", .type, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.start = try reader.required(Swift.Double.self, .start)
-        self.end = try reader.required(Swift.Double.self, .end)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.speaker = try reader.required(Swift.String.self, .speaker)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "transcript.text.segment", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.start = try reader.required(Swift.Double.self, "start")
+        self.end = try reader.required(Swift.Double.self, "end")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.speaker = try reader.required(Swift.String.self, "speaker")
         self.specDeviations = reader.finish()
     }
 
@@ -1957,13 +1790,13 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcript.text.segment", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.start, forKey: .start)
-        try container.encode(self.end, forKey: .end)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.speaker, forKey: .speaker)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcript.text.segment", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.start, forKey: "start")
+        try container.encode(self.end, forKey: "end")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.speaker, forKey: "speaker")
     }
 }
 
@@ -1984,7 +1817,7 @@ public struct TranscriptionInclude: OpenEnum {
 /// A language detected in transcribed audio.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionLanguage`.
-public struct TranscriptionLanguage: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The code of a language detected in the audio.
     public var code: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1998,18 +1831,14 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable, SpecDeviationR
         self.code = code
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-    }
-
     /// Decodes `TranscriptionLanguage` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.code = try reader.required(Swift.String.self, .code)
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.required(Swift.String.self, "code")
         self.specDeviations = reader.finish()
     }
 
@@ -2017,13 +1846,13 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.code, forKey: .code)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/TranscriptionSegment`.
-public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier of the segment.
     public var id: Swift.Int
     /// Seek offset of the segment.
@@ -2084,36 +1913,23 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationRe
         self.noSpeechProb = noSpeechProb
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case seek
-        case start
-        case end
-        case text
-        case tokens
-        case temperature
-        case avgLogprob = "avg_logprob"
-        case compressionRatio = "compression_ratio"
-        case noSpeechProb = "no_speech_prob"
-    }
-
     /// Decodes `TranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.Int.self, .id)
-        self.seek = try reader.required(Swift.Int.self, .seek)
-        self.start = try reader.required(Swift.Double.self, .start)
-        self.end = try reader.required(Swift.Double.self, .end)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.tokens = try reader.required([Swift.Int].self, .tokens)
-        self.temperature = try reader.required(Swift.Double.self, .temperature)
-        self.avgLogprob = try reader.required(Swift.Double.self, .avgLogprob)
-        self.compressionRatio = try reader.required(Swift.Double.self, .compressionRatio)
-        self.noSpeechProb = try reader.required(Swift.Double.self, .noSpeechProb)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.Int.self, "id")
+        self.seek = try reader.required(Swift.Int.self, "seek")
+        self.start = try reader.required(Swift.Double.self, "start")
+        self.end = try reader.required(Swift.Double.self, "end")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.tokens = try reader.required([Swift.Int].self, "tokens")
+        self.temperature = try reader.required(Swift.Double.self, "temperature")
+        self.avgLogprob = try reader.required(Swift.Double.self, "avg_logprob")
+        self.compressionRatio = try reader.required(Swift.Double.self, "compression_ratio")
+        self.noSpeechProb = try reader.required(Swift.Double.self, "no_speech_prob")
         self.specDeviations = reader.finish()
     }
 
@@ -2121,22 +1937,22 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.seek, forKey: .seek)
-        try container.encode(self.start, forKey: .start)
-        try container.encode(self.end, forKey: .end)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.tokens, forKey: .tokens)
-        try container.encode(self.temperature, forKey: .temperature)
-        try container.encode(self.avgLogprob, forKey: .avgLogprob)
-        try container.encode(self.compressionRatio, forKey: .compressionRatio)
-        try container.encode(self.noSpeechProb, forKey: .noSpeechProb)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.seek, forKey: "seek")
+        try container.encode(self.start, forKey: "start")
+        try container.encode(self.end, forKey: "end")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.tokens, forKey: "tokens")
+        try container.encode(self.temperature, forKey: "temperature")
+        try container.encode(self.avgLogprob, forKey: "avg_logprob")
+        try container.encode(self.compressionRatio, forKey: "compression_ratio")
+        try container.encode(self.noSpeechProb, forKey: "no_speech_prob")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/TranscriptionWord`.
-public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text content of the word.
     public var word: Swift.String
     /// Start time of the word in seconds.
@@ -2162,22 +1978,16 @@ public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationRepor
         self.end = end
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case word
-        case start
-        case end
-    }
-
     /// Decodes `TranscriptionWord` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.word = try reader.required(Swift.String.self, .word)
-        self.start = try reader.required(Swift.Double.self, .start)
-        self.end = try reader.required(Swift.Double.self, .end)
+        var reader = try ObjectReader(decoder)
+        self.word = try reader.required(Swift.String.self, "word")
+        self.start = try reader.required(Swift.Double.self, "start")
+        self.end = try reader.required(Swift.Double.self, "end")
         self.specDeviations = reader.finish()
     }
 
@@ -2185,15 +1995,15 @@ public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.word, forKey: .word)
-        try container.encode(self.start, forKey: .start)
-        try container.encode(self.end, forKey: .end)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.word, forKey: "word")
+        try container.encode(self.start, forKey: "start")
+        try container.encode(self.end, forKey: "end")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
-public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The updated label for this consent recording.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2207,18 +2017,14 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
         self.name = name
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-    }
-
     /// Decodes `UpdateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
 
@@ -2226,13 +2032,13 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
-public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
     /// milliseconds).
     public var prefixPaddingMs: Swift.Int?
@@ -2263,24 +2069,17 @@ public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.threshold = threshold
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case prefixPaddingMs = "prefix_padding_ms"
-        case silenceDurationMs = "silence_duration_ms"
-        case threshold
-        case type
-    }
-
     /// Decodes `VadConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("server_vad", .type, required: true)
-        self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
-        self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
-        self.threshold = try reader.optional(Swift.Double.self, .threshold)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "server_vad", required: true)
+        self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
+        self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+        self.threshold = try reader.optional(Swift.Double.self, "threshold")
         self.specDeviations = reader.finish()
     }
 
@@ -2288,16 +2087,16 @@ public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("server_vad", forKey: .type)
-        try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-        try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-        try container.encodeIfPresent(self.threshold, forKey: .threshold)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("server_vad", forKey: "type")
+        try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
+        try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+        try container.encodeIfPresent(self.threshold, forKey: "threshold")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
-public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     public var deleted: Swift.Bool
@@ -2316,22 +2115,16 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDevi
         self.deleted = deleted
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `VoiceConsentDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("audio.voice_consent", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice_consent", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.specDeviations = reader.finish()
     }
 
@@ -2339,15 +2132,15 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("audio.voice_consent", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice_consent", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
-public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [VoiceConsentResource]
     /// The JSON member `first_id`.
     public var firstID: Swift.String?
@@ -2376,26 +2169,18 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviati
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `VoiceConsentListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([VoiceConsentResource].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([VoiceConsentResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -2403,12 +2188,12 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encodeIfPresent(self.firstID, forKey: .firstID)
-        try container.encodeIfPresent(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2422,7 +2207,7 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviati
 /// A consent recording used to authorize creation of a custom voice.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentResource`.
-public struct VoiceConsentResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     /// The label provided when the consent recording was uploaded.
@@ -2453,26 +2238,18 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable, SpecDeviationRe
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case language
-        case createdAt = "created_at"
-        case object
-    }
-
     /// Decodes `VoiceConsentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("audio.voice_consent", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.language = try reader.required(Swift.String.self, .language)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice_consent", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.language = try reader.required(Swift.String.self, "language")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.specDeviations = reader.finish()
     }
 
@@ -2480,19 +2257,19 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("audio.voice_consent", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.language, forKey: .language)
-        try container.encode(self.createdAt, forKey: .createdAt)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice_consent", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.createdAt, forKey: "created_at")
     }
 }
 
 /// A custom voice that can be used for audio output.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceResource`.
-public struct VoiceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The voice identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The name of the voice.
@@ -2518,24 +2295,17 @@ public struct VoiceResource: Codable, Hashable, Sendable, SpecDeviationReporting
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case createdAt = "created_at"
-        case object
-    }
-
     /// Decodes `VoiceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("audio.voice", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.specDeviations = reader.finish()
     }
 
@@ -2543,10 +2313,10 @@ public struct VoiceResource: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("audio.voice", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.createdAt, forKey: .createdAt)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// The OpenAI API endpoint used by the batch.
     public var endpoint: Swift.String
@@ -119,60 +119,35 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case endpoint
-        case model
-        case errors
-        case inputFileID = "input_file_id"
-        case completionWindow = "completion_window"
-        case status
-        case outputFileID = "output_file_id"
-        case errorFileID = "error_file_id"
-        case createdAt = "created_at"
-        case inProgressAt = "in_progress_at"
-        case expiresAt = "expires_at"
-        case finalizingAt = "finalizing_at"
-        case completedAt = "completed_at"
-        case failedAt = "failed_at"
-        case expiredAt = "expired_at"
-        case cancellingAt = "cancelling_at"
-        case cancelledAt = "cancelled_at"
-        case requestCounts = "request_counts"
-        case usage
-        case metadata
-        case object
-    }
-
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("batch", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.endpoint = try reader.required(Swift.String.self, .endpoint)
-        self.model = try reader.optional(Swift.String.self, .model)
-        self.errors = try reader.optional(Batch.Errors.self, .errors)
-        self.inputFileID = try reader.required(Swift.String.self, .inputFileID)
-        self.completionWindow = try reader.required(Swift.String.self, .completionWindow)
-        self.status = try reader.required(Batch.Status.self, .status)
-        self.outputFileID = try reader.optional(Swift.String.self, .outputFileID)
-        self.errorFileID = try reader.optional(Swift.String.self, .errorFileID)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.inProgressAt = try reader.optional(Swift.Int.self, .inProgressAt)
-        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
-        self.finalizingAt = try reader.optional(Swift.Int.self, .finalizingAt)
-        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
-        self.failedAt = try reader.optional(Swift.Int.self, .failedAt)
-        self.expiredAt = try reader.optional(Swift.Int.self, .expiredAt)
-        self.cancellingAt = try reader.optional(Swift.Int.self, .cancellingAt)
-        self.cancelledAt = try reader.optional(Swift.Int.self, .cancelledAt)
-        self.requestCounts = try reader.optional(BatchRequestCounts.self, .requestCounts)
-        self.usage = try reader.optional(Batch.Usage.self, .usage)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "batch", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.endpoint = try reader.required(Swift.String.self, "endpoint")
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.errors = try reader.optional(Batch.Errors.self, "errors")
+        self.inputFileID = try reader.required(Swift.String.self, "input_file_id")
+        self.completionWindow = try reader.required(Swift.String.self, "completion_window")
+        self.status = try reader.required(Batch.Status.self, "status")
+        self.outputFileID = try reader.optional(Swift.String.self, "output_file_id")
+        self.errorFileID = try reader.optional(Swift.String.self, "error_file_id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.inProgressAt = try reader.optional(Swift.Int.self, "in_progress_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.finalizingAt = try reader.optional(Swift.Int.self, "finalizing_at")
+        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
+        self.failedAt = try reader.optional(Swift.Int.self, "failed_at")
+        self.expiredAt = try reader.optional(Swift.Int.self, "expired_at")
+        self.cancellingAt = try reader.optional(Swift.Int.self, "cancelling_at")
+        self.cancelledAt = try reader.optional(Swift.Int.self, "cancelled_at")
+        self.requestCounts = try reader.optional(BatchRequestCounts.self, "request_counts")
+        self.usage = try reader.optional(Batch.Usage.self, "usage")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -180,33 +155,33 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("batch", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.endpoint, forKey: .endpoint)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.errors, forKey: .errors)
-        try container.encode(self.inputFileID, forKey: .inputFileID)
-        try container.encode(self.completionWindow, forKey: .completionWindow)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.outputFileID, forKey: .outputFileID)
-        try container.encodeIfPresent(self.errorFileID, forKey: .errorFileID)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(self.inProgressAt, forKey: .inProgressAt)
-        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(self.finalizingAt, forKey: .finalizingAt)
-        try container.encodeIfPresent(self.completedAt, forKey: .completedAt)
-        try container.encodeIfPresent(self.failedAt, forKey: .failedAt)
-        try container.encodeIfPresent(self.expiredAt, forKey: .expiredAt)
-        try container.encodeIfPresent(self.cancellingAt, forKey: .cancellingAt)
-        try container.encodeIfPresent(self.cancelledAt, forKey: .cancelledAt)
-        try container.encodeIfPresent(self.requestCounts, forKey: .requestCounts)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("batch", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.endpoint, forKey: "endpoint")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.errors, forKey: "errors")
+        try container.encode(self.inputFileID, forKey: "input_file_id")
+        try container.encode(self.completionWindow, forKey: "completion_window")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.outputFileID, forKey: "output_file_id")
+        try container.encodeIfPresent(self.errorFileID, forKey: "error_file_id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.inProgressAt, forKey: "in_progress_at")
+        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+        try container.encodeIfPresent(self.finalizingAt, forKey: "finalizing_at")
+        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
+        try container.encodeIfPresent(self.failedAt, forKey: "failed_at")
+        try container.encodeIfPresent(self.expiredAt, forKey: "expired_at")
+        try container.encodeIfPresent(self.cancellingAt, forKey: "cancelling_at")
+        try container.encodeIfPresent(self.cancelledAt, forKey: "cancelled_at")
+        try container.encodeIfPresent(self.requestCounts, forKey: "request_counts")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The object type, which is always `list`.
         public var object: Swift.String?
         public var data: [BatchError]?
@@ -225,20 +200,15 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.data = data
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case object
-            case data
-        }
-
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.object = try reader.optional(Swift.String.self, .object)
-            self.data = try reader.optional([BatchError].self, .data)
+            var reader = try ObjectReader(decoder)
+            self.object = try reader.optional(Swift.String.self, "object")
+            self.data = try reader.optional([BatchError].self, "data")
             self.specDeviations = reader.finish()
         }
 
@@ -246,9 +216,9 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.object, forKey: .object)
-            try container.encodeIfPresent(self.data, forKey: .data)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.object, forKey: "object")
+            try container.encodeIfPresent(self.data, forKey: "data")
         }
     }
 
@@ -294,7 +264,7 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// batches created after September 7, 2025.
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of input tokens.
         public var inputTokens: Swift.Int
         /// A detailed breakdown of the input tokens.
@@ -330,26 +300,18 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.totalTokens = totalTokens
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case inputTokens = "input_tokens"
-            case inputTokensDetails = "input_tokens_details"
-            case outputTokens = "output_tokens"
-            case outputTokensDetails = "output_tokens_details"
-            case totalTokens = "total_tokens"
-        }
-
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-            self.inputTokensDetails = try reader.required(Batch.Usage.InputTokensDetails.self, .inputTokensDetails)
-            self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-            self.outputTokensDetails = try reader.required(Batch.Usage.OutputTokensDetails.self, .outputTokensDetails)
-            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            var reader = try ObjectReader(decoder)
+            self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+            self.inputTokensDetails = try reader.required(Batch.Usage.InputTokensDetails.self, "input_tokens_details")
+            self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+            self.outputTokensDetails = try reader.required(Batch.Usage.OutputTokensDetails.self, "output_tokens_details")
+            self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
             self.specDeviations = reader.finish()
         }
 
@@ -357,18 +319,18 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.inputTokens, forKey: .inputTokens)
-            try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-            try container.encode(self.outputTokens, forKey: .outputTokens)
-            try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
-            try container.encode(self.totalTokens, forKey: .totalTokens)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inputTokens, forKey: "input_tokens")
+            try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+            try container.encode(self.outputTokens, forKey: "output_tokens")
+            try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
+            try container.encode(self.totalTokens, forKey: "total_tokens")
         }
 
         /// A detailed breakdown of the input tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/input_tokens_details`.
-        public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The number of tokens that were retrieved from the cache. [More on
             /// prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
@@ -383,18 +345,14 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
                 self.cachedTokens = cachedTokens
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case cachedTokens = "cached_tokens"
-            }
-
             /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+                var reader = try ObjectReader(decoder)
+                self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
                 self.specDeviations = reader.finish()
             }
 
@@ -402,15 +360,15 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.cachedTokens, forKey: .cachedTokens)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.cachedTokens, forKey: "cached_tokens")
             }
         }
 
         /// A detailed breakdown of the output tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/output_tokens_details`.
-        public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The number of reasoning tokens.
             public var reasoningTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -424,18 +382,14 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
                 self.reasoningTokens = reasoningTokens
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case reasoningTokens = "reasoning_tokens"
-            }
-
             /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
+                var reader = try ObjectReader(decoder)
+                self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
                 self.specDeviations = reader.finish()
             }
 
@@ -443,15 +397,15 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
             }
         }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/BatchError`.
-public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An error code identifying the error type.
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
@@ -478,24 +432,17 @@ public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.line = line
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case param
-        case line
-    }
-
     /// Decodes `BatchError` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.code = try reader.optional(Swift.String.self, .code)
-        self.message = try reader.optional(Swift.String.self, .message)
-        self.param = try reader.optional(Swift.String.self, .param)
-        self.line = try reader.optional(Swift.Int.self, .line)
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.optional(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.line = try reader.optional(Swift.Int.self, "line")
         self.specDeviations = reader.finish()
     }
 
@@ -503,18 +450,18 @@ public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.code, forKey: .code)
-        try container.encodeIfPresent(self.message, forKey: .message)
-        try container.encodeIfPresent(self.param, forKey: .param)
-        try container.encodeIfPresent(self.line, forKey: .line)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.code, forKey: "code")
+        try container.encodeIfPresent(self.message, forKey: "message")
+        try container.encodeIfPresent(self.param, forKey: "param")
+        try container.encodeIfPresent(self.line, forKey: "line")
     }
 }
 
 /// The expiration policy for the output and/or error file that are generated for a batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchFileExpirationAfter`.
-public struct BatchFileExpirationAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -528,20 +475,15 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable, SpecDeviati
         self.seconds = seconds
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case seconds
-        case anchor
-    }
-
     /// Decodes `BatchFileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("created_at", .anchor, required: true)
-        self.seconds = try reader.required(Swift.Int.self, .seconds)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("anchor", is: "created_at", required: true)
+        self.seconds = try reader.required(Swift.Int.self, "seconds")
         self.specDeviations = reader.finish()
     }
 
@@ -549,16 +491,16 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("created_at", forKey: .anchor)
-        try container.encode(self.seconds, forKey: .seconds)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("created_at", forKey: "anchor")
+        try container.encode(self.seconds, forKey: "seconds")
     }
 }
 
 /// The request counts for different statuses within the batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchRequestCounts`.
-public struct BatchRequestCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Total number of requests in the batch.
     public var total: Swift.Int
     /// Number of requests that have been completed successfully.
@@ -584,22 +526,16 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable, SpecDeviationRepo
         self.failed = failed
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case total
-        case completed
-        case failed
-    }
-
     /// Decodes `BatchRequestCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.total = try reader.required(Swift.Int.self, .total)
-        self.completed = try reader.required(Swift.Int.self, .completed)
-        self.failed = try reader.required(Swift.Int.self, .failed)
+        var reader = try ObjectReader(decoder)
+        self.total = try reader.required(Swift.Int.self, "total")
+        self.completed = try reader.required(Swift.Int.self, "completed")
+        self.failed = try reader.required(Swift.Int.self, "failed")
         self.specDeviations = reader.finish()
     }
 
@@ -607,15 +543,15 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.total, forKey: .total)
-        try container.encode(self.completed, forKey: .completed)
-        try container.encode(self.failed, forKey: .failed)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.completed, forKey: "completed")
+        try container.encode(self.failed, forKey: "failed")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
-public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of an uploaded file that contains requests for the new batch.
     ///
     /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
@@ -648,26 +584,18 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationRepo
         self.outputExpiresAfter = outputExpiresAfter
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputFileID = "input_file_id"
-        case endpoint
-        case metadata
-        case outputExpiresAfter = "output_expires_after"
-        case completionWindow = "completion_window"
-    }
-
     /// Decodes `CreateBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("24h", .completionWindow, required: true)
-        self.inputFileID = try reader.required(Swift.String.self, .inputFileID)
-        self.endpoint = try reader.required(CreateBatchRequest.Endpoint.self, .endpoint)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.outputExpiresAfter = try reader.optional(BatchFileExpirationAfter.self, .outputExpiresAfter)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("completion_window", is: "24h", required: true)
+        self.inputFileID = try reader.required(Swift.String.self, "input_file_id")
+        self.endpoint = try reader.required(CreateBatchRequest.Endpoint.self, "endpoint")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.outputExpiresAfter = try reader.optional(BatchFileExpirationAfter.self, "output_expires_after")
         self.specDeviations = reader.finish()
     }
 
@@ -675,12 +603,12 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("24h", forKey: .completionWindow)
-        try container.encode(self.inputFileID, forKey: .inputFileID)
-        try container.encode(self.endpoint, forKey: .endpoint)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.outputExpiresAfter, forKey: .outputExpiresAfter)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("24h", forKey: "completion_window")
+        try container.encode(self.inputFileID, forKey: "input_file_id")
+        try container.encode(self.endpoint, forKey: "endpoint")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.outputExpiresAfter, forKey: "output_expires_after")
     }
 
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
@@ -722,7 +650,7 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
-public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Batch]
     /// The JSON member `first_id`.
     public var firstID: Swift.String?
@@ -751,26 +679,18 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationRep
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `ListBatchesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([Batch].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Batch].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -778,12 +698,12 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encodeIfPresent(self.firstID, forKey: .firstID)
-        try container.encodeIfPresent(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest`.
-public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateCompletionRequest.ModelValue
     /// The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
@@ -136,52 +136,31 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviatio
         self.user = user
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case prompt
-        case bestOf = "best_of"
-        case echo
-        case frequencyPenalty = "frequency_penalty"
-        case logitBias = "logit_bias"
-        case logprobs
-        case maxTokens = "max_tokens"
-        case n
-        case presencePenalty = "presence_penalty"
-        case seed
-        case stop
-        case stream
-        case streamOptions = "stream_options"
-        case suffix
-        case temperature
-        case topP = "top_p"
-        case user
-    }
-
     /// Decodes `CreateCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(CreateCompletionRequest.ModelValue.self, .model)
-        self.prompt = try reader.optional(CreateCompletionRequest.PromptValue.self, .prompt)
-        self.bestOf = try reader.optional(Swift.Int.self, .bestOf)
-        self.echo = try reader.optional(Swift.Bool.self, .echo)
-        self.frequencyPenalty = try reader.optional(Swift.Double.self, .frequencyPenalty)
-        self.logitBias = try reader.optional([Swift.String: Swift.Int].self, .logitBias)
-        self.logprobs = try reader.optional(Swift.Int.self, .logprobs)
-        self.maxTokens = try reader.optional(Swift.Int.self, .maxTokens)
-        self.n = try reader.optional(Swift.Int.self, .n)
-        self.presencePenalty = try reader.optional(Swift.Double.self, .presencePenalty)
-        self.seed = try reader.optional(Swift.Int.self, .seed)
-        self.stop = try reader.optional(StopConfiguration.self, .stop)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.streamOptions = try reader.optional(ChatCompletionStreamOptions.self, .streamOptions)
-        self.suffix = try reader.optional(Swift.String.self, .suffix)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
-        self.topP = try reader.optional(Swift.Double.self, .topP)
-        self.user = try reader.optional(Swift.String.self, .user)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(CreateCompletionRequest.ModelValue.self, "model")
+        self.prompt = try reader.optional(CreateCompletionRequest.PromptValue.self, "prompt")
+        self.bestOf = try reader.optional(Swift.Int.self, "best_of")
+        self.echo = try reader.optional(Swift.Bool.self, "echo")
+        self.frequencyPenalty = try reader.optional(Swift.Double.self, "frequency_penalty")
+        self.logitBias = try reader.optional([Swift.String: Swift.Int].self, "logit_bias")
+        self.logprobs = try reader.optional(Swift.Int.self, "logprobs")
+        self.maxTokens = try reader.optional(Swift.Int.self, "max_tokens")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.presencePenalty = try reader.optional(Swift.Double.self, "presence_penalty")
+        self.seed = try reader.optional(Swift.Int.self, "seed")
+        self.stop = try reader.optional(StopConfiguration.self, "stop")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.streamOptions = try reader.optional(ChatCompletionStreamOptions.self, "stream_options")
+        self.suffix = try reader.optional(Swift.String.self, "suffix")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.topP = try reader.optional(Swift.Double.self, "top_p")
+        self.user = try reader.optional(Swift.String.self, "user")
         self.specDeviations = reader.finish()
     }
 
@@ -189,25 +168,25 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.bestOf, forKey: .bestOf)
-        try container.encodeIfPresent(self.echo, forKey: .echo)
-        try container.encodeIfPresent(self.frequencyPenalty, forKey: .frequencyPenalty)
-        try container.encodeIfPresent(self.logitBias, forKey: .logitBias)
-        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
-        try container.encodeIfPresent(self.maxTokens, forKey: .maxTokens)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.presencePenalty, forKey: .presencePenalty)
-        try container.encodeIfPresent(self.seed, forKey: .seed)
-        try container.encodeIfPresent(self.stop, forKey: .stop)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.streamOptions, forKey: .streamOptions)
-        try container.encodeIfPresent(self.suffix, forKey: .suffix)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encodeIfPresent(self.topP, forKey: .topP)
-        try container.encodeIfPresent(self.user, forKey: .user)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.bestOf, forKey: "best_of")
+        try container.encodeIfPresent(self.echo, forKey: "echo")
+        try container.encodeIfPresent(self.frequencyPenalty, forKey: "frequency_penalty")
+        try container.encodeIfPresent(self.logitBias, forKey: "logit_bias")
+        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        try container.encodeIfPresent(self.maxTokens, forKey: "max_tokens")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.presencePenalty, forKey: "presence_penalty")
+        try container.encodeIfPresent(self.seed, forKey: "seed")
+        try container.encodeIfPresent(self.stop, forKey: "stop")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
+        try container.encodeIfPresent(self.suffix, forKey: "suffix")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.topP, forKey: "top_p")
+        try container.encodeIfPresent(self.user, forKey: "user")
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -239,7 +218,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
-    public enum PromptValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum PromptValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         case integers([Swift.Int])
@@ -291,7 +270,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviatio
 /// Represents a completion response from the API. Note: both the streamed and non-streamed response objects share the same shape (unlike the chat endpoint).
 ///
 /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse`.
-public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A unique identifier for the completion.
     public var id: Swift.String
     /// The list of completion choices the model generated for the input prompt.
@@ -334,30 +313,20 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case choices
-        case created
-        case model
-        case systemFingerprint = "system_fingerprint"
-        case usage
-        case object
-    }
-
     /// Decodes `CreateCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("text_completion", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.choices = try reader.required([CreateCompletionResponse.Choice].self, .choices)
-        self.created = try reader.required(Swift.Int.self, .created)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.systemFingerprint = try reader.optional(Swift.String.self, .systemFingerprint)
-        self.usage = try reader.optional(CompletionUsage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "text_completion", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.choices = try reader.required([CreateCompletionResponse.Choice].self, "choices")
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
+        self.usage = try reader.optional(CompletionUsage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -365,18 +334,18 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text_completion", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.choices, forKey: .choices)
-        try container.encode(self.created, forKey: .created)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.systemFingerprint, forKey: .systemFingerprint)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text_completion", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.choices, forKey: "choices")
+        try container.encode(self.created, forKey: "created")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.systemFingerprint, forKey: "system_fingerprint")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         /// `length` if the maximum number of tokens specified in the request was reached,
         /// or `content_filter` if content was omitted due to a flag from our content filters.
@@ -403,24 +372,17 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
             self.text = text
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case finishReason = "finish_reason"
-            case index
-            case logprobs
-            case text
-        }
-
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.finishReason = try reader.optional(CreateCompletionResponse.Choice.FinishReason.self, .finishReason)
-            self.index = try reader.required(Swift.Int.self, .index)
-            self.logprobs = try reader.optional(CreateCompletionResponse.Choice.Logprobs.self, .logprobs)
-            self.text = try reader.required(Swift.String.self, .text)
+            var reader = try ObjectReader(decoder)
+            self.finishReason = try reader.optional(CreateCompletionResponse.Choice.FinishReason.self, "finish_reason")
+            self.index = try reader.required(Swift.Int.self, "index")
+            self.logprobs = try reader.optional(CreateCompletionResponse.Choice.Logprobs.self, "logprobs")
+            self.text = try reader.required(Swift.String.self, "text")
             self.specDeviations = reader.finish()
         }
 
@@ -428,11 +390,11 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.finishReason, forKey: .finishReason)
-            try container.encode(self.index, forKey: .index)
-            try container.encode(self.logprobs, forKey: .logprobs)
-            try container.encode(self.text, forKey: .text)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.finishReason, forKey: "finish_reason")
+            try container.encode(self.index, forKey: "index")
+            try container.encode(self.logprobs, forKey: "logprobs")
+            try container.encode(self.text, forKey: "text")
         }
 
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -460,7 +422,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
-        public struct Logprobs: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Logprobs: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The JSON member `text_offset`.
             public var textOffset: [Swift.Int]?
             /// The JSON member `token_logprobs`.
@@ -489,24 +451,17 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
                 self.topLogprobs = topLogprobs
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case textOffset = "text_offset"
-                case tokenLogprobs = "token_logprobs"
-                case tokens
-                case topLogprobs = "top_logprobs"
-            }
-
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.textOffset = try reader.optional([Swift.Int].self, .textOffset)
-                self.tokenLogprobs = try reader.optional([Swift.Double].self, .tokenLogprobs)
-                self.tokens = try reader.optional([Swift.String].self, .tokens)
-                self.topLogprobs = try reader.optional([[Swift.String: Swift.Double]].self, .topLogprobs)
+                var reader = try ObjectReader(decoder)
+                self.textOffset = try reader.optional([Swift.Int].self, "text_offset")
+                self.tokenLogprobs = try reader.optional([Swift.Double].self, "token_logprobs")
+                self.tokens = try reader.optional([Swift.String].self, "tokens")
+                self.topLogprobs = try reader.optional([[Swift.String: Swift.Double]].self, "top_logprobs")
                 self.specDeviations = reader.finish()
             }
 
@@ -514,11 +469,11 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviati
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.textOffset, forKey: .textOffset)
-                try container.encodeIfPresent(self.tokenLogprobs, forKey: .tokenLogprobs)
-                try container.encodeIfPresent(self.tokens, forKey: .tokens)
-                try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encodeIfPresent(self.textOffset, forKey: "text_offset")
+                try container.encodeIfPresent(self.tokenLogprobs, forKey: "token_logprobs")
+                try container.encodeIfPresent(self.tokens, forKey: "tokens")
+                try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
             }
         }
     }

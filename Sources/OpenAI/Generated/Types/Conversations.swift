@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItem`.
-public enum ConversationItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum ConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
     /// Selected when `type` is `function_call`.
@@ -175,7 +175,7 @@ public enum ConversationItem: Codable, Hashable, Sendable, UnknownCaseRepresenta
 /// A list of Conversation items.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItemList`.
-public struct ConversationItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of conversation items.
     public var data: [ConversationItem]
     /// Whether there are more items available.
@@ -206,26 +206,18 @@ public struct ConversationItemList: Codable, Hashable, Sendable, SpecDeviationRe
         self.lastID = lastID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case hasMore = "has_more"
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case object
-    }
-
     /// Decodes `ConversationItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([ConversationItem].self, .data)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ConversationItem].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
         self.specDeviations = reader.finish()
     }
 
@@ -233,12 +225,12 @@ public struct ConversationItemList: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
     }
 
     /// The items of this page (`data`).
@@ -250,7 +242,7 @@ public struct ConversationItemList: Codable, Hashable, Sendable, SpecDeviationRe
 }
 
 /// - Remark: Generated from `#/components/schemas/ConversationResource`.
-public struct ConversationResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
@@ -277,24 +269,17 @@ public struct ConversationResource: Codable, Hashable, Sendable, SpecDeviationRe
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case metadata
-        case createdAt = "created_at"
-        case object
-    }
-
     /// Decodes `ConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("conversation", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.metadata = try reader.required(JSONValue.self, .metadata)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "conversation", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.metadata = try reader.required(JSONValue.self, "metadata")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.specDeviations = reader.finish()
     }
 
@@ -302,16 +287,16 @@ public struct ConversationResource: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("conversation", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.metadata, forKey: .metadata)
-        try container.encode(self.createdAt, forKey: .createdAt)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("conversation", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.createdAt, forKey: "created_at")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateConversationBody`.
-public struct CreateConversationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     public var items: [InputItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -326,20 +311,15 @@ public struct CreateConversationBody: Codable, Hashable, Sendable, SpecDeviation
         self.items = items
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case items
-    }
-
     /// Decodes `CreateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.items = try reader.optional([InputItem].self, .items)
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.items = try reader.optional([InputItem].self, "items")
         self.specDeviations = reader.finish()
     }
 
@@ -347,54 +327,14 @@ public struct CreateConversationBody: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.items, forKey: .items)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
-public struct UpdateConversationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
-    ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `UpdateConversationBody`.
-    ///
-    /// - Parameters:
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(metadata: Metadata? = nil) {
-        self.metadata = metadata
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-    }
-
-    /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.items, forKey: "items")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeletedConversationResource`.
-public struct DeletedConversationResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -409,22 +349,16 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable, SpecDevi
         self.id = id
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case deleted
-        case id
-        case object
-    }
-
     /// Decodes `DeletedConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("conversation.deleted", .object, required: true)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
-        self.id = try reader.required(Swift.String.self, .id)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "conversation.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -432,9 +366,45 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("conversation.deleted", forKey: .object)
-        try container.encode(self.deleted, forKey: .deleted)
-        try container.encode(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("conversation.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
+public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
+    ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateConversationBody`.
+    ///
+    /// - Parameters:
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(metadata: Metadata? = nil) {
+        self.metadata = metadata
+    }
+
+    /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.metadata, forKey: "metadata")
     }
 }

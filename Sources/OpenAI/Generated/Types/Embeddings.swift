@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest`.
-public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
     public var input: CreateEmbeddingRequest.Input
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -40,26 +40,18 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
         self.user = user
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case input
-        case model
-        case encodingFormat = "encoding_format"
-        case dimensions
-        case user
-    }
-
     /// Decodes `CreateEmbeddingRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.input = try reader.required(CreateEmbeddingRequest.Input.self, .input)
-        self.model = try reader.required(CreateEmbeddingRequest.ModelValue.self, .model)
-        self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, .encodingFormat)
-        self.dimensions = try reader.optional(Swift.Int.self, .dimensions)
-        self.user = try reader.optional(Swift.String.self, .user)
+        var reader = try ObjectReader(decoder)
+        self.input = try reader.required(CreateEmbeddingRequest.Input.self, "input")
+        self.model = try reader.required(CreateEmbeddingRequest.ModelValue.self, "model")
+        self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, "encoding_format")
+        self.dimensions = try reader.optional(Swift.Int.self, "dimensions")
+        self.user = try reader.optional(Swift.String.self, "user")
         self.specDeviations = reader.finish()
     }
 
@@ -67,12 +59,12 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.encodingFormat, forKey: .encodingFormat)
-        try container.encodeIfPresent(self.dimensions, forKey: .dimensions)
-        try container.encodeIfPresent(self.user, forKey: .user)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.encodingFormat, forKey: "encoding_format")
+        try container.encodeIfPresent(self.dimensions, forKey: "dimensions")
+        try container.encodeIfPresent(self.user, forKey: "user")
     }
 
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
@@ -80,7 +72,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The string that will be turned into an embedding.
         case string(Swift.String)
         /// The array of strings that will be turned into an embedding.
@@ -175,7 +167,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse`.
-public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The list of embeddings generated by the model.
     public var data: [Embedding]
     /// The name of the model used to generate the embedding.
@@ -201,24 +193,17 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case model
-        case usage
-        case object
-    }
-
     /// Decodes `CreateEmbeddingResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([Embedding].self, .data)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.usage = try reader.required(CreateEmbeddingResponse.Usage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Embedding].self, "data")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.usage = try reader.required(CreateEmbeddingResponse.Usage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -226,17 +211,17 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.usage, forKey: "usage")
     }
 
     /// The usage information for the request.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of tokens used by the prompt.
         public var promptTokens: Swift.Int
         /// The total number of tokens used by the request.
@@ -257,20 +242,15 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
             self.totalTokens = totalTokens
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case promptTokens = "prompt_tokens"
-            case totalTokens = "total_tokens"
-        }
-
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
-            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            var reader = try ObjectReader(decoder)
+            self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
+            self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
             self.specDeviations = reader.finish()
         }
 
@@ -278,9 +258,9 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.promptTokens, forKey: .promptTokens)
-            try container.encode(self.totalTokens, forKey: .totalTokens)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.promptTokens, forKey: "prompt_tokens")
+            try container.encode(self.totalTokens, forKey: "total_tokens")
         }
     }
 }
@@ -288,7 +268,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
 /// Represents an embedding vector returned by embedding endpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/Embedding`.
-public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Embedding: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the embedding in the list of embeddings.
     public var index: Swift.Int
     /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](https://platform.openai.com/docs/guides/embeddings).
@@ -309,22 +289,16 @@ public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.embedding = embedding
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case embedding
-        case object
-    }
-
     /// Decodes `Embedding` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("embedding", .object, required: true)
-        self.index = try reader.required(Swift.Int.self, .index)
-        self.embedding = try reader.required(EmbeddingVector.self, .embedding)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "embedding", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.embedding = try reader.required(EmbeddingVector.self, "embedding")
         self.specDeviations = reader.finish()
     }
 
@@ -332,9 +306,9 @@ public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("embedding", forKey: .object)
-        try container.encode(self.index, forKey: .index)
-        try container.encode(self.embedding, forKey: .embedding)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("embedding", forKey: "object")
+        try container.encode(self.index, forKey: "index")
+        try container.encode(self.embedding, forKey: "embedding")
     }
 }

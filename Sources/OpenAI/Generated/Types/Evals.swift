@@ -6,7 +6,7 @@ import Foundation
 /// A CompletionsRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource`.
-public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
     /// The JSON member `sampling_params`.
@@ -37,26 +37,18 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         self.source = source
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputMessages = "input_messages"
-        case samplingParams = "sampling_params"
-        case model
-        case source
-        case type
-    }
-
     /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("completions", .type, required: true)
-        self.inputMessages = try reader.optional(CreateEvalCompletionsRunDataSource.InputMessages.self, .inputMessages)
-        self.samplingParams = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.self, .samplingParams)
-        self.model = try reader.optional(Swift.String.self, .model)
-        self.source = try reader.required(CreateEvalCompletionsRunDataSource.Source.self, .source)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "completions", required: true)
+        self.inputMessages = try reader.optional(CreateEvalCompletionsRunDataSource.InputMessages.self, "input_messages")
+        self.samplingParams = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.self, "sampling_params")
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.source = try reader.required(CreateEvalCompletionsRunDataSource.Source.self, "source")
         self.specDeviations = reader.finish()
     }
 
@@ -64,12 +56,12 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("completions", forKey: .type)
-        try container.encodeIfPresent(self.inputMessages, forKey: .inputMessages)
-        try container.encodeIfPresent(self.samplingParams, forKey: .samplingParams)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encode(self.source, forKey: .source)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("completions", forKey: "type")
+        try container.encodeIfPresent(self.inputMessages, forKey: "input_messages")
+        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.source, forKey: "source")
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -77,7 +69,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalCompletionsRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -113,7 +105,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// TemplateInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Template: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -127,20 +119,15 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
                 self.template = template
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case template
-                case type
-            }
-
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                try reader.constant("template", .type, required: true)
-                self.template = try reader.required([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, .template)
+                var reader = try ObjectReader(decoder)
+                try reader.constant("type", is: "template", required: true)
+                self.template = try reader.required([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, "template")
                 self.specDeviations = reader.finish()
             }
 
@@ -148,15 +135,15 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode("template", forKey: .type)
-                try container.encode(self.template, forKey: .template)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode("template", forKey: "type")
+                try container.encode(self.template, forKey: "template")
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+            public enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case easyInputMessage(EasyInputMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
@@ -195,7 +182,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// ItemReferenceInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct ItemReference: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -209,20 +196,15 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
                 self.itemReference = itemReference
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case itemReference = "item_reference"
-                case type
-            }
-
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                try reader.constant("item_reference", .type, required: true)
-                self.itemReference = try reader.required(Swift.String.self, .itemReference)
+                var reader = try ObjectReader(decoder)
+                try reader.constant("type", is: "item_reference", required: true)
+                self.itemReference = try reader.required(Swift.String.self, "item_reference")
                 self.specDeviations = reader.finish()
             }
 
@@ -230,15 +212,15 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode("item_reference", forKey: .type)
-                try container.encode(self.itemReference, forKey: .itemReference)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode("item_reference", forKey: "type")
+                try container.encode(self.itemReference, forKey: "item_reference")
             }
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
@@ -293,30 +275,20 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
             self.tools = tools
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case reasoningEffort = "reasoning_effort"
-            case temperature
-            case maxCompletionTokens = "max_completion_tokens"
-            case topP = "top_p"
-            case seed
-            case responseFormat = "response_format"
-            case tools
-        }
-
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
-            self.temperature = try reader.optional(Swift.Double.self, .temperature)
-            self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
-            self.topP = try reader.optional(Swift.Double.self, .topP)
-            self.seed = try reader.optional(Swift.Int.self, .seed)
-            self.responseFormat = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat.self, .responseFormat)
-            self.tools = try reader.optional([ChatCompletionTool].self, .tools)
+            var reader = try ObjectReader(decoder)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+            self.temperature = try reader.optional(Swift.Double.self, "temperature")
+            self.maxCompletionTokens = try reader.optional(Swift.Int.self, "max_completion_tokens")
+            self.topP = try reader.optional(Swift.Double.self, "top_p")
+            self.seed = try reader.optional(Swift.Int.self, "seed")
+            self.responseFormat = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat.self, "response_format")
+            self.tools = try reader.optional([ChatCompletionTool].self, "tools")
             self.specDeviations = reader.finish()
         }
 
@@ -324,14 +296,14 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-            try container.encodeIfPresent(self.temperature, forKey: .temperature)
-            try container.encodeIfPresent(self.maxCompletionTokens, forKey: .maxCompletionTokens)
-            try container.encodeIfPresent(self.topP, forKey: .topP)
-            try container.encodeIfPresent(self.seed, forKey: .seed)
-            try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-            try container.encodeIfPresent(self.tools, forKey: .tools)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+            try container.encodeIfPresent(self.temperature, forKey: "temperature")
+            try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
+            try container.encodeIfPresent(self.topP, forKey: "top_p")
+            try container.encodeIfPresent(self.seed, forKey: "seed")
+            try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+            try container.encodeIfPresent(self.tools, forKey: "tools")
         }
 
         /// An object specifying the format that the model must output.
@@ -348,7 +320,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params/properties/response_format`.
-        public enum ResponseFormat: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        public enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Default response format. Selected when `type` is `text`.
             case text(ResponseFormatText)
             /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -393,7 +365,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -439,7 +411,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCustomDataSourceConfig`.
-public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The json schema for each row in the data source.
     public var itemSchema: [Swift.String: JSONValue]
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
@@ -460,22 +432,16 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, Spe
         self.includeSampleSchema = includeSampleSchema
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemSchema = "item_schema"
-        case includeSampleSchema = "include_sample_schema"
-        case type
-    }
-
     /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("custom", .type, required: true)
-        self.itemSchema = try reader.required([Swift.String: JSONValue].self, .itemSchema)
-        self.includeSampleSchema = try reader.optional(Swift.Bool.self, .includeSampleSchema)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom", required: true)
+        self.itemSchema = try reader.required([Swift.String: JSONValue].self, "item_schema")
+        self.includeSampleSchema = try reader.optional(Swift.Bool.self, "include_sample_schema")
         self.specDeviations = reader.finish()
     }
 
@@ -483,10 +449,10 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom", forKey: .type)
-        try container.encode(self.itemSchema, forKey: .itemSchema)
-        try container.encodeIfPresent(self.includeSampleSchema, forKey: .includeSampleSchema)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.itemSchema, forKey: "item_schema")
+        try container.encodeIfPresent(self.includeSampleSchema, forKey: "include_sample_schema")
     }
 }
 
@@ -495,7 +461,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, Spe
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalItem`.
-public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case simpleInputMessage(CreateEvalItem.SimpleInputMessage)
     /// A message input to the model with a role indicating instruction following hierarchy.
     case evalItem(EvalItem)
@@ -531,7 +497,7 @@ public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentabl
     /// SimpleInputMessage
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalItem/oneOf/0`.
-    public struct SimpleInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct SimpleInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The role of the message (e.g. "system", "assistant", "user").
         public var role: Swift.String
         /// The content of the message.
@@ -552,20 +518,15 @@ public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentabl
             self.content = content
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case role
-            case content
-        }
-
         /// Decodes `SimpleInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.role = try reader.required(Swift.String.self, .role)
-            self.content = try reader.required(Swift.String.self, .content)
+            var reader = try ObjectReader(decoder)
+            self.role = try reader.required(Swift.String.self, "role")
+            self.content = try reader.required(Swift.String.self, "content")
             self.specDeviations = reader.finish()
         }
 
@@ -573,9 +534,9 @@ public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.role, forKey: .role)
-            try container.encode(self.content, forKey: .content)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.role, forKey: "role")
+            try container.encode(self.content, forKey: "content")
         }
     }
 }
@@ -583,7 +544,7 @@ public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentabl
 /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource`.
-public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Determines what populates the `item` namespace in the data source.
     public var source: CreateEvalJsonlRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -597,20 +558,15 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDev
         self.source = source
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case source
-        case type
-    }
-
     /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("jsonl", .type, required: true)
-        self.source = try reader.required(CreateEvalJsonlRunDataSource.Source.self, .source)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "jsonl", required: true)
+        self.source = try reader.required(CreateEvalJsonlRunDataSource.Source.self, "source")
         self.specDeviations = reader.finish()
     }
 
@@ -618,9 +574,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("jsonl", forKey: .type)
-        try container.encode(self.source, forKey: .source)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("jsonl", forKey: "type")
+        try container.encode(self.source, forKey: "source")
     }
 
     /// Determines what populates the `item` namespace in the data source.
@@ -628,7 +584,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -667,7 +623,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDev
 /// in the evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLabelModelGrader`.
-public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -703,28 +659,19 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDevia
         self.passingLabels = passingLabels
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case model
-        case input
-        case labels
-        case passingLabels = "passing_labels"
-        case type
-    }
-
     /// Decodes `CreateEvalLabelModelGrader` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("label_model", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.input = try reader.required([CreateEvalItem].self, .input)
-        self.labels = try reader.required([Swift.String].self, .labels)
-        self.passingLabels = try reader.required([Swift.String].self, .passingLabels)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "label_model", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.input = try reader.required([CreateEvalItem].self, "input")
+        self.labels = try reader.required([Swift.String].self, "labels")
+        self.passingLabels = try reader.required([Swift.String].self, "passing_labels")
         self.specDeviations = reader.finish()
     }
 
@@ -732,13 +679,13 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("label_model", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.labels, forKey: .labels)
-        try container.encode(self.passingLabels, forKey: .passingLabels)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("label_model", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.labels, forKey: "labels")
+        try container.encode(self.passingLabels, forKey: "passing_labels")
     }
 }
 
@@ -746,7 +693,7 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDevia
 /// This is usually metadata like `usecase=chatbot` or `prompt-version=v2`, etc.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLogsDataSourceConfig`.
-public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the logs data source.
     public var metadata: [Swift.String: JSONValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -760,20 +707,15 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecD
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case type
-    }
-
     /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("logs", .type, required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "logs", required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -781,16 +723,16 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("logs", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("logs", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 }
 
 /// CreateEvalRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRequest`.
-public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the evaluation.
     public var name: Swift.String?
     public var metadata: Metadata?
@@ -819,24 +761,17 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
         self.testingCriteria = testingCriteria
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case metadata
-        case dataSourceConfig = "data_source_config"
-        case testingCriteria = "testing_criteria"
-    }
-
     /// Decodes `CreateEvalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.dataSourceConfig = try reader.required(CreateEvalRequest.DataSourceConfig.self, .dataSourceConfig)
-        self.testingCriteria = try reader.required([CreateEvalRequest.TestingCriteriaItem].self, .testingCriteria)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.dataSourceConfig = try reader.required(CreateEvalRequest.DataSourceConfig.self, "data_source_config")
+        self.testingCriteria = try reader.required([CreateEvalRequest.TestingCriteriaItem].self, "testing_criteria")
         self.specDeviations = reader.finish()
     }
 
@@ -844,11 +779,11 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encode(self.dataSourceConfig, forKey: .dataSourceConfig)
-        try container.encode(self.testingCriteria, forKey: .testingCriteria)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
+        try container.encode(self.testingCriteria, forKey: "testing_criteria")
     }
 
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
@@ -856,7 +791,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. Selected when `type` is `custom`.
         case custom(CreateEvalCustomDataSourceConfig)
         /// A data source config which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -898,7 +833,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
         case labelModel(CreateEvalLabelModelGrader)
         /// Selected when `type` is `string_check`.
@@ -951,7 +886,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
 /// A ResponsesRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource`.
-public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
     /// The JSON member `sampling_params`.
@@ -982,26 +917,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         self.source = source
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputMessages = "input_messages"
-        case samplingParams = "sampling_params"
-        case model
-        case source
-        case type
-    }
-
     /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("responses", .type, required: true)
-        self.inputMessages = try reader.optional(CreateEvalResponsesRunDataSource.InputMessages.self, .inputMessages)
-        self.samplingParams = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.self, .samplingParams)
-        self.model = try reader.optional(Swift.String.self, .model)
-        self.source = try reader.required(CreateEvalResponsesRunDataSource.Source.self, .source)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "responses", required: true)
+        self.inputMessages = try reader.optional(CreateEvalResponsesRunDataSource.InputMessages.self, "input_messages")
+        self.samplingParams = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.self, "sampling_params")
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.source = try reader.required(CreateEvalResponsesRunDataSource.Source.self, "source")
         self.specDeviations = reader.finish()
     }
 
@@ -1009,12 +936,12 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("responses", forKey: .type)
-        try container.encodeIfPresent(self.inputMessages, forKey: .inputMessages)
-        try container.encodeIfPresent(self.samplingParams, forKey: .samplingParams)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encode(self.source, forKey: .source)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("responses", forKey: "type")
+        try container.encodeIfPresent(self.inputMessages, forKey: "input_messages")
+        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.source, forKey: "source")
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -1022,7 +949,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalResponsesRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -1058,7 +985,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         /// InputMessagesTemplate
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Template: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1072,20 +999,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                 self.template = template
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case template
-                case type
-            }
-
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                try reader.constant("template", .type, required: true)
-                self.template = try reader.required([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, .template)
+                var reader = try ObjectReader(decoder)
+                try reader.constant("type", is: "template", required: true)
+                self.template = try reader.required([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, "template")
                 self.specDeviations = reader.finish()
             }
 
@@ -1093,15 +1015,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode("template", forKey: .type)
-                try container.encode(self.template, forKey: .template)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode("template", forKey: "type")
+                try container.encode(self.template, forKey: "template")
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+            public enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                 case chatMessage(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case evalItem(EvalItem)
@@ -1137,7 +1059,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                 /// ChatMessage
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items/oneOf/0`.
-                public struct ChatMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
+                public struct ChatMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
                     /// The role of the message (e.g. "system", "assistant", "user").
                     public var role: Swift.String
                     /// The content of the message.
@@ -1158,20 +1080,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                         self.content = content
                     }
 
-                    enum CodingKeys: Swift.String, CodingKey {
-                        case role
-                        case content
-                    }
-
                     /// Decodes `ChatMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
                     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                     ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
-                        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                        self.role = try reader.required(Swift.String.self, .role)
-                        self.content = try reader.required(Swift.String.self, .content)
+                        var reader = try ObjectReader(decoder)
+                        self.role = try reader.required(Swift.String.self, "role")
+                        self.content = try reader.required(Swift.String.self, "content")
                         self.specDeviations = reader.finish()
                     }
 
@@ -1179,9 +1096,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.role, forKey: .role)
-                        try container.encode(self.content, forKey: .content)
+                        var container = encoder.container(keyedBy: AnyCodingKey.self)
+                        try container.encode(self.role, forKey: "role")
+                        try container.encode(self.content, forKey: "content")
                     }
                 }
             }
@@ -1190,7 +1107,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         /// InputMessagesItemReference
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct ItemReference: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.name"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1204,20 +1121,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                 self.itemReference = itemReference
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case itemReference = "item_reference"
-                case type
-            }
-
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                try reader.constant("item_reference", .type, required: true)
-                self.itemReference = try reader.required(Swift.String.self, .itemReference)
+                var reader = try ObjectReader(decoder)
+                try reader.constant("type", is: "item_reference", required: true)
+                self.itemReference = try reader.required(Swift.String.self, "item_reference")
                 self.specDeviations = reader.finish()
             }
 
@@ -1225,15 +1137,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode("item_reference", forKey: .type)
-                try container.encode(self.itemReference, forKey: .itemReference)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode("item_reference", forKey: "type")
+                try container.encode(self.itemReference, forKey: "item_reference")
             }
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
@@ -1293,30 +1205,20 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             self.text = text
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case reasoningEffort = "reasoning_effort"
-            case temperature
-            case maxCompletionTokens = "max_completion_tokens"
-            case topP = "top_p"
-            case seed
-            case tools
-            case text
-        }
-
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
-            self.temperature = try reader.optional(Swift.Double.self, .temperature)
-            self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
-            self.topP = try reader.optional(Swift.Double.self, .topP)
-            self.seed = try reader.optional(Swift.Int.self, .seed)
-            self.tools = try reader.optional([Tool].self, .tools)
-            self.text = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, .text)
+            var reader = try ObjectReader(decoder)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+            self.temperature = try reader.optional(Swift.Double.self, "temperature")
+            self.maxCompletionTokens = try reader.optional(Swift.Int.self, "max_completion_tokens")
+            self.topP = try reader.optional(Swift.Double.self, "top_p")
+            self.seed = try reader.optional(Swift.Int.self, "seed")
+            self.tools = try reader.optional([Tool].self, "tools")
+            self.text = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, "text")
             self.specDeviations = reader.finish()
         }
 
@@ -1324,14 +1226,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-            try container.encodeIfPresent(self.temperature, forKey: .temperature)
-            try container.encodeIfPresent(self.maxCompletionTokens, forKey: .maxCompletionTokens)
-            try container.encodeIfPresent(self.topP, forKey: .topP)
-            try container.encodeIfPresent(self.seed, forKey: .seed)
-            try container.encodeIfPresent(self.tools, forKey: .tools)
-            try container.encodeIfPresent(self.text, forKey: .text)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+            try container.encodeIfPresent(self.temperature, forKey: "temperature")
+            try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
+            try container.encodeIfPresent(self.topP, forKey: "top_p")
+            try container.encodeIfPresent(self.seed, forKey: "seed")
+            try container.encodeIfPresent(self.tools, forKey: "tools")
+            try container.encodeIfPresent(self.text, forKey: "text")
         }
 
         /// Configuration options for a text response from the model. Can be plain
@@ -1340,7 +1242,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params/properties/text`.
-        public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// An object specifying the format that the model must output.
             ///
             /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -1366,18 +1268,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                 self.format = format
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-            }
-
             /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.format = try reader.optional(TextResponseFormatConfiguration.self, .format)
+                var reader = try ObjectReader(decoder)
+                self.format = try reader.optional(TextResponseFormatConfiguration.self, "format")
                 self.specDeviations = reader.finish()
             }
 
@@ -1385,8 +1283,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encodeIfPresent(self.format, forKey: "format")
             }
         }
     }
@@ -1396,7 +1294,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -1439,7 +1337,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
 /// CreateEvalRunRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest`.
-public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the run.
     public var name: Swift.String?
     public var metadata: Metadata?
@@ -1463,22 +1361,16 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
         self.dataSource = dataSource
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case metadata
-        case dataSource = "data_source"
-    }
-
     /// Decodes `CreateEvalRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.dataSource = try reader.required(CreateEvalRunRequest.DataSource.self, .dataSource)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.dataSource = try reader.required(CreateEvalRunRequest.DataSource.self, "data_source")
         self.specDeviations = reader.finish()
     }
 
@@ -1486,10 +1378,10 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encode(self.dataSource, forKey: .dataSource)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.dataSource, forKey: "data_source")
     }
 
     /// Details about the run's data source.
@@ -1497,7 +1389,7 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
-    public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
@@ -1542,7 +1434,7 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalStoredCompletionsDataSourceConfig`.
-public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the stored completions data source.
     public var metadata: [Swift.String: JSONValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1556,20 +1448,15 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case type
-    }
-
     /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("stored_completions", .type, required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "stored_completions", required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -1577,9 +1464,9 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("stored_completions", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("stored_completions", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 }
 
@@ -1591,7 +1478,7 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
 ///  - Check if o4-mini is better at my usecase than gpt-4o
 ///
 /// - Remark: Generated from `#/components/schemas/Eval`.
-public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation.
     public var id: Swift.String
     /// The name of the evaluation.
@@ -1630,30 +1517,20 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case dataSourceConfig = "data_source_config"
-        case testingCriteria = "testing_criteria"
-        case createdAt = "created_at"
-        case metadata
-        case object
-    }
-
     /// Decodes `Eval` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("eval", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.dataSourceConfig = try reader.required(Eval.DataSourceConfig.self, .dataSourceConfig)
-        self.testingCriteria = try reader.required([Eval.TestingCriteriaItem].self, .testingCriteria)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "eval", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.dataSourceConfig = try reader.required(Eval.DataSourceConfig.self, "data_source_config")
+        self.testingCriteria = try reader.required([Eval.TestingCriteriaItem].self, "testing_criteria")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -1661,14 +1538,14 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("eval", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.dataSourceConfig, forKey: .dataSourceConfig)
-        try container.encode(self.testingCriteria, forKey: .testingCriteria)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("eval", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
+        try container.encode(self.testingCriteria, forKey: "testing_criteria")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.metadata, forKey: "metadata")
     }
 
     /// Configuration of data sources used in runs of the evaluation.
@@ -1676,7 +1553,7 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. Selected when `type` is `custom`.
         case custom(EvalCustomDataSourceConfig)
         /// A LogsDataSourceConfig which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -1718,7 +1595,7 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `label_model`.
         case labelModel(EvalGraderLabelModel)
         /// Selected when `type` is `string_check`.
@@ -1771,7 +1648,7 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
 /// An object representing an error response from the Eval API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalApiError`.
-public struct EvalAPIError: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
@@ -1792,20 +1669,15 @@ public struct EvalAPIError: Codable, Hashable, Sendable, SpecDeviationReporting 
         self.message = message
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-    }
-
     /// Decodes `EvalAPIError` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.code = try reader.required(Swift.String.self, .code)
-        self.message = try reader.required(Swift.String.self, .message)
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.required(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
         self.specDeviations = reader.finish()
     }
 
@@ -1813,9 +1685,9 @@ public struct EvalAPIError: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
     }
 }
 
@@ -1825,7 +1697,7 @@ public struct EvalAPIError: Codable, Hashable, Sendable, SpecDeviationReporting 
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/EvalCustomDataSourceConfig`.
-public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
@@ -1840,20 +1712,15 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDevia
         self.schema = schema
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case schema
-        case type
-    }
-
     /// Decodes `EvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("custom", .type, required: true)
-        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom", required: true)
+        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
         self.specDeviations = reader.finish()
     }
 
@@ -1861,16 +1728,16 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom", forKey: .type)
-        try container.encode(self.schema, forKey: .schema)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.schema, forKey: "schema")
     }
 }
 
 /// LabelModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderLabelModel`.
-public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -1904,28 +1771,19 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationRe
         self.passingLabels = passingLabels
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case model
-        case input
-        case labels
-        case passingLabels = "passing_labels"
-        case type
-    }
-
     /// Decodes `EvalGraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("label_model", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.input = try reader.required([EvalItem].self, .input)
-        self.labels = try reader.required([Swift.String].self, .labels)
-        self.passingLabels = try reader.required([Swift.String].self, .passingLabels)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "label_model", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.input = try reader.required([EvalItem].self, "input")
+        self.labels = try reader.required([Swift.String].self, "labels")
+        self.passingLabels = try reader.required([Swift.String].self, "passing_labels")
         self.specDeviations = reader.finish()
     }
 
@@ -1933,20 +1791,20 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("label_model", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.labels, forKey: .labels)
-        try container.encode(self.passingLabels, forKey: .passingLabels)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("label_model", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.labels, forKey: "labels")
+        try container.encode(self.passingLabels, forKey: "passing_labels")
     }
 }
 
 /// PythonGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderPython`.
-public struct EvalGraderPython: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The source code of the python script.
@@ -1977,26 +1835,18 @@ public struct EvalGraderPython: Codable, Hashable, Sendable, SpecDeviationReport
         self.passThreshold = passThreshold
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case source
-        case imageTag = "image_tag"
-        case passThreshold = "pass_threshold"
-        case type
-    }
-
     /// Decodes `EvalGraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("python", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.source = try reader.required(Swift.String.self, .source)
-        self.imageTag = try reader.optional(Swift.String.self, .imageTag)
-        self.passThreshold = try reader.optional(Swift.Double.self, .passThreshold)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "python", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.source = try reader.required(Swift.String.self, "source")
+        self.imageTag = try reader.optional(Swift.String.self, "image_tag")
+        self.passThreshold = try reader.optional(Swift.Double.self, "pass_threshold")
         self.specDeviations = reader.finish()
     }
 
@@ -2004,19 +1854,19 @@ public struct EvalGraderPython: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("python", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.source, forKey: .source)
-        try container.encodeIfPresent(self.imageTag, forKey: .imageTag)
-        try container.encodeIfPresent(self.passThreshold, forKey: .passThreshold)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("python", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.source, forKey: "source")
+        try container.encodeIfPresent(self.imageTag, forKey: "image_tag")
+        try container.encodeIfPresent(self.passThreshold, forKey: "pass_threshold")
     }
 }
 
 /// ScoreModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderScoreModel`.
-public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation.
@@ -2057,30 +1907,20 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
         self.passThreshold = passThreshold
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case model
-        case samplingParams = "sampling_params"
-        case input
-        case range
-        case passThreshold = "pass_threshold"
-        case type
-    }
-
     /// Decodes `EvalGraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("score_model", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.samplingParams = try reader.optional(EvalGraderScoreModel.SamplingParams.self, .samplingParams)
-        self.input = try reader.required([EvalItem].self, .input)
-        self.range = try reader.optional([Swift.Double].self, .range)
-        self.passThreshold = try reader.optional(Swift.Double.self, .passThreshold)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "score_model", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.samplingParams = try reader.optional(EvalGraderScoreModel.SamplingParams.self, "sampling_params")
+        self.input = try reader.required([EvalItem].self, "input")
+        self.range = try reader.optional([Swift.Double].self, "range")
+        self.passThreshold = try reader.optional(Swift.Double.self, "pass_threshold")
         self.specDeviations = reader.finish()
     }
 
@@ -2088,20 +1928,20 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("score_model", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.samplingParams, forKey: .samplingParams)
-        try container.encode(self.input, forKey: .input)
-        try container.encodeIfPresent(self.range, forKey: .range)
-        try container.encodeIfPresent(self.passThreshold, forKey: .passThreshold)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("score_model", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
+        try container.encode(self.input, forKey: "input")
+        try container.encodeIfPresent(self.range, forKey: "range")
+        try container.encodeIfPresent(self.passThreshold, forKey: "pass_threshold")
     }
 
     /// The sampling parameters for the model.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var seed: Swift.Int?
         /// The JSON member `top_p`.
         public var topP: Swift.Double?
@@ -2133,26 +1973,18 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
             self.reasoningEffort = reasoningEffort
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case seed
-            case topP = "top_p"
-            case temperature
-            case maxCompletionsTokens = "max_completions_tokens"
-            case reasoningEffort = "reasoning_effort"
-        }
-
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.seed = try reader.optional(Swift.Int.self, .seed)
-            self.topP = try reader.optional(Swift.Double.self, .topP)
-            self.temperature = try reader.optional(Swift.Double.self, .temperature)
-            self.maxCompletionsTokens = try reader.optional(Swift.Int.self, .maxCompletionsTokens)
-            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+            var reader = try ObjectReader(decoder)
+            self.seed = try reader.optional(Swift.Int.self, "seed")
+            self.topP = try reader.optional(Swift.Double.self, "top_p")
+            self.temperature = try reader.optional(Swift.Double.self, "temperature")
+            self.maxCompletionsTokens = try reader.optional(Swift.Int.self, "max_completions_tokens")
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
             self.specDeviations = reader.finish()
         }
 
@@ -2160,12 +1992,12 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.seed, forKey: .seed)
-            try container.encodeIfPresent(self.topP, forKey: .topP)
-            try container.encodeIfPresent(self.temperature, forKey: .temperature)
-            try container.encodeIfPresent(self.maxCompletionsTokens, forKey: .maxCompletionsTokens)
-            try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.seed, forKey: "seed")
+            try container.encodeIfPresent(self.topP, forKey: "top_p")
+            try container.encodeIfPresent(self.temperature, forKey: "temperature")
+            try container.encodeIfPresent(self.maxCompletionsTokens, forKey: "max_completions_tokens")
+            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
         }
     }
 }
@@ -2173,7 +2005,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
 /// StringCheckGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderStringCheck`.
-public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The input text. This may include template strings.
@@ -2204,26 +2036,18 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationR
         self.operation = operation
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case input
-        case reference
-        case operation
-        case type
-    }
-
     /// Decodes `EvalGraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("string_check", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.reference = try reader.required(Swift.String.self, .reference)
-        self.operation = try reader.required(EvalGraderStringCheck.Operation.self, .operation)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "string_check", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.reference = try reader.required(Swift.String.self, "reference")
+        self.operation = try reader.required(EvalGraderStringCheck.Operation.self, "operation")
         self.specDeviations = reader.finish()
     }
 
@@ -2231,12 +2055,12 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("string_check", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.reference, forKey: .reference)
-        try container.encode(self.operation, forKey: .operation)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("string_check", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.reference, forKey: "reference")
+        try container.encode(self.operation, forKey: "operation")
     }
 
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
@@ -2268,7 +2092,7 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationR
 /// TextSimilarityGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderTextSimilarity`.
-public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The text being graded.
@@ -2306,28 +2130,19 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviati
         self.passThreshold = passThreshold
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case input
-        case reference
-        case evaluationMetric = "evaluation_metric"
-        case passThreshold = "pass_threshold"
-        case type
-    }
-
     /// Decodes `EvalGraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("text_similarity", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.reference = try reader.required(Swift.String.self, .reference)
-        self.evaluationMetric = try reader.required(EvalGraderTextSimilarity.EvaluationMetric.self, .evaluationMetric)
-        self.passThreshold = try reader.required(Swift.Double.self, .passThreshold)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text_similarity", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.reference = try reader.required(Swift.String.self, "reference")
+        self.evaluationMetric = try reader.required(EvalGraderTextSimilarity.EvaluationMetric.self, "evaluation_metric")
+        self.passThreshold = try reader.required(Swift.Double.self, "pass_threshold")
         self.specDeviations = reader.finish()
     }
 
@@ -2335,13 +2150,13 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text_similarity", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.reference, forKey: .reference)
-        try container.encode(self.evaluationMetric, forKey: .evaluationMetric)
-        try container.encode(self.passThreshold, forKey: .passThreshold)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text_similarity", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.reference, forKey: "reference")
+        try container.encode(self.evaluationMetric, forKey: "evaluation_metric")
+        try container.encode(self.passThreshold, forKey: "pass_threshold")
     }
 
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
@@ -2396,7 +2211,7 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviati
 /// EvalJsonlFileContentSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource`.
-public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The content of the jsonl file.
     public var content: [EvalJsonlFileContentSource.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2410,20 +2225,15 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
         self.content = content
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case content
-        case type
-    }
-
     /// Decodes `EvalJsonlFileContentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("file_content", .type, required: true)
-        self.content = try reader.required([EvalJsonlFileContentSource.ContentItem].self, .content)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_content", required: true)
+        self.content = try reader.required([EvalJsonlFileContentSource.ContentItem].self, "content")
         self.specDeviations = reader.finish()
     }
 
@@ -2431,13 +2241,13 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_content", forKey: .type)
-        try container.encode(self.content, forKey: .content)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_content", forKey: "type")
+        try container.encode(self.content, forKey: "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var item: [Swift.String: JSONValue]
         public var sample: [Swift.String: JSONValue]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2452,20 +2262,15 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
             self.sample = sample
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case item
-            case sample
-        }
-
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.item = try reader.required([Swift.String: JSONValue].self, .item)
-            self.sample = try reader.optional([Swift.String: JSONValue].self, .sample)
+            var reader = try ObjectReader(decoder)
+            self.item = try reader.required([Swift.String: JSONValue].self, "item")
+            self.sample = try reader.optional([Swift.String: JSONValue].self, "sample")
             self.specDeviations = reader.finish()
         }
 
@@ -2473,9 +2278,9 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.item, forKey: .item)
-            try container.encodeIfPresent(self.sample, forKey: .sample)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.item, forKey: "item")
+            try container.encodeIfPresent(self.sample, forKey: "sample")
         }
     }
 }
@@ -2483,7 +2288,7 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
 /// EvalJsonlFileIdSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileIdSource`.
-public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier of the file.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2497,20 +2302,15 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable, SpecDeviationR
         self.id = id
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case type
-    }
-
     /// Decodes `EvalJsonlFileIDSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("file_id", .type, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_id", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -2518,16 +2318,16 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_id", forKey: .type)
-        try container.encode(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_id", forKey: "type")
+        try container.encode(self.id, forKey: "id")
     }
 }
 
 /// An object representing a list of evals.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalList`.
-public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval objects.
     public var data: [Eval]
     /// The identifier of the first eval in the data array.
@@ -2558,26 +2358,18 @@ public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, Cur
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `EvalList` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([Eval].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Eval].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -2585,12 +2377,12 @@ public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, Cur
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2607,7 +2399,7 @@ public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, Cur
 /// `item` and `sample` are both defined when using this data source config.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
-public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -2627,22 +2419,16 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviati
         self.schema = schema
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case schema
-        case type
-    }
-
     /// Decodes `EvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("logs", .type, required: true)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "logs", required: true)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
         self.specDeviations = reader.finish()
     }
 
@@ -2650,17 +2436,17 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("logs", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encode(self.schema, forKey: .schema)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("logs", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.schema, forKey: "schema")
     }
 }
 
 /// A EvalResponsesSource object describing a run data source configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
-public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: [Swift.String: JSONValue]?
     public var model: Swift.String?
     /// The JSON member `instructions_search`.
@@ -2711,38 +2497,24 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationRep
         self.tools = tools
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case model
-        case instructionsSearch = "instructions_search"
-        case createdAfter = "created_after"
-        case createdBefore = "created_before"
-        case reasoningEffort = "reasoning_effort"
-        case temperature
-        case topP = "top_p"
-        case users
-        case tools
-        case type
-    }
-
     /// Decodes `EvalResponsesSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("responses", .type, required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
-        self.model = try reader.optional(Swift.String.self, .model)
-        self.instructionsSearch = try reader.optional(Swift.String.self, .instructionsSearch)
-        self.createdAfter = try reader.optional(Swift.Int.self, .createdAfter)
-        self.createdBefore = try reader.optional(Swift.Int.self, .createdBefore)
-        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
-        self.topP = try reader.optional(Swift.Double.self, .topP)
-        self.users = try reader.optional([Swift.String].self, .users)
-        self.tools = try reader.optional([Swift.String].self, .tools)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "responses", required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.instructionsSearch = try reader.optional(Swift.String.self, "instructions_search")
+        self.createdAfter = try reader.optional(Swift.Int.self, "created_after")
+        self.createdBefore = try reader.optional(Swift.Int.self, "created_before")
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.topP = try reader.optional(Swift.Double.self, "top_p")
+        self.users = try reader.optional([Swift.String].self, "users")
+        self.tools = try reader.optional([Swift.String].self, "tools")
         self.specDeviations = reader.finish()
     }
 
@@ -2750,25 +2522,25 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("responses", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.instructionsSearch, forKey: .instructionsSearch)
-        try container.encodeIfPresent(self.createdAfter, forKey: .createdAfter)
-        try container.encodeIfPresent(self.createdBefore, forKey: .createdBefore)
-        try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encodeIfPresent(self.topP, forKey: .topP)
-        try container.encodeIfPresent(self.users, forKey: .users)
-        try container.encodeIfPresent(self.tools, forKey: .tools)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("responses", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.instructionsSearch, forKey: "instructions_search")
+        try container.encodeIfPresent(self.createdAfter, forKey: "created_after")
+        try container.encodeIfPresent(self.createdBefore, forKey: "created_before")
+        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.topP, forKey: "top_p")
+        try container.encodeIfPresent(self.users, forKey: "users")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
     }
 }
 
 /// A schema representing an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRun`.
-public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run.
     public var id: Swift.String
     /// The identifier of the associated evaluation.
@@ -2842,44 +2614,27 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.error = error
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case evalID = "eval_id"
-        case status
-        case model
-        case name
-        case createdAt = "created_at"
-        case reportURL = "report_url"
-        case resultCounts = "result_counts"
-        case perModelUsage = "per_model_usage"
-        case perTestingCriteriaResults = "per_testing_criteria_results"
-        case dataSource = "data_source"
-        case metadata
-        case error
-        case object
-    }
-
     /// Decodes `EvalRun` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("eval.run", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.evalID = try reader.required(Swift.String.self, .evalID)
-        self.status = try reader.required(Swift.String.self, .status)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.reportURL = try reader.required(Swift.String.self, .reportURL)
-        self.resultCounts = try reader.required(EvalRun.ResultCounts.self, .resultCounts)
-        self.perModelUsage = try reader.required([EvalRun.PerModelUsageItem].self, .perModelUsage)
-        self.perTestingCriteriaResults = try reader.required([EvalRun.PerTestingCriteriaResult].self, .perTestingCriteriaResults)
-        self.dataSource = try reader.required(EvalRun.DataSource.self, .dataSource)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.error = try reader.required(EvalAPIError.self, .error)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "eval.run", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.evalID = try reader.required(Swift.String.self, "eval_id")
+        self.status = try reader.required(Swift.String.self, "status")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.reportURL = try reader.required(Swift.String.self, "report_url")
+        self.resultCounts = try reader.required(EvalRun.ResultCounts.self, "result_counts")
+        self.perModelUsage = try reader.required([EvalRun.PerModelUsageItem].self, "per_model_usage")
+        self.perTestingCriteriaResults = try reader.required([EvalRun.PerTestingCriteriaResult].self, "per_testing_criteria_results")
+        self.dataSource = try reader.required(EvalRun.DataSource.self, "data_source")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.error = try reader.required(EvalAPIError.self, "error")
         self.specDeviations = reader.finish()
     }
 
@@ -2887,27 +2642,27 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("eval.run", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.evalID, forKey: .evalID)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.reportURL, forKey: .reportURL)
-        try container.encode(self.resultCounts, forKey: .resultCounts)
-        try container.encode(self.perModelUsage, forKey: .perModelUsage)
-        try container.encode(self.perTestingCriteriaResults, forKey: .perTestingCriteriaResults)
-        try container.encode(self.dataSource, forKey: .dataSource)
-        try container.encode(self.metadata, forKey: .metadata)
-        try container.encode(self.error, forKey: .error)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("eval.run", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.evalID, forKey: "eval_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.reportURL, forKey: "report_url")
+        try container.encode(self.resultCounts, forKey: "result_counts")
+        try container.encode(self.perModelUsage, forKey: "per_model_usage")
+        try container.encode(self.perTestingCriteriaResults, forKey: "per_testing_criteria_results")
+        try container.encode(self.dataSource, forKey: "data_source")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.error, forKey: "error")
     }
 
     /// Counters summarizing the outcomes of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/result_counts`.
-    public struct ResultCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct ResultCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Total number of executed output items.
         public var total: Swift.Int
         /// Number of output items that resulted in an error.
@@ -2938,24 +2693,17 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.passed = passed
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case total
-            case errored
-            case failed
-            case passed
-        }
-
         /// Decodes `ResultCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.total = try reader.required(Swift.Int.self, .total)
-            self.errored = try reader.required(Swift.Int.self, .errored)
-            self.failed = try reader.required(Swift.Int.self, .failed)
-            self.passed = try reader.required(Swift.Int.self, .passed)
+            var reader = try ObjectReader(decoder)
+            self.total = try reader.required(Swift.Int.self, "total")
+            self.errored = try reader.required(Swift.Int.self, "errored")
+            self.failed = try reader.required(Swift.Int.self, "failed")
+            self.passed = try reader.required(Swift.Int.self, "passed")
             self.specDeviations = reader.finish()
         }
 
@@ -2963,16 +2711,16 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.total, forKey: .total)
-            try container.encode(self.errored, forKey: .errored)
-            try container.encode(self.failed, forKey: .failed)
-            try container.encode(self.passed, forKey: .passed)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.total, forKey: "total")
+            try container.encode(self.errored, forKey: "errored")
+            try container.encode(self.failed, forKey: "failed")
+            try container.encode(self.passed, forKey: "passed")
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_model_usage/items`.
-    public struct PerModelUsageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct PerModelUsageItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The name of the model.
         public var modelName: Swift.String
         /// The number of invocations.
@@ -3013,28 +2761,19 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.cachedTokens = cachedTokens
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case modelName = "model_name"
-            case invocationCount = "invocation_count"
-            case promptTokens = "prompt_tokens"
-            case completionTokens = "completion_tokens"
-            case totalTokens = "total_tokens"
-            case cachedTokens = "cached_tokens"
-        }
-
         /// Decodes `PerModelUsageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.modelName = try reader.required(Swift.String.self, .modelName)
-            self.invocationCount = try reader.required(Swift.Int.self, .invocationCount)
-            self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
-            self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
-            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+            var reader = try ObjectReader(decoder)
+            self.modelName = try reader.required(Swift.String.self, "model_name")
+            self.invocationCount = try reader.required(Swift.Int.self, "invocation_count")
+            self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
+            self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
+            self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+            self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
             self.specDeviations = reader.finish()
         }
 
@@ -3042,18 +2781,18 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.modelName, forKey: .modelName)
-            try container.encode(self.invocationCount, forKey: .invocationCount)
-            try container.encode(self.promptTokens, forKey: .promptTokens)
-            try container.encode(self.completionTokens, forKey: .completionTokens)
-            try container.encode(self.totalTokens, forKey: .totalTokens)
-            try container.encode(self.cachedTokens, forKey: .cachedTokens)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.modelName, forKey: "model_name")
+            try container.encode(self.invocationCount, forKey: "invocation_count")
+            try container.encode(self.promptTokens, forKey: "prompt_tokens")
+            try container.encode(self.completionTokens, forKey: "completion_tokens")
+            try container.encode(self.totalTokens, forKey: "total_tokens")
+            try container.encode(self.cachedTokens, forKey: "cached_tokens")
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_testing_criteria_results/items`.
-    public struct PerTestingCriteriaResult: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct PerTestingCriteriaResult: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// A description of the testing criteria.
         public var testingCriteria: Swift.String
         /// Number of tests passed for this criteria.
@@ -3079,22 +2818,16 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.failed = failed
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case testingCriteria = "testing_criteria"
-            case passed
-            case failed
-        }
-
         /// Decodes `PerTestingCriteriaResult` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.testingCriteria = try reader.required(Swift.String.self, .testingCriteria)
-            self.passed = try reader.required(Swift.Int.self, .passed)
-            self.failed = try reader.required(Swift.Int.self, .failed)
+            var reader = try ObjectReader(decoder)
+            self.testingCriteria = try reader.required(Swift.String.self, "testing_criteria")
+            self.passed = try reader.required(Swift.Int.self, "passed")
+            self.failed = try reader.required(Swift.Int.self, "failed")
             self.specDeviations = reader.finish()
         }
 
@@ -3102,10 +2835,10 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.testingCriteria, forKey: .testingCriteria)
-            try container.encode(self.passed, forKey: .passed)
-            try container.encode(self.failed, forKey: .failed)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.testingCriteria, forKey: "testing_criteria")
+            try container.encode(self.passed, forKey: "passed")
+            try container.encode(self.failed, forKey: "failed")
         }
     }
 
@@ -3114,7 +2847,7 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/data_source`.
-    public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
@@ -3157,7 +2890,7 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
 /// An object representing a list of runs for an evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunList`.
-public struct EvalRunList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run objects.
     public var data: [EvalRun]
     /// The identifier of the first eval run in the data array.
@@ -3188,26 +2921,18 @@ public struct EvalRunList: Codable, Hashable, Sendable, SpecDeviationReporting, 
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `EvalRunList` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([EvalRun].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([EvalRun].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -3215,12 +2940,12 @@ public struct EvalRunList: Codable, Hashable, Sendable, SpecDeviationReporting, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -3234,7 +2959,7 @@ public struct EvalRunList: Codable, Hashable, Sendable, SpecDeviationReporting, 
 /// A schema representing an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem`.
-public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run output item.
     public var id: Swift.String
     /// The identifier of the evaluation run associated with this output item.
@@ -3290,36 +3015,23 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
         self.sample = sample
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case runID = "run_id"
-        case evalID = "eval_id"
-        case createdAt = "created_at"
-        case status
-        case datasourceItemID = "datasource_item_id"
-        case datasourceItem = "datasource_item"
-        case results
-        case sample
-        case object
-    }
-
     /// Decodes `EvalRunOutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("eval.run.output_item", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.runID = try reader.required(Swift.String.self, .runID)
-        self.evalID = try reader.required(Swift.String.self, .evalID)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.status = try reader.required(Swift.String.self, .status)
-        self.datasourceItemID = try reader.required(Swift.Int.self, .datasourceItemID)
-        self.datasourceItem = try reader.required([Swift.String: JSONValue].self, .datasourceItem)
-        self.results = try reader.required([EvalRunOutputItemResult].self, .results)
-        self.sample = try reader.required(EvalRunOutputItem.Sample.self, .sample)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "eval.run.output_item", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.runID = try reader.required(Swift.String.self, "run_id")
+        self.evalID = try reader.required(Swift.String.self, "eval_id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.status = try reader.required(Swift.String.self, "status")
+        self.datasourceItemID = try reader.required(Swift.Int.self, "datasource_item_id")
+        self.datasourceItem = try reader.required([Swift.String: JSONValue].self, "datasource_item")
+        self.results = try reader.required([EvalRunOutputItemResult].self, "results")
+        self.sample = try reader.required(EvalRunOutputItem.Sample.self, "sample")
         self.specDeviations = reader.finish()
     }
 
@@ -3327,23 +3039,23 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("eval.run.output_item", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.runID, forKey: .runID)
-        try container.encode(self.evalID, forKey: .evalID)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.datasourceItemID, forKey: .datasourceItemID)
-        try container.encode(self.datasourceItem, forKey: .datasourceItem)
-        try container.encode(self.results, forKey: .results)
-        try container.encode(self.sample, forKey: .sample)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("eval.run.output_item", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.runID, forKey: "run_id")
+        try container.encode(self.evalID, forKey: "eval_id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.datasourceItemID, forKey: "datasource_item_id")
+        try container.encode(self.datasourceItem, forKey: "datasource_item")
+        try container.encode(self.results, forKey: "results")
+        try container.encode(self.sample, forKey: "sample")
     }
 
     /// A sample containing the input and output of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample`.
-    public struct Sample: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Sample: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// An array of input messages.
         public var input: [EvalRunOutputItem.Sample.InputItemValue]
         /// An array of output messages.
@@ -3404,36 +3116,23 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
             self.seed = seed
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-            case output
-            case finishReason = "finish_reason"
-            case model
-            case usage
-            case error
-            case temperature
-            case maxCompletionTokens = "max_completion_tokens"
-            case topP = "top_p"
-            case seed
-        }
-
         /// Decodes `Sample` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.input = try reader.required([EvalRunOutputItem.Sample.InputItemValue].self, .input)
-            self.output = try reader.required([EvalRunOutputItem.Sample.OutputItemValue].self, .output)
-            self.finishReason = try reader.required(Swift.String.self, .finishReason)
-            self.model = try reader.required(Swift.String.self, .model)
-            self.usage = try reader.required(EvalRunOutputItem.Sample.Usage.self, .usage)
-            self.error = try reader.required(EvalAPIError.self, .error)
-            self.temperature = try reader.required(Swift.Double.self, .temperature)
-            self.maxCompletionTokens = try reader.required(Swift.Int.self, .maxCompletionTokens)
-            self.topP = try reader.required(Swift.Double.self, .topP)
-            self.seed = try reader.required(Swift.Int.self, .seed)
+            var reader = try ObjectReader(decoder)
+            self.input = try reader.required([EvalRunOutputItem.Sample.InputItemValue].self, "input")
+            self.output = try reader.required([EvalRunOutputItem.Sample.OutputItemValue].self, "output")
+            self.finishReason = try reader.required(Swift.String.self, "finish_reason")
+            self.model = try reader.required(Swift.String.self, "model")
+            self.usage = try reader.required(EvalRunOutputItem.Sample.Usage.self, "usage")
+            self.error = try reader.required(EvalAPIError.self, "error")
+            self.temperature = try reader.required(Swift.Double.self, "temperature")
+            self.maxCompletionTokens = try reader.required(Swift.Int.self, "max_completion_tokens")
+            self.topP = try reader.required(Swift.Double.self, "top_p")
+            self.seed = try reader.required(Swift.Int.self, "seed")
             self.specDeviations = reader.finish()
         }
 
@@ -3441,23 +3140,23 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.input, forKey: .input)
-            try container.encode(self.output, forKey: .output)
-            try container.encode(self.finishReason, forKey: .finishReason)
-            try container.encode(self.model, forKey: .model)
-            try container.encode(self.usage, forKey: .usage)
-            try container.encode(self.error, forKey: .error)
-            try container.encode(self.temperature, forKey: .temperature)
-            try container.encode(self.maxCompletionTokens, forKey: .maxCompletionTokens)
-            try container.encode(self.topP, forKey: .topP)
-            try container.encode(self.seed, forKey: .seed)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.input, forKey: "input")
+            try container.encode(self.output, forKey: "output")
+            try container.encode(self.finishReason, forKey: "finish_reason")
+            try container.encode(self.model, forKey: "model")
+            try container.encode(self.usage, forKey: "usage")
+            try container.encode(self.error, forKey: "error")
+            try container.encode(self.temperature, forKey: "temperature")
+            try container.encode(self.maxCompletionTokens, forKey: "max_completion_tokens")
+            try container.encode(self.topP, forKey: "top_p")
+            try container.encode(self.seed, forKey: "seed")
         }
 
         /// An input message.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/input/items`.
-        public struct InputItemValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct InputItemValue: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The role of the message sender (e.g., system, user, developer).
             public var role: Swift.String
             /// The content of the message.
@@ -3478,20 +3177,15 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
                 self.content = content
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case role
-                case content
-            }
-
             /// Decodes `InputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.role = try reader.required(Swift.String.self, .role)
-                self.content = try reader.required(Swift.String.self, .content)
+                var reader = try ObjectReader(decoder)
+                self.role = try reader.required(Swift.String.self, "role")
+                self.content = try reader.required(Swift.String.self, "content")
                 self.specDeviations = reader.finish()
             }
 
@@ -3499,14 +3193,14 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.role, forKey: .role)
-                try container.encode(self.content, forKey: .content)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.role, forKey: "role")
+                try container.encode(self.content, forKey: "content")
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
-        public struct OutputItemValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct OutputItemValue: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The role of the message (e.g. "system", "assistant", "user").
             public var role: Swift.String?
             /// The content of the message.
@@ -3527,20 +3221,15 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
                 self.content = content
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case role
-                case content
-            }
-
             /// Decodes `OutputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.role = try reader.optional(Swift.String.self, .role)
-                self.content = try reader.optional(Swift.String.self, .content)
+                var reader = try ObjectReader(decoder)
+                self.role = try reader.optional(Swift.String.self, "role")
+                self.content = try reader.optional(Swift.String.self, "content")
                 self.specDeviations = reader.finish()
             }
 
@@ -3548,16 +3237,16 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.role, forKey: .role)
-                try container.encodeIfPresent(self.content, forKey: .content)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encodeIfPresent(self.role, forKey: "role")
+                try container.encodeIfPresent(self.content, forKey: "content")
             }
         }
 
         /// Token usage details for the sample.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/usage`.
-        public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The total number of tokens used.
             public var totalTokens: Swift.Int
             /// The number of completion tokens generated.
@@ -3588,24 +3277,17 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
                 self.cachedTokens = cachedTokens
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case totalTokens = "total_tokens"
-                case completionTokens = "completion_tokens"
-                case promptTokens = "prompt_tokens"
-                case cachedTokens = "cached_tokens"
-            }
-
             /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-                self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
-                self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
-                self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+                var reader = try ObjectReader(decoder)
+                self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+                self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
+                self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
+                self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
                 self.specDeviations = reader.finish()
             }
 
@@ -3613,11 +3295,11 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.totalTokens, forKey: .totalTokens)
-                try container.encode(self.completionTokens, forKey: .completionTokens)
-                try container.encode(self.promptTokens, forKey: .promptTokens)
-                try container.encode(self.cachedTokens, forKey: .cachedTokens)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.totalTokens, forKey: "total_tokens")
+                try container.encode(self.completionTokens, forKey: "completion_tokens")
+                try container.encode(self.promptTokens, forKey: "prompt_tokens")
+                try container.encode(self.cachedTokens, forKey: "cached_tokens")
             }
         }
     }
@@ -3626,7 +3308,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
 /// An object representing a list of output items for an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemList`.
-public struct EvalRunOutputItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run output item objects.
     public var data: [EvalRunOutputItem]
     /// The identifier of the first eval run output item in the data array.
@@ -3657,26 +3339,18 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, SpecDeviationR
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `EvalRunOutputItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([EvalRunOutputItem].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([EvalRunOutputItem].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -3684,12 +3358,12 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -3703,7 +3377,7 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, SpecDeviationR
 /// A single grader result for an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemResult`.
-public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The grader type (for example, "string-check-grader").
@@ -3739,26 +3413,18 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviatio
         self.sample = sample
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case type
-        case score
-        case passed
-        case sample
-    }
-
     /// Decodes `EvalRunOutputItemResult` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.type = try reader.optional(Swift.String.self, .type)
-        self.score = try reader.required(Swift.Double.self, .score)
-        self.passed = try reader.required(Swift.Bool.self, .passed)
-        self.sample = try reader.optional([Swift.String: JSONValue].self, .sample)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.type = try reader.optional(Swift.String.self, "type")
+        self.score = try reader.required(Swift.Double.self, "score")
+        self.passed = try reader.required(Swift.Bool.self, "passed")
+        self.sample = try reader.optional([Swift.String: JSONValue].self, "sample")
         self.specDeviations = reader.finish()
     }
 
@@ -3766,12 +3432,12 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encode(self.score, forKey: .score)
-        try container.encode(self.passed, forKey: .passed)
-        try container.encodeIfPresent(self.sample, forKey: .sample)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.type, forKey: "type")
+        try container.encode(self.score, forKey: "score")
+        try container.encode(self.passed, forKey: "passed")
+        try container.encodeIfPresent(self.sample, forKey: "sample")
     }
 }
 
@@ -3780,7 +3446,7 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviatio
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
-public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -3800,22 +3466,16 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         self.schema = schema
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case schema
-        case type
-    }
-
     /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("stored_completions", .type, required: true)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "stored_completions", required: true)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
         self.specDeviations = reader.finish()
     }
 
@@ -3823,17 +3483,17 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("stored_completions", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encode(self.schema, forKey: .schema)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("stored_completions", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.schema, forKey: "schema")
     }
 }
 
 /// A StoredCompletionsRunDataSource configuration describing a set of filters
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
-public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     public var model: Swift.String?
     /// The JSON member `created_after`.
@@ -3863,28 +3523,19 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDevi
         self.limit = limit
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case model
-        case createdAfter = "created_after"
-        case createdBefore = "created_before"
-        case limit
-        case type
-    }
-
     /// Decodes `EvalStoredCompletionsSource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("stored_completions", .type, required: true)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
-        self.model = try reader.optional(Swift.String.self, .model)
-        self.createdAfter = try reader.optional(Swift.Int.self, .createdAfter)
-        self.createdBefore = try reader.optional(Swift.Int.self, .createdBefore)
-        self.limit = try reader.optional(Swift.Int.self, .limit)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "stored_completions", required: true)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.createdAfter = try reader.optional(Swift.Int.self, "created_after")
+        self.createdBefore = try reader.optional(Swift.Int.self, "created_before")
+        self.limit = try reader.optional(Swift.Int.self, "limit")
         self.specDeviations = reader.finish()
     }
 
@@ -3892,12 +3543,12 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("stored_completions", forKey: .type)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.createdAfter, forKey: .createdAfter)
-        try container.encodeIfPresent(self.createdBefore, forKey: .createdBefore)
-        try container.encodeIfPresent(self.limit, forKey: .limit)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("stored_completions", forKey: "type")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.createdAfter, forKey: "created_after")
+        try container.encodeIfPresent(self.createdBefore, forKey: "created_before")
+        try container.encodeIfPresent(self.limit, forKey: "limit")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
-public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
     ///
     /// Raw bytes.
@@ -38,22 +38,16 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationRepor
         self.expiresAfter = expiresAfter
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case file
-        case purpose
-        case expiresAfter = "expires_after"
-    }
-
     /// Decodes `CreateFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.file = try reader.required(FileUpload.self, .file)
-        self.purpose = try reader.required(CreateFileRequest.Purpose.self, .purpose)
-        self.expiresAfter = try reader.optional(FileExpirationAfter.self, .expiresAfter)
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.purpose = try reader.required(CreateFileRequest.Purpose.self, "purpose")
+        self.expiresAfter = try reader.optional(FileExpirationAfter.self, "expires_after")
         self.specDeviations = reader.finish()
     }
 
@@ -61,10 +55,10 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.file, forKey: .file)
-        try container.encode(self.purpose, forKey: .purpose)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encode(self.purpose, forKey: "purpose")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -112,7 +106,7 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationRepor
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteFileResponse`.
-public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -127,22 +121,16 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationRepo
         self.deleted = deleted
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `DeleteFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("file", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "file", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.specDeviations = reader.finish()
     }
 
@@ -150,15 +138,15 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
-public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [OpenAIFile]
     /// The JSON member `first_id`.
@@ -190,26 +178,18 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationRepor
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case object
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-    }
-
     /// Decodes `ListFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.object = try reader.required(Swift.String.self, .object)
-        self.data = try reader.required([OpenAIFile].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([OpenAIFile].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -217,12 +197,12 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.object, forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).

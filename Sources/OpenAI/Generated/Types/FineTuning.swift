@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
-public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The project identifiers to grant access to.
     public var projectIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -18,18 +18,14 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
         self.projectIDs = projectIDs
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case projectIDs = "project_ids"
-    }
-
     /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.projectIDs = try reader.required([Swift.String].self, .projectIDs)
+        var reader = try ObjectReader(decoder)
+        self.projectIDs = try reader.required([Swift.String].self, "project_ids")
         self.specDeviations = reader.finish()
     }
 
@@ -37,13 +33,13 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.projectIDs, forKey: .projectIDs)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.projectIDs, forKey: "project_ids")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
-public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the model to fine-tune. You can select one of the
     /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     public var model: CreateFineTuningJobRequest.ModelValue
@@ -57,11 +53,11 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
     public var trainingFile: Swift.String
-    private var _hyperparameters: CreateFineTuningJobRequest.Hyperparameters?
+    private var _hyperparameters: FineTuneSupervisedHyperparameters?
     /// The hyperparameters used for the fine-tuning job.
     /// This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.
     @available(*, deprecated)
-    public var hyperparameters: CreateFineTuningJobRequest.Hyperparameters? {
+    public var hyperparameters: FineTuneSupervisedHyperparameters? {
         get { _hyperparameters }
         set { _hyperparameters = newValue }
     }
@@ -81,7 +77,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
     public var validationFile: Swift.String?
     /// A list of integrations to enable for your fine-tuning job.
-    public var integrations: [CreateFineTuningJobRequest.Integration]?
+    public var integrations: [FineTuningIntegration]?
     /// The seed controls the reproducibility of the job. Passing in the same seed and job parameters should produce the same results, but may differ in rare cases.
     /// If a seed is not specified, one will be generated for you.
     public var seed: Swift.Int?
@@ -105,10 +101,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     public init(
         model: CreateFineTuningJobRequest.ModelValue,
         trainingFile: Swift.String,
-        hyperparameters: CreateFineTuningJobRequest.Hyperparameters? = nil,
+        hyperparameters: FineTuneSupervisedHyperparameters? = nil,
         suffix: Swift.String? = nil,
         validationFile: Swift.String? = nil,
-        integrations: [CreateFineTuningJobRequest.Integration]? = nil,
+        integrations: [FineTuningIntegration]? = nil,
         seed: Swift.Int? = nil,
         method: FineTuneMethod? = nil,
         metadata: Metadata? = nil
@@ -124,34 +120,22 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case trainingFile = "training_file"
-        case hyperparameters
-        case suffix
-        case validationFile = "validation_file"
-        case integrations
-        case seed
-        case method
-        case metadata
-    }
-
     /// Decodes `CreateFineTuningJobRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(CreateFineTuningJobRequest.ModelValue.self, .model)
-        self.trainingFile = try reader.required(Swift.String.self, .trainingFile)
-        self._hyperparameters = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.self, .hyperparameters)
-        self.suffix = try reader.optional(Swift.String.self, .suffix)
-        self.validationFile = try reader.optional(Swift.String.self, .validationFile)
-        self.integrations = try reader.optional([CreateFineTuningJobRequest.Integration].self, .integrations)
-        self.seed = try reader.optional(Swift.Int.self, .seed)
-        self.method = try reader.optional(FineTuneMethod.self, .method)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(CreateFineTuningJobRequest.ModelValue.self, "model")
+        self.trainingFile = try reader.required(Swift.String.self, "training_file")
+        self._hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, "hyperparameters")
+        self.suffix = try reader.optional(Swift.String.self, "suffix")
+        self.validationFile = try reader.optional(Swift.String.self, "validation_file")
+        self.integrations = try reader.optional([FineTuningIntegration].self, "integrations")
+        self.seed = try reader.optional(Swift.Int.self, "seed")
+        self.method = try reader.optional(FineTuneMethod.self, "method")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -159,16 +143,16 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.trainingFile, forKey: .trainingFile)
-        try container.encodeIfPresent(self._hyperparameters, forKey: .hyperparameters)
-        try container.encodeIfPresent(self.suffix, forKey: .suffix)
-        try container.encodeIfPresent(self.validationFile, forKey: .validationFile)
-        try container.encodeIfPresent(self.integrations, forKey: .integrations)
-        try container.encodeIfPresent(self.seed, forKey: .seed)
-        try container.encodeIfPresent(self.method, forKey: .method)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.trainingFile, forKey: "training_file")
+        try container.encodeIfPresent(self._hyperparameters, forKey: "hyperparameters")
+        try container.encodeIfPresent(self.suffix, forKey: "suffix")
+        try container.encodeIfPresent(self.validationFile, forKey: "validation_file")
+        try container.encodeIfPresent(self.integrations, forKey: "integrations")
+        try container.encodeIfPresent(self.seed, forKey: "seed")
+        try container.encodeIfPresent(self.method, forKey: "method")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 
     /// The name of the model to fine-tune. You can select one of the
@@ -196,316 +180,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
         /// `gpt-4o-mini`
         public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
     }
-
-    /// The hyperparameters used for the fine-tuning job.
-    /// This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.
-    ///
-    /// - Important: Deprecated in the OpenAI API.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters`.
-    public struct Hyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Number of examples in each batch. A larger batch size means that model parameters
-        /// are updated less frequently, but with lower variance.
-        public var batchSize: CreateFineTuningJobRequest.Hyperparameters.BatchSize?
-        /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
-        /// overfitting.
-        public var learningRateMultiplier: CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier?
-        /// The number of epochs to train the model for. An epoch refers to one full cycle
-        /// through the training dataset.
-        public var nEpochs: CreateFineTuningJobRequest.Hyperparameters.NEpochs?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Hyperparameters`.
-        ///
-        /// - Parameters:
-        ///   - batchSize: Number of examples in each batch.
-        ///   - learningRateMultiplier: Scaling factor for the learning rate.
-        ///   - nEpochs: The number of epochs to train the model for.
-        public init(
-            batchSize: CreateFineTuningJobRequest.Hyperparameters.BatchSize? = nil,
-            learningRateMultiplier: CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier? = nil,
-            nEpochs: CreateFineTuningJobRequest.Hyperparameters.NEpochs? = nil
-        ) {
-            self.batchSize = batchSize
-            self.learningRateMultiplier = learningRateMultiplier
-            self.nEpochs = nEpochs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case batchSize = "batch_size"
-            case learningRateMultiplier = "learning_rate_multiplier"
-            case nEpochs = "n_epochs"
-        }
-
-        /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.batchSize = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.BatchSize.self, .batchSize)
-            self.learningRateMultiplier = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
-            self.nEpochs = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.NEpochs.self, .nEpochs)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
-            try container.encodeIfPresent(self.learningRateMultiplier, forKey: .learningRateMultiplier)
-            try container.encodeIfPresent(self.nEpochs, forKey: .nEpochs)
-        }
-
-        /// Number of examples in each batch. A larger batch size means that model parameters
-        /// are updated less frequently, but with lower variance.
-        ///
-        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/batch_size`.
-        public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-            case string(Swift.String)
-            case integer(Swift.Int)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Creates the ``string(_:)`` case from a string literal.
-            public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                if let value = decoder.attemptCase(Swift.String.self) {
-                    self = .string(value)
-                    return
-                }
-                if let value = decoder.attemptCase(Swift.Int.self) {
-                    self = .integer(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-
-        /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
-        /// overfitting.
-        ///
-        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-            case string(Swift.String)
-            case number(Swift.Double)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Creates the ``string(_:)`` case from a string literal.
-            public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                if let value = decoder.attemptCase(Swift.String.self) {
-                    self = .string(value)
-                    return
-                }
-                if let value = decoder.attemptCase(Swift.Double.self) {
-                    self = .number(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-
-        /// The number of epochs to train the model for. An epoch refers to one full cycle
-        /// through the training dataset.
-        ///
-        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-            case string(Swift.String)
-            case integer(Swift.Int)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Creates the ``string(_:)`` case from a string literal.
-            public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                if let value = decoder.attemptCase(Swift.String.self) {
-                    self = .string(value)
-                    return
-                }
-                if let value = decoder.attemptCase(Swift.Int.self) {
-                    self = .integer(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items`.
-    public struct Integration: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The settings for your integration with Weights and Biases. This payload specifies the project that
-        /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
-        /// to your run, and set a default entity (team, username, etc) to be associated with your run.
-        public var wandb: CreateFineTuningJobRequest.Integration.Wandb
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Integration`.
-        ///
-        /// - Parameters:
-        ///   - wandb: The settings for your integration with Weights and Biases.
-        public init(wandb: CreateFineTuningJobRequest.Integration.Wandb) {
-            self.wandb = wandb
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case wandb
-            case type
-        }
-
-        /// Decodes `Integration` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant("wandb", .type, required: true)
-            self.wandb = try reader.required(CreateFineTuningJobRequest.Integration.Wandb.self, .wandb)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("wandb", forKey: .type)
-            try container.encode(self.wandb, forKey: .wandb)
-        }
-
-        /// The settings for your integration with Weights and Biases. This payload specifies the project that
-        /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
-        /// to your run, and set a default entity (team, username, etc) to be associated with your run.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items/properties/wandb`.
-        public struct Wandb: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The name of the project that the new run will be created under.
-            public var project: Swift.String
-            /// A display name to set for the run. If not set, we will use the Job ID as the name.
-            public var name: Swift.String?
-            /// The entity to use for the run. This allows you to set the team or username of the WandB user that you would
-            /// like associated with the run. If not set, the default entity for the registered WandB API key is used.
-            public var entity: Swift.String?
-            /// A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
-            /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
-            public var tags: [Swift.String]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `Wandb`.
-            ///
-            /// - Parameters:
-            ///   - project: The name of the project that the new run will be created under.
-            ///   - name: A display name to set for the run.
-            ///   - entity: The entity to use for the run.
-            ///   - tags: A list of tags to be attached to the newly created run.
-            public init(
-                project: Swift.String,
-                name: Swift.String? = nil,
-                entity: Swift.String? = nil,
-                tags: [Swift.String]? = nil
-            ) {
-                self.project = project
-                self.name = name
-                self.entity = entity
-                self.tags = tags
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case project
-                case name
-                case entity
-                case tags
-            }
-
-            /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.project = try reader.required(Swift.String.self, .project)
-                self.name = try reader.optional(Swift.String.self, .name)
-                self.entity = try reader.optional(Swift.String.self, .entity)
-                self.tags = try reader.optional([Swift.String].self, .tags)
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.project, forKey: .project)
-                try container.encodeIfPresent(self.name, forKey: .name)
-                try container.encodeIfPresent(self.entity, forKey: .entity)
-                try container.encodeIfPresent(self.tags, forKey: .tags)
-            }
-        }
-    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
-public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the fine-tuned model checkpoint permission that was deleted.
     public var id: Swift.String
     /// Whether the fine-tuned model checkpoint permission was successfully deleted.
@@ -526,22 +204,16 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
         self.deleted = deleted
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("checkpoint.permission", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "checkpoint.permission", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.specDeviations = reader.finish()
     }
 
@@ -549,22 +221,22 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("checkpoint.permission", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("checkpoint.permission", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/FineTuneChatCompletionRequestAssistantMessage`.
-public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Controls whether the assistant message is trained against (0 or 1)
     public var weight: Swift.Int?
     public var content: FineTuneChatCompletionRequestAssistantMessage.ContentValue?
     public var refusal: Swift.String?
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
-    public var audio: FineTuneChatCompletionRequestAssistantMessage.Audio?
+    public var audio: ConversationParam2?
     /// The tool calls generated by the model, such as function calls.
     public var toolCalls: ChatCompletionMessageToolCalls?
     /// The JSON member `function_call`.
@@ -584,7 +256,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         content: FineTuneChatCompletionRequestAssistantMessage.ContentValue? = nil,
         refusal: Swift.String? = nil,
         name: Swift.String? = nil,
-        audio: FineTuneChatCompletionRequestAssistantMessage.Audio? = nil,
+        audio: ConversationParam2? = nil,
         toolCalls: ChatCompletionMessageToolCalls? = nil,
         functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall? = nil
     ) {
@@ -597,32 +269,21 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         self.functionCall = functionCall
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case weight
-        case content
-        case refusal
-        case name
-        case audio
-        case toolCalls = "tool_calls"
-        case functionCall = "function_call"
-        case role
-    }
-
     /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("assistant", .role, required: true)
-        self.weight = try reader.optional(Swift.Int.self, .weight)
-        self.content = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.ContentValue.self, .content)
-        self.refusal = try reader.optional(Swift.String.self, .refusal)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.audio = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.Audio.self, .audio)
-        self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, .toolCalls)
-        self.functionCall = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, .functionCall)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("role", is: "assistant", required: true)
+        self.weight = try reader.optional(Swift.Int.self, "weight")
+        self.content = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.ContentValue.self, "content")
+        self.refusal = try reader.optional(Swift.String.self, "refusal")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.audio = try reader.optional(ConversationParam2.self, "audio")
+        self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, "tool_calls")
+        self.functionCall = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, "function_call")
         self.specDeviations = reader.finish()
     }
 
@@ -630,15 +291,15 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("assistant", forKey: .role)
-        try container.encodeIfPresent(self.weight, forKey: .weight)
-        try container.encodeIfPresent(self.content, forKey: .content)
-        try container.encodeIfPresent(self.refusal, forKey: .refusal)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.toolCalls, forKey: .toolCalls)
-        try container.encodeIfPresent(self.functionCall, forKey: .functionCall)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("assistant", forKey: "role")
+        try container.encodeIfPresent(self.weight, forKey: "weight")
+        try container.encodeIfPresent(self.content, forKey: "content")
+        try container.encodeIfPresent(self.refusal, forKey: "refusal")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.audio, forKey: "audio")
+        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
+        try container.encodeIfPresent(self.functionCall, forKey: "function_call")
     }
 
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
@@ -646,7 +307,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -684,54 +345,12 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         }
     }
 
-    /// Data about a previous audio response from the model.
-    /// [Learn more](https://platform.openai.com/docs/guides/audio).
-    ///
-    /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/audio/anyOf/0`.
-    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Unique identifier for a previous audio response from the model.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - id: Unique identifier for a previous audio response from the model.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
     ///
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/function_call/anyOf/0`.
-    public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct FunctionCall: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// The name of the function to call.
@@ -752,20 +371,15 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             self.name = name
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case arguments
-            case name
-        }
-
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.arguments = try reader.required(Swift.String.self, .arguments)
-            self.name = try reader.required(Swift.String.self, .name)
+            var reader = try ObjectReader(decoder)
+            self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.name = try reader.required(Swift.String.self, "name")
             self.specDeviations = reader.finish()
         }
 
@@ -773,9 +387,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.arguments, forKey: .arguments)
-            try container.encode(self.name, forKey: .name)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.arguments, forKey: "arguments")
+            try container.encode(self.name, forKey: "name")
         }
     }
 }
@@ -783,7 +397,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
 /// The hyperparameters used for the DPO fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters`.
-public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneDpoHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
     public var beta: FineTuneDpoHyperparameters.Beta?
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -814,24 +428,17 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
         self.nEpochs = nEpochs
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case beta
-        case batchSize = "batch_size"
-        case learningRateMultiplier = "learning_rate_multiplier"
-        case nEpochs = "n_epochs"
-    }
-
     /// Decodes `FineTuneDpoHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.beta = try reader.optional(FineTuneDpoHyperparameters.Beta.self, .beta)
-        self.batchSize = try reader.optional(FineTuneDpoHyperparameters.BatchSize.self, .batchSize)
-        self.learningRateMultiplier = try reader.optional(FineTuneDpoHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
-        self.nEpochs = try reader.optional(FineTuneDpoHyperparameters.NEpochs.self, .nEpochs)
+        var reader = try ObjectReader(decoder)
+        self.beta = try reader.optional(FineTuneDpoHyperparameters.Beta.self, "beta")
+        self.batchSize = try reader.optional(FineTuneDpoHyperparameters.BatchSize.self, "batch_size")
+        self.learningRateMultiplier = try reader.optional(FineTuneDpoHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
+        self.nEpochs = try reader.optional(FineTuneDpoHyperparameters.NEpochs.self, "n_epochs")
         self.specDeviations = reader.finish()
     }
 
@@ -839,11 +446,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.beta, forKey: .beta)
-        try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: .learningRateMultiplier)
-        try container.encodeIfPresent(self.nEpochs, forKey: .nEpochs)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.beta, forKey: "beta")
+        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
+        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
+        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
     }
 
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
@@ -851,7 +458,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/beta`.
-    public enum Beta: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Beta: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -892,7 +499,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -933,7 +540,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -974,7 +581,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1014,7 +621,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
 /// Configuration for the DPO fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOMethod`.
-public struct FineTuneDpoMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneDpoMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the DPO fine-tuning job.
     public var hyperparameters: FineTuneDpoHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1028,18 +635,14 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable, SpecDeviationRepor
         self.hyperparameters = hyperparameters
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case hyperparameters
-    }
-
     /// Decodes `FineTuneDpoMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.hyperparameters = try reader.optional(FineTuneDpoHyperparameters.self, .hyperparameters)
+        var reader = try ObjectReader(decoder)
+        self.hyperparameters = try reader.optional(FineTuneDpoHyperparameters.self, "hyperparameters")
         self.specDeviations = reader.finish()
     }
 
@@ -1047,15 +650,15 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.hyperparameters, forKey: .hyperparameters)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
     }
 }
 
 /// The method used for fine-tuning.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneMethod`.
-public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
     public var type: FineTuneMethod.TypeValue
     /// Configuration for the supervised fine-tuning method.
@@ -1086,24 +689,17 @@ public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReportin
         self.reinforcement = reinforcement
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case supervised
-        case dpo
-        case reinforcement
-    }
-
     /// Decodes `FineTuneMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.type = try reader.required(FineTuneMethod.TypeValue.self, .type)
-        self.supervised = try reader.optional(FineTuneSupervisedMethod.self, .supervised)
-        self.dpo = try reader.optional(FineTuneDpoMethod.self, .dpo)
-        self.reinforcement = try reader.optional(FineTuneReinforcementMethod.self, .reinforcement)
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(FineTuneMethod.TypeValue.self, "type")
+        self.supervised = try reader.optional(FineTuneSupervisedMethod.self, "supervised")
+        self.dpo = try reader.optional(FineTuneDpoMethod.self, "dpo")
+        self.reinforcement = try reader.optional(FineTuneReinforcementMethod.self, "reinforcement")
         self.specDeviations = reader.finish()
     }
 
@@ -1111,11 +707,11 @@ public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encodeIfPresent(self.supervised, forKey: .supervised)
-        try container.encodeIfPresent(self.dpo, forKey: .dpo)
-        try container.encodeIfPresent(self.reinforcement, forKey: .reinforcement)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.supervised, forKey: "supervised")
+        try container.encodeIfPresent(self.dpo, forKey: "dpo")
+        try container.encodeIfPresent(self.reinforcement, forKey: "reinforcement")
     }
 
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
@@ -1144,7 +740,7 @@ public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReportin
 /// The hyperparameters used for the reinforcement fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters`.
-public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     public var batchSize: FineTuneReinforcementHyperparameters.BatchSize?
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -1190,30 +786,20 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
         self.evalSamples = evalSamples
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case batchSize = "batch_size"
-        case learningRateMultiplier = "learning_rate_multiplier"
-        case nEpochs = "n_epochs"
-        case reasoningEffort = "reasoning_effort"
-        case computeMultiplier = "compute_multiplier"
-        case evalInterval = "eval_interval"
-        case evalSamples = "eval_samples"
-    }
-
     /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.batchSize = try reader.optional(FineTuneReinforcementHyperparameters.BatchSize.self, .batchSize)
-        self.learningRateMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
-        self.nEpochs = try reader.optional(FineTuneReinforcementHyperparameters.NEpochs.self, .nEpochs)
-        self.reasoningEffort = try reader.optional(FineTuneReinforcementHyperparameters.ReasoningEffortValue.self, .reasoningEffort)
-        self.computeMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, .computeMultiplier)
-        self.evalInterval = try reader.optional(FineTuneReinforcementHyperparameters.EvalInterval.self, .evalInterval)
-        self.evalSamples = try reader.optional(FineTuneReinforcementHyperparameters.EvalSamples.self, .evalSamples)
+        var reader = try ObjectReader(decoder)
+        self.batchSize = try reader.optional(FineTuneReinforcementHyperparameters.BatchSize.self, "batch_size")
+        self.learningRateMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
+        self.nEpochs = try reader.optional(FineTuneReinforcementHyperparameters.NEpochs.self, "n_epochs")
+        self.reasoningEffort = try reader.optional(FineTuneReinforcementHyperparameters.ReasoningEffortValue.self, "reasoning_effort")
+        self.computeMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, "compute_multiplier")
+        self.evalInterval = try reader.optional(FineTuneReinforcementHyperparameters.EvalInterval.self, "eval_interval")
+        self.evalSamples = try reader.optional(FineTuneReinforcementHyperparameters.EvalSamples.self, "eval_samples")
         self.specDeviations = reader.finish()
     }
 
@@ -1221,14 +807,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: .learningRateMultiplier)
-        try container.encodeIfPresent(self.nEpochs, forKey: .nEpochs)
-        try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-        try container.encodeIfPresent(self.computeMultiplier, forKey: .computeMultiplier)
-        try container.encodeIfPresent(self.evalInterval, forKey: .evalInterval)
-        try container.encodeIfPresent(self.evalSamples, forKey: .evalSamples)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
+        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
+        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
+        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+        try container.encodeIfPresent(self.computeMultiplier, forKey: "compute_multiplier")
+        try container.encodeIfPresent(self.evalInterval, forKey: "eval_interval")
+        try container.encodeIfPresent(self.evalSamples, forKey: "eval_samples")
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1236,7 +822,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1277,7 +863,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1318,7 +904,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1384,7 +970,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/compute_multiplier`.
-    public enum ComputeMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum ComputeMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1425,7 +1011,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_interval`.
-    public enum EvalInterval: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum EvalInterval: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1466,7 +1052,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_samples`.
-    public enum EvalSamples: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum EvalSamples: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1506,7 +1092,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
 /// Configuration for the reinforcement fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod`.
-public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: FineTuneReinforcementMethod.Grader
     /// The hyperparameters used for the reinforcement fine-tuning job.
@@ -1527,20 +1113,15 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDevi
         self.hyperparameters = hyperparameters
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case grader
-        case hyperparameters
-    }
-
     /// Decodes `FineTuneReinforcementMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.grader = try reader.required(FineTuneReinforcementMethod.Grader.self, .grader)
-        self.hyperparameters = try reader.optional(FineTuneReinforcementHyperparameters.self, .hyperparameters)
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.required(FineTuneReinforcementMethod.Grader.self, "grader")
+        self.hyperparameters = try reader.optional(FineTuneReinforcementHyperparameters.self, "hyperparameters")
         self.specDeviations = reader.finish()
     }
 
@@ -1548,9 +1129,9 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.grader, forKey: .grader)
-        try container.encodeIfPresent(self.hyperparameters, forKey: .hyperparameters)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.grader, forKey: "grader")
+        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
     }
 
     /// The grader used for the fine-tuning job.
@@ -1558,7 +1139,7 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDevi
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -1611,7 +1192,7 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDevi
 /// The hyperparameters used for the fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters`.
-public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     public var batchSize: FineTuneSupervisedHyperparameters.BatchSize?
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -1637,22 +1218,16 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
         self.nEpochs = nEpochs
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case batchSize = "batch_size"
-        case learningRateMultiplier = "learning_rate_multiplier"
-        case nEpochs = "n_epochs"
-    }
-
     /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.batchSize = try reader.optional(FineTuneSupervisedHyperparameters.BatchSize.self, .batchSize)
-        self.learningRateMultiplier = try reader.optional(FineTuneSupervisedHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
-        self.nEpochs = try reader.optional(FineTuneSupervisedHyperparameters.NEpochs.self, .nEpochs)
+        var reader = try ObjectReader(decoder)
+        self.batchSize = try reader.optional(FineTuneSupervisedHyperparameters.BatchSize.self, "batch_size")
+        self.learningRateMultiplier = try reader.optional(FineTuneSupervisedHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
+        self.nEpochs = try reader.optional(FineTuneSupervisedHyperparameters.NEpochs.self, "n_epochs")
         self.specDeviations = reader.finish()
     }
 
@@ -1660,10 +1235,10 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: .learningRateMultiplier)
-        try container.encodeIfPresent(self.nEpochs, forKey: .nEpochs)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
+        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
+        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1671,7 +1246,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1712,7 +1287,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1753,7 +1328,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1793,7 +1368,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
 /// Configuration for the supervised fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedMethod`.
-public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the fine-tuning job.
     public var hyperparameters: FineTuneSupervisedHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1807,18 +1382,14 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable, SpecDeviati
         self.hyperparameters = hyperparameters
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case hyperparameters
-    }
-
     /// Decodes `FineTuneSupervisedMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, .hyperparameters)
+        var reader = try ObjectReader(decoder)
+        self.hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, "hyperparameters")
         self.specDeviations = reader.finish()
     }
 
@@ -1826,15 +1397,15 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.hyperparameters, forKey: .hyperparameters)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
     }
 }
 
 /// The `checkpoint.permission` object represents a permission for a fine-tuned model checkpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningCheckpointPermission`.
-public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The permission identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the permission was created.
@@ -1860,24 +1431,17 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable, SpecD
         self.projectID = projectID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case projectID = "project_id"
-        case object
-    }
-
     /// Decodes `FineTuningCheckpointPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("checkpoint.permission", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.projectID = try reader.required(Swift.String.self, .projectID)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "checkpoint.permission", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.projectID = try reader.required(Swift.String.self, "project_id")
         self.specDeviations = reader.finish()
     }
 
@@ -1885,18 +1449,18 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("checkpoint.permission", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.projectID, forKey: .projectID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("checkpoint.permission", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.projectID, forKey: "project_id")
     }
 }
 
 /// Fine-Tuning Job Integration
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningIntegration`.
-public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
     /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
@@ -1912,20 +1476,15 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
         self.wandb = wandb
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case wandb
-        case type
-    }
-
     /// Decodes `FineTuningIntegration` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("wandb", .type, required: true)
-        self.wandb = try reader.required(FineTuningIntegration.Wandb.self, .wandb)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "wandb", required: true)
+        self.wandb = try reader.required(FineTuningIntegration.Wandb.self, "wandb")
         self.specDeviations = reader.finish()
     }
 
@@ -1933,9 +1492,9 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("wandb", forKey: .type)
-        try container.encode(self.wandb, forKey: .wandb)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("wandb", forKey: "type")
+        try container.encode(self.wandb, forKey: "wandb")
     }
 
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
@@ -1943,7 +1502,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningIntegration/properties/wandb`.
-    public struct Wandb: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Wandb: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The name of the project that the new run will be created under.
         public var project: Swift.String
         public var name: Swift.String?
@@ -1971,24 +1530,17 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
             self.tags = tags
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case project
-            case name
-            case entity
-            case tags
-        }
-
         /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.project = try reader.required(Swift.String.self, .project)
-            self.name = try reader.optional(Swift.String.self, .name)
-            self.entity = try reader.optional(Swift.String.self, .entity)
-            self.tags = try reader.optional([Swift.String].self, .tags)
+            var reader = try ObjectReader(decoder)
+            self.project = try reader.required(Swift.String.self, "project")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.entity = try reader.optional(Swift.String.self, "entity")
+            self.tags = try reader.optional([Swift.String].self, "tags")
             self.specDeviations = reader.finish()
         }
 
@@ -1996,11 +1548,11 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.project, forKey: .project)
-            try container.encodeIfPresent(self.name, forKey: .name)
-            try container.encodeIfPresent(self.entity, forKey: .entity)
-            try container.encodeIfPresent(self.tags, forKey: .tags)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.project, forKey: "project")
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.entity, forKey: "entity")
+            try container.encodeIfPresent(self.tags, forKey: "tags")
         }
     }
 }
@@ -2008,7 +1560,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
 /// The `fine_tuning.job` object represents a fine-tuning job that has been created through the API.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJob`.
-public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The object identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -2103,54 +1655,32 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case error
-        case fineTunedModel = "fine_tuned_model"
-        case finishedAt = "finished_at"
-        case hyperparameters
-        case model
-        case organizationID = "organization_id"
-        case resultFiles = "result_files"
-        case status
-        case trainedTokens = "trained_tokens"
-        case trainingFile = "training_file"
-        case validationFile = "validation_file"
-        case integrations
-        case seed
-        case estimatedFinish = "estimated_finish"
-        case method
-        case metadata
-        case object
-    }
-
     /// Decodes `FineTuningJob` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("fine_tuning.job", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.error = try reader.optional(FineTuningJob.ErrorValue.self, .error)
-        self.fineTunedModel = try reader.optional(Swift.String.self, .fineTunedModel)
-        self.finishedAt = try reader.optional(Swift.Int.self, .finishedAt)
-        self.hyperparameters = try reader.required(FineTuningJob.Hyperparameters.self, .hyperparameters)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.organizationID = try reader.required(Swift.String.self, .organizationID)
-        self.resultFiles = try reader.required([Swift.String].self, .resultFiles)
-        self.status = try reader.required(FineTuningJob.Status.self, .status)
-        self.trainedTokens = try reader.optional(Swift.Int.self, .trainedTokens)
-        self.trainingFile = try reader.required(Swift.String.self, .trainingFile)
-        self.validationFile = try reader.optional(Swift.String.self, .validationFile)
-        self.integrations = try reader.optional([FineTuningIntegration].self, .integrations)
-        self.seed = try reader.required(Swift.Int.self, .seed)
-        self.estimatedFinish = try reader.optional(Swift.Int.self, .estimatedFinish)
-        self.method = try reader.optional(FineTuneMethod.self, .method)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "fine_tuning.job", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.error = try reader.optional(FineTuningJob.ErrorValue.self, "error")
+        self.fineTunedModel = try reader.optional(Swift.String.self, "fine_tuned_model")
+        self.finishedAt = try reader.optional(Swift.Int.self, "finished_at")
+        self.hyperparameters = try reader.required(FineTuningJob.Hyperparameters.self, "hyperparameters")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.organizationID = try reader.required(Swift.String.self, "organization_id")
+        self.resultFiles = try reader.required([Swift.String].self, "result_files")
+        self.status = try reader.required(FineTuningJob.Status.self, "status")
+        self.trainedTokens = try reader.optional(Swift.Int.self, "trained_tokens")
+        self.trainingFile = try reader.required(Swift.String.self, "training_file")
+        self.validationFile = try reader.optional(Swift.String.self, "validation_file")
+        self.integrations = try reader.optional([FineTuningIntegration].self, "integrations")
+        self.seed = try reader.required(Swift.Int.self, "seed")
+        self.estimatedFinish = try reader.optional(Swift.Int.self, "estimated_finish")
+        self.method = try reader.optional(FineTuneMethod.self, "method")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -2158,32 +1688,32 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("fine_tuning.job", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.error, forKey: .error)
-        try container.encode(self.fineTunedModel, forKey: .fineTunedModel)
-        try container.encode(self.finishedAt, forKey: .finishedAt)
-        try container.encode(self.hyperparameters, forKey: .hyperparameters)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.organizationID, forKey: .organizationID)
-        try container.encode(self.resultFiles, forKey: .resultFiles)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.trainedTokens, forKey: .trainedTokens)
-        try container.encode(self.trainingFile, forKey: .trainingFile)
-        try container.encode(self.validationFile, forKey: .validationFile)
-        try container.encodeIfPresent(self.integrations, forKey: .integrations)
-        try container.encode(self.seed, forKey: .seed)
-        try container.encodeIfPresent(self.estimatedFinish, forKey: .estimatedFinish)
-        try container.encodeIfPresent(self.method, forKey: .method)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("fine_tuning.job", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.error, forKey: "error")
+        try container.encode(self.fineTunedModel, forKey: "fine_tuned_model")
+        try container.encode(self.finishedAt, forKey: "finished_at")
+        try container.encode(self.hyperparameters, forKey: "hyperparameters")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.organizationID, forKey: "organization_id")
+        try container.encode(self.resultFiles, forKey: "result_files")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.trainedTokens, forKey: "trained_tokens")
+        try container.encode(self.trainingFile, forKey: "training_file")
+        try container.encode(self.validationFile, forKey: "validation_file")
+        try container.encodeIfPresent(self.integrations, forKey: "integrations")
+        try container.encode(self.seed, forKey: "seed")
+        try container.encodeIfPresent(self.estimatedFinish, forKey: "estimated_finish")
+        try container.encodeIfPresent(self.method, forKey: "method")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 
     /// For fine-tuning jobs that have `failed`, this will contain more information on the cause of the failure.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/error/anyOf/0`.
-    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// A machine-readable error code.
         public var code: Swift.String?
         /// A human-readable error message.
@@ -2207,22 +1737,16 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
             self.param = param
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case code
-            case message
-            case param
-        }
-
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.code = try reader.optional(Swift.String.self, .code)
-            self.message = try reader.optional(Swift.String.self, .message)
-            self.param = try reader.optional(Swift.String.self, .param)
+            var reader = try ObjectReader(decoder)
+            self.code = try reader.optional(Swift.String.self, "code")
+            self.message = try reader.optional(Swift.String.self, "message")
+            self.param = try reader.optional(Swift.String.self, "param")
             self.specDeviations = reader.finish()
         }
 
@@ -2230,17 +1754,17 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.code, forKey: .code)
-            try container.encodeIfPresent(self.message, forKey: .message)
-            try container.encodeIfPresent(self.param, forKey: .param)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.code, forKey: "code")
+            try container.encodeIfPresent(self.message, forKey: "message")
+            try container.encodeIfPresent(self.param, forKey: "param")
         }
     }
 
     /// The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters`.
-    public struct Hyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Hyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The JSON member `batch_size`.
         public var batchSize: FineTuningJob.Hyperparameters.BatchSize?
         /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
@@ -2268,22 +1792,16 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
             self.nEpochs = nEpochs
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case batchSize = "batch_size"
-            case learningRateMultiplier = "learning_rate_multiplier"
-            case nEpochs = "n_epochs"
-        }
-
         /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.batchSize = try reader.optional(FineTuningJob.Hyperparameters.BatchSize.self, .batchSize)
-            self.learningRateMultiplier = try reader.optional(FineTuningJob.Hyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
-            self.nEpochs = try reader.optional(FineTuningJob.Hyperparameters.NEpochs.self, .nEpochs)
+            var reader = try ObjectReader(decoder)
+            self.batchSize = try reader.optional(FineTuningJob.Hyperparameters.BatchSize.self, "batch_size")
+            self.learningRateMultiplier = try reader.optional(FineTuningJob.Hyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
+            self.nEpochs = try reader.optional(FineTuningJob.Hyperparameters.NEpochs.self, "n_epochs")
             self.specDeviations = reader.finish()
         }
 
@@ -2291,10 +1809,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
-            try container.encodeIfPresent(self.learningRateMultiplier, forKey: .learningRateMultiplier)
-            try container.encodeIfPresent(self.nEpochs, forKey: .nEpochs)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
+            try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
+            try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
         }
 
         /// Number of examples in each batch. A larger batch size means that model parameters
@@ -2303,7 +1821,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/batch_size/anyOf/0`.
-        public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2345,7 +1863,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2387,7 +1905,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2459,7 +1977,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
 /// The `fine_tuning.job.checkpoint` object represents a model checkpoint for a fine-tuning job that is ready to use.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint`.
-public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The checkpoint identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the checkpoint was created.
@@ -2500,30 +2018,20 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
         self.fineTuningJobID = fineTuningJobID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case fineTunedModelCheckpoint = "fine_tuned_model_checkpoint"
-        case stepNumber = "step_number"
-        case metrics
-        case fineTuningJobID = "fine_tuning_job_id"
-        case object
-    }
-
     /// Decodes `FineTuningJobCheckpoint` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("fine_tuning.job.checkpoint", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.fineTunedModelCheckpoint = try reader.required(Swift.String.self, .fineTunedModelCheckpoint)
-        self.stepNumber = try reader.required(Swift.Int.self, .stepNumber)
-        self.metrics = try reader.required(FineTuningJobCheckpoint.Metrics.self, .metrics)
-        self.fineTuningJobID = try reader.required(Swift.String.self, .fineTuningJobID)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "fine_tuning.job.checkpoint", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.fineTunedModelCheckpoint = try reader.required(Swift.String.self, "fine_tuned_model_checkpoint")
+        self.stepNumber = try reader.required(Swift.Int.self, "step_number")
+        self.metrics = try reader.required(FineTuningJobCheckpoint.Metrics.self, "metrics")
+        self.fineTuningJobID = try reader.required(Swift.String.self, "fine_tuning_job_id")
         self.specDeviations = reader.finish()
     }
 
@@ -2531,20 +2039,20 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("fine_tuning.job.checkpoint", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.fineTunedModelCheckpoint, forKey: .fineTunedModelCheckpoint)
-        try container.encode(self.stepNumber, forKey: .stepNumber)
-        try container.encode(self.metrics, forKey: .metrics)
-        try container.encode(self.fineTuningJobID, forKey: .fineTuningJobID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("fine_tuning.job.checkpoint", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.fineTunedModelCheckpoint, forKey: "fine_tuned_model_checkpoint")
+        try container.encode(self.stepNumber, forKey: "step_number")
+        try container.encode(self.metrics, forKey: "metrics")
+        try container.encode(self.fineTuningJobID, forKey: "fine_tuning_job_id")
     }
 
     /// Metrics at the step number during the fine-tuning job.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint/properties/metrics`.
-    public struct Metrics: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Metrics: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var step: Swift.Double?
         /// The JSON member `train_loss`.
         public var trainLoss: Swift.Double?
@@ -2588,30 +2096,20 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
             self.fullValidMeanTokenAccuracy = fullValidMeanTokenAccuracy
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case step
-            case trainLoss = "train_loss"
-            case trainMeanTokenAccuracy = "train_mean_token_accuracy"
-            case validLoss = "valid_loss"
-            case validMeanTokenAccuracy = "valid_mean_token_accuracy"
-            case fullValidLoss = "full_valid_loss"
-            case fullValidMeanTokenAccuracy = "full_valid_mean_token_accuracy"
-        }
-
         /// Decodes `Metrics` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.step = try reader.optional(Swift.Double.self, .step)
-            self.trainLoss = try reader.optional(Swift.Double.self, .trainLoss)
-            self.trainMeanTokenAccuracy = try reader.optional(Swift.Double.self, .trainMeanTokenAccuracy)
-            self.validLoss = try reader.optional(Swift.Double.self, .validLoss)
-            self.validMeanTokenAccuracy = try reader.optional(Swift.Double.self, .validMeanTokenAccuracy)
-            self.fullValidLoss = try reader.optional(Swift.Double.self, .fullValidLoss)
-            self.fullValidMeanTokenAccuracy = try reader.optional(Swift.Double.self, .fullValidMeanTokenAccuracy)
+            var reader = try ObjectReader(decoder)
+            self.step = try reader.optional(Swift.Double.self, "step")
+            self.trainLoss = try reader.optional(Swift.Double.self, "train_loss")
+            self.trainMeanTokenAccuracy = try reader.optional(Swift.Double.self, "train_mean_token_accuracy")
+            self.validLoss = try reader.optional(Swift.Double.self, "valid_loss")
+            self.validMeanTokenAccuracy = try reader.optional(Swift.Double.self, "valid_mean_token_accuracy")
+            self.fullValidLoss = try reader.optional(Swift.Double.self, "full_valid_loss")
+            self.fullValidMeanTokenAccuracy = try reader.optional(Swift.Double.self, "full_valid_mean_token_accuracy")
             self.specDeviations = reader.finish()
         }
 
@@ -2619,14 +2117,14 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.step, forKey: .step)
-            try container.encodeIfPresent(self.trainLoss, forKey: .trainLoss)
-            try container.encodeIfPresent(self.trainMeanTokenAccuracy, forKey: .trainMeanTokenAccuracy)
-            try container.encodeIfPresent(self.validLoss, forKey: .validLoss)
-            try container.encodeIfPresent(self.validMeanTokenAccuracy, forKey: .validMeanTokenAccuracy)
-            try container.encodeIfPresent(self.fullValidLoss, forKey: .fullValidLoss)
-            try container.encodeIfPresent(self.fullValidMeanTokenAccuracy, forKey: .fullValidMeanTokenAccuracy)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.step, forKey: "step")
+            try container.encodeIfPresent(self.trainLoss, forKey: "train_loss")
+            try container.encodeIfPresent(self.trainMeanTokenAccuracy, forKey: "train_mean_token_accuracy")
+            try container.encodeIfPresent(self.validLoss, forKey: "valid_loss")
+            try container.encodeIfPresent(self.validMeanTokenAccuracy, forKey: "valid_mean_token_accuracy")
+            try container.encodeIfPresent(self.fullValidLoss, forKey: "full_valid_loss")
+            try container.encodeIfPresent(self.fullValidMeanTokenAccuracy, forKey: "full_valid_mean_token_accuracy")
         }
     }
 }
@@ -2634,7 +2132,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
 /// Fine-tuning job event object
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobEvent`.
-public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The object identifier.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -2675,30 +2173,20 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationRepo
         self.data = data
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case level
-        case message
-        case type
-        case data
-        case object
-    }
-
     /// Decodes `FineTuningJobEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("fine_tuning.job.event", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.level = try reader.required(FineTuningJobEvent.Level.self, .level)
-        self.message = try reader.required(Swift.String.self, .message)
-        self.type = try reader.optional(FineTuningJobEvent.TypeValue.self, .type)
-        self.data = try reader.optional([Swift.String: JSONValue].self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "fine_tuning.job.event", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.level = try reader.required(FineTuningJobEvent.Level.self, "level")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.type = try reader.optional(FineTuningJobEvent.TypeValue.self, "type")
+        self.data = try reader.optional([Swift.String: JSONValue].self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -2706,14 +2194,14 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("fine_tuning.job.event", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.level, forKey: .level)
-        try container.encode(self.message, forKey: .message)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encodeIfPresent(self.data, forKey: .data)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("fine_tuning.job.event", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.level, forKey: "level")
+        try container.encode(self.message, forKey: "message")
+        try container.encodeIfPresent(self.type, forKey: "type")
+        try container.encodeIfPresent(self.data, forKey: "data")
     }
 
     /// The log level of the event.
@@ -2761,7 +2249,7 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationRepo
 /// A MultiGrader object combines the output of multiple graders to produce a single score.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderMulti`.
-public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     public var graders: GraderMulti.Graders
@@ -2785,24 +2273,17 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.calculateOutput = calculateOutput
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case graders
-        case calculateOutput = "calculate_output"
-        case type
-    }
-
     /// Decodes `GraderMulti` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("multi", .type, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.graders = try reader.required(GraderMulti.Graders.self, .graders)
-        self.calculateOutput = try reader.required(Swift.String.self, .calculateOutput)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "multi", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.graders = try reader.required(GraderMulti.Graders.self, "graders")
+        self.calculateOutput = try reader.required(Swift.String.self, "calculate_output")
         self.specDeviations = reader.finish()
     }
 
@@ -2810,17 +2291,17 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.graders, forKey: .graders)
-        try container.encode(self.calculateOutput, forKey: .calculateOutput)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("multi", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.graders, forKey: "graders")
+        try container.encode(self.calculateOutput, forKey: "calculate_output")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
-    public enum Graders: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Graders: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -2871,7 +2352,7 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
-public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningCheckpointPermission]
     /// The JSON member `first_id`.
     public var firstID: Swift.String?
@@ -2900,26 +2381,18 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([FineTuningCheckpointPermission].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningCheckpointPermission].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -2927,12 +2400,12 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encodeIfPresent(self.firstID, forKey: .firstID)
-        try container.encodeIfPresent(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2944,7 +2417,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
-public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJobCheckpoint]
     /// The JSON member `first_id`.
     public var firstID: Swift.String?
@@ -2973,26 +2446,18 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([FineTuningJobCheckpoint].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJobCheckpoint].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -3000,12 +2465,12 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encodeIfPresent(self.firstID, forKey: .firstID)
-        try container.encodeIfPresent(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -3017,7 +2482,7 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
-public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJobEvent]
     /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
@@ -3036,22 +2501,16 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Spec
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `ListFineTuningJobEventsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([FineTuningJobEvent].self, .data)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJobEvent].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -3059,10 +2518,10 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -3074,7 +2533,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Spec
 }
 
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
-public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJob]
     /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
@@ -3093,22 +2552,16 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case hasMore = "has_more"
-        case object
-    }
-
     /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([FineTuningJob].self, .data)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJob].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -3116,10 +2569,10 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -3133,7 +2586,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
 /// RunGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/RunGraderRequest`.
-public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: RunGraderRequest.Grader
     /// The dataset item provided to the grader. This will be used to populate
@@ -3163,22 +2616,16 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
         self.modelSample = modelSample
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case grader
-        case item
-        case modelSample = "model_sample"
-    }
-
     /// Decodes `RunGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.grader = try reader.required(RunGraderRequest.Grader.self, .grader)
-        self.item = try reader.optional([Swift.String: JSONValue].self, .item)
-        self.modelSample = try reader.required(Swift.String.self, .modelSample)
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.required(RunGraderRequest.Grader.self, "grader")
+        self.item = try reader.optional([Swift.String: JSONValue].self, "item")
+        self.modelSample = try reader.required(Swift.String.self, "model_sample")
         self.specDeviations = reader.finish()
     }
 
@@ -3186,10 +2633,10 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.grader, forKey: .grader)
-        try container.encodeIfPresent(self.item, forKey: .item)
-        try container.encode(self.modelSample, forKey: .modelSample)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.grader, forKey: "grader")
+        try container.encodeIfPresent(self.item, forKey: "item")
+        try container.encode(self.modelSample, forKey: "model_sample")
     }
 
     /// The grader used for the fine-tuning job.
@@ -3197,7 +2644,7 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -3248,7 +2695,7 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
 }
 
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
-public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var reward: Swift.Double
     public var metadata: RunGraderResponse.MetadataValue
     /// The JSON member `sub_rewards`.
@@ -3275,24 +2722,17 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
         self.modelGraderTokenUsagePerModel = modelGraderTokenUsagePerModel
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case reward
-        case metadata
-        case subRewards = "sub_rewards"
-        case modelGraderTokenUsagePerModel = "model_grader_token_usage_per_model"
-    }
-
     /// Decodes `RunGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.reward = try reader.required(Swift.Double.self, .reward)
-        self.metadata = try reader.required(RunGraderResponse.MetadataValue.self, .metadata)
-        self.subRewards = try reader.required([Swift.String: JSONValue].self, .subRewards)
-        self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, .modelGraderTokenUsagePerModel)
+        var reader = try ObjectReader(decoder)
+        self.reward = try reader.required(Swift.Double.self, "reward")
+        self.metadata = try reader.required(RunGraderResponse.MetadataValue.self, "metadata")
+        self.subRewards = try reader.required([Swift.String: JSONValue].self, "sub_rewards")
+        self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, "model_grader_token_usage_per_model")
         self.specDeviations = reader.finish()
     }
 
@@ -3300,15 +2740,15 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.reward, forKey: .reward)
-        try container.encode(self.metadata, forKey: .metadata)
-        try container.encode(self.subRewards, forKey: .subRewards)
-        try container.encode(self.modelGraderTokenUsagePerModel, forKey: .modelGraderTokenUsagePerModel)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.reward, forKey: "reward")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.subRewards, forKey: "sub_rewards")
+        try container.encode(self.modelGraderTokenUsagePerModel, forKey: "model_grader_token_usage_per_model")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
-    public struct MetadataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct MetadataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String
         public var type: Swift.String
         public var errors: RunGraderResponse.MetadataValue.Errors
@@ -3346,30 +2786,20 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
             self.sampledModelName = sampledModelName
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case name
-            case type
-            case errors
-            case executionTime = "execution_time"
-            case scores
-            case tokenUsage = "token_usage"
-            case sampledModelName = "sampled_model_name"
-        }
-
         /// Decodes `MetadataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.name = try reader.required(Swift.String.self, .name)
-            self.type = try reader.required(Swift.String.self, .type)
-            self.errors = try reader.required(RunGraderResponse.MetadataValue.Errors.self, .errors)
-            self.executionTime = try reader.required(Swift.Double.self, .executionTime)
-            self.scores = try reader.required([Swift.String: JSONValue].self, .scores)
-            self.tokenUsage = try reader.optional(Swift.Int.self, .tokenUsage)
-            self.sampledModelName = try reader.optional(Swift.String.self, .sampledModelName)
+            var reader = try ObjectReader(decoder)
+            self.name = try reader.required(Swift.String.self, "name")
+            self.type = try reader.required(Swift.String.self, "type")
+            self.errors = try reader.required(RunGraderResponse.MetadataValue.Errors.self, "errors")
+            self.executionTime = try reader.required(Swift.Double.self, "execution_time")
+            self.scores = try reader.required([Swift.String: JSONValue].self, "scores")
+            self.tokenUsage = try reader.optional(Swift.Int.self, "token_usage")
+            self.sampledModelName = try reader.optional(Swift.String.self, "sampled_model_name")
             self.specDeviations = reader.finish()
         }
 
@@ -3377,18 +2807,18 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.name, forKey: .name)
-            try container.encode(self.type, forKey: .type)
-            try container.encode(self.errors, forKey: .errors)
-            try container.encode(self.executionTime, forKey: .executionTime)
-            try container.encode(self.scores, forKey: .scores)
-            try container.encode(self.tokenUsage, forKey: .tokenUsage)
-            try container.encode(self.sampledModelName, forKey: .sampledModelName)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.name, forKey: "name")
+            try container.encode(self.type, forKey: "type")
+            try container.encode(self.errors, forKey: "errors")
+            try container.encode(self.executionTime, forKey: "execution_time")
+            try container.encode(self.scores, forKey: "scores")
+            try container.encode(self.tokenUsage, forKey: "token_usage")
+            try container.encode(self.sampledModelName, forKey: "sampled_model_name")
         }
 
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
-        public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The JSON member `formula_parse_error`.
             public var formulaParseError: Swift.Bool
             /// The JSON member `sample_parse_error`.
@@ -3469,44 +2899,27 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
                 self.modelGraderServerErrorDetails = modelGraderServerErrorDetails
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case formulaParseError = "formula_parse_error"
-                case sampleParseError = "sample_parse_error"
-                case truncatedObservationError = "truncated_observation_error"
-                case unresponsiveRewardError = "unresponsive_reward_error"
-                case invalidVariableError = "invalid_variable_error"
-                case otherError = "other_error"
-                case pythonGraderServerError = "python_grader_server_error"
-                case pythonGraderServerErrorType = "python_grader_server_error_type"
-                case pythonGraderRuntimeError = "python_grader_runtime_error"
-                case pythonGraderRuntimeErrorDetails = "python_grader_runtime_error_details"
-                case modelGraderServerError = "model_grader_server_error"
-                case modelGraderRefusalError = "model_grader_refusal_error"
-                case modelGraderParseError = "model_grader_parse_error"
-                case modelGraderServerErrorDetails = "model_grader_server_error_details"
-            }
-
             /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.formulaParseError = try reader.required(Swift.Bool.self, .formulaParseError)
-                self.sampleParseError = try reader.required(Swift.Bool.self, .sampleParseError)
-                self.truncatedObservationError = try reader.required(Swift.Bool.self, .truncatedObservationError)
-                self.unresponsiveRewardError = try reader.required(Swift.Bool.self, .unresponsiveRewardError)
-                self.invalidVariableError = try reader.required(Swift.Bool.self, .invalidVariableError)
-                self.otherError = try reader.required(Swift.Bool.self, .otherError)
-                self.pythonGraderServerError = try reader.required(Swift.Bool.self, .pythonGraderServerError)
-                self.pythonGraderServerErrorType = try reader.optional(Swift.String.self, .pythonGraderServerErrorType)
-                self.pythonGraderRuntimeError = try reader.required(Swift.Bool.self, .pythonGraderRuntimeError)
-                self.pythonGraderRuntimeErrorDetails = try reader.optional(Swift.String.self, .pythonGraderRuntimeErrorDetails)
-                self.modelGraderServerError = try reader.required(Swift.Bool.self, .modelGraderServerError)
-                self.modelGraderRefusalError = try reader.required(Swift.Bool.self, .modelGraderRefusalError)
-                self.modelGraderParseError = try reader.required(Swift.Bool.self, .modelGraderParseError)
-                self.modelGraderServerErrorDetails = try reader.optional(Swift.String.self, .modelGraderServerErrorDetails)
+                var reader = try ObjectReader(decoder)
+                self.formulaParseError = try reader.required(Swift.Bool.self, "formula_parse_error")
+                self.sampleParseError = try reader.required(Swift.Bool.self, "sample_parse_error")
+                self.truncatedObservationError = try reader.required(Swift.Bool.self, "truncated_observation_error")
+                self.unresponsiveRewardError = try reader.required(Swift.Bool.self, "unresponsive_reward_error")
+                self.invalidVariableError = try reader.required(Swift.Bool.self, "invalid_variable_error")
+                self.otherError = try reader.required(Swift.Bool.self, "other_error")
+                self.pythonGraderServerError = try reader.required(Swift.Bool.self, "python_grader_server_error")
+                self.pythonGraderServerErrorType = try reader.optional(Swift.String.self, "python_grader_server_error_type")
+                self.pythonGraderRuntimeError = try reader.required(Swift.Bool.self, "python_grader_runtime_error")
+                self.pythonGraderRuntimeErrorDetails = try reader.optional(Swift.String.self, "python_grader_runtime_error_details")
+                self.modelGraderServerError = try reader.required(Swift.Bool.self, "model_grader_server_error")
+                self.modelGraderRefusalError = try reader.required(Swift.Bool.self, "model_grader_refusal_error")
+                self.modelGraderParseError = try reader.required(Swift.Bool.self, "model_grader_parse_error")
+                self.modelGraderServerErrorDetails = try reader.optional(Swift.String.self, "model_grader_server_error_details")
                 self.specDeviations = reader.finish()
             }
 
@@ -3514,21 +2927,21 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.formulaParseError, forKey: .formulaParseError)
-                try container.encode(self.sampleParseError, forKey: .sampleParseError)
-                try container.encode(self.truncatedObservationError, forKey: .truncatedObservationError)
-                try container.encode(self.unresponsiveRewardError, forKey: .unresponsiveRewardError)
-                try container.encode(self.invalidVariableError, forKey: .invalidVariableError)
-                try container.encode(self.otherError, forKey: .otherError)
-                try container.encode(self.pythonGraderServerError, forKey: .pythonGraderServerError)
-                try container.encode(self.pythonGraderServerErrorType, forKey: .pythonGraderServerErrorType)
-                try container.encode(self.pythonGraderRuntimeError, forKey: .pythonGraderRuntimeError)
-                try container.encode(self.pythonGraderRuntimeErrorDetails, forKey: .pythonGraderRuntimeErrorDetails)
-                try container.encode(self.modelGraderServerError, forKey: .modelGraderServerError)
-                try container.encode(self.modelGraderRefusalError, forKey: .modelGraderRefusalError)
-                try container.encode(self.modelGraderParseError, forKey: .modelGraderParseError)
-                try container.encode(self.modelGraderServerErrorDetails, forKey: .modelGraderServerErrorDetails)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.formulaParseError, forKey: "formula_parse_error")
+                try container.encode(self.sampleParseError, forKey: "sample_parse_error")
+                try container.encode(self.truncatedObservationError, forKey: "truncated_observation_error")
+                try container.encode(self.unresponsiveRewardError, forKey: "unresponsive_reward_error")
+                try container.encode(self.invalidVariableError, forKey: "invalid_variable_error")
+                try container.encode(self.otherError, forKey: "other_error")
+                try container.encode(self.pythonGraderServerError, forKey: "python_grader_server_error")
+                try container.encode(self.pythonGraderServerErrorType, forKey: "python_grader_server_error_type")
+                try container.encode(self.pythonGraderRuntimeError, forKey: "python_grader_runtime_error")
+                try container.encode(self.pythonGraderRuntimeErrorDetails, forKey: "python_grader_runtime_error_details")
+                try container.encode(self.modelGraderServerError, forKey: "model_grader_server_error")
+                try container.encode(self.modelGraderRefusalError, forKey: "model_grader_refusal_error")
+                try container.encode(self.modelGraderParseError, forKey: "model_grader_parse_error")
+                try container.encode(self.modelGraderServerErrorDetails, forKey: "model_grader_server_error_details")
             }
         }
     }
@@ -3537,7 +2950,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
 /// ValidateGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest`.
-public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderRequest.Grader
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3551,18 +2964,14 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationR
         self.grader = grader
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case grader
-    }
-
     /// Decodes `ValidateGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.grader = try reader.required(ValidateGraderRequest.Grader.self, .grader)
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.required(ValidateGraderRequest.Grader.self, "grader")
         self.specDeviations = reader.finish()
     }
 
@@ -3570,8 +2979,8 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.grader, forKey: .grader)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.grader, forKey: "grader")
     }
 
     /// The grader used for the fine-tuning job.
@@ -3579,7 +2988,7 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationR
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -3632,7 +3041,7 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationR
 /// ValidateGraderResponse
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse`.
-public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderResponse.Grader?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3646,18 +3055,14 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviation
         self.grader = grader
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case grader
-    }
-
     /// Decodes `ValidateGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.grader = try reader.optional(ValidateGraderResponse.Grader.self, .grader)
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.optional(ValidateGraderResponse.Grader.self, "grader")
         self.specDeviations = reader.finish()
     }
 
@@ -3665,8 +3070,8 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.grader, forKey: .grader)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.grader, forKey: "grader")
     }
 
     /// The grader used for the fine-tuning job.
@@ -3674,7 +3079,7 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image(s) to edit. Must be a supported image file or an array of images.
     ///
     /// For the GPT image models (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, and `gpt-image-2-2026-04-21`), each image should be a `png`, `webp`, or `jpg`
@@ -111,46 +111,28 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
         self.quality = quality
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case image
-        case prompt
-        case mask
-        case background
-        case model
-        case n
-        case size
-        case responseFormat = "response_format"
-        case outputFormat = "output_format"
-        case outputCompression = "output_compression"
-        case user
-        case inputFidelity = "input_fidelity"
-        case stream
-        case partialImages = "partial_images"
-        case quality
-    }
-
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.image = try reader.required(CreateImageEditRequest.ImageValue.self, .image)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.mask = try reader.optional(FileUpload.self, .mask)
-        self.background = try reader.optional(CreateImageEditRequest.Background.self, .background)
-        self.model = try reader.optional(CreateImageEditRequest.ModelValue.self, .model)
-        self.n = try reader.optional(Swift.Int.self, .n)
-        self.size = try reader.optional(CreateImageEditRequest.Size.self, .size)
-        self.responseFormat = try reader.optional(CreateImageEditRequest.ResponseFormat.self, .responseFormat)
-        self.outputFormat = try reader.optional(CreateImageEditRequest.OutputFormat.self, .outputFormat)
-        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
-        self.user = try reader.optional(Swift.String.self, .user)
-        self.inputFidelity = try reader.optional(InputFidelity.self, .inputFidelity)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
-        self.quality = try reader.optional(CreateImageEditRequest.Quality.self, .quality)
+        var reader = try ObjectReader(decoder)
+        self.image = try reader.required(CreateImageEditRequest.ImageValue.self, "image")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.mask = try reader.optional(FileUpload.self, "mask")
+        self.background = try reader.optional(CreateImageEditRequest.Background.self, "background")
+        self.model = try reader.optional(CreateImageEditRequest.ModelValue.self, "model")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.size = try reader.optional(CreateImageEditRequest.Size.self, "size")
+        self.responseFormat = try reader.optional(CreateImageEditRequest.ResponseFormat.self, "response_format")
+        self.outputFormat = try reader.optional(CreateImageEditRequest.OutputFormat.self, "output_format")
+        self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
+        self.user = try reader.optional(Swift.String.self, "user")
+        self.inputFidelity = try reader.optional(InputFidelity.self, "input_fidelity")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.partialImages = try reader.optional(PartialImages.self, "partial_images")
+        self.quality = try reader.optional(CreateImageEditRequest.Quality.self, "quality")
         self.specDeviations = reader.finish()
     }
 
@@ -158,22 +140,22 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.image, forKey: .image)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.mask, forKey: .mask)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.image, forKey: "image")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.mask, forKey: "mask")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
+        try container.encodeIfPresent(self.user, forKey: "user")
+        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
+        try container.encodeIfPresent(self.quality, forKey: "quality")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -206,7 +188,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
-    public enum ImageValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum ImageValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case file(FileUpload)
         case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -406,7 +388,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateImageRequest`.
-public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
     public var prompt: Swift.String
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
@@ -501,44 +483,27 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
         self.user = user
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case prompt
-        case model
-        case n
-        case quality
-        case responseFormat = "response_format"
-        case outputFormat = "output_format"
-        case outputCompression = "output_compression"
-        case stream
-        case partialImages = "partial_images"
-        case size
-        case moderation
-        case background
-        case style
-        case user
-    }
-
     /// Decodes `CreateImageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.model = try reader.optional(CreateImageRequest.ModelValue.self, .model)
-        self.n = try reader.optional(Swift.Int.self, .n)
-        self.quality = try reader.optional(CreateImageRequest.Quality.self, .quality)
-        self.responseFormat = try reader.optional(CreateImageRequest.ResponseFormat.self, .responseFormat)
-        self.outputFormat = try reader.optional(CreateImageRequest.OutputFormat.self, .outputFormat)
-        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
-        self.size = try reader.optional(CreateImageRequest.Size.self, .size)
-        self.moderation = try reader.optional(CreateImageRequest.ModerationValue.self, .moderation)
-        self.background = try reader.optional(CreateImageRequest.Background.self, .background)
-        self.style = try reader.optional(CreateImageRequest.Style.self, .style)
-        self.user = try reader.optional(Swift.String.self, .user)
+        var reader = try ObjectReader(decoder)
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.model = try reader.optional(CreateImageRequest.ModelValue.self, "model")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.quality = try reader.optional(CreateImageRequest.Quality.self, "quality")
+        self.responseFormat = try reader.optional(CreateImageRequest.ResponseFormat.self, "response_format")
+        self.outputFormat = try reader.optional(CreateImageRequest.OutputFormat.self, "output_format")
+        self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.partialImages = try reader.optional(PartialImages.self, "partial_images")
+        self.size = try reader.optional(CreateImageRequest.Size.self, "size")
+        self.moderation = try reader.optional(CreateImageRequest.ModerationValue.self, "moderation")
+        self.background = try reader.optional(CreateImageRequest.Background.self, "background")
+        self.style = try reader.optional(CreateImageRequest.Style.self, "style")
+        self.user = try reader.optional(Swift.String.self, "user")
         self.specDeviations = reader.finish()
     }
 
@@ -546,21 +511,21 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.style, forKey: .style)
-        try container.encodeIfPresent(self.user, forKey: .user)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.quality, forKey: "quality")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.style, forKey: "style")
+        try container.encodeIfPresent(self.user, forKey: "user")
     }
 
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
@@ -780,7 +745,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
-public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
     ///
     /// Raw bytes.
@@ -823,28 +788,19 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDevi
         self.user = user
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case image
-        case model
-        case n
-        case responseFormat = "response_format"
-        case size
-        case user
-    }
-
     /// Decodes `CreateImageVariationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.image = try reader.required(FileUpload.self, .image)
-        self.model = try reader.optional(CreateImageVariationRequest.ModelValue.self, .model)
-        self.n = try reader.optional(Swift.Int.self, .n)
-        self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, .responseFormat)
-        self.size = try reader.optional(CreateImageVariationRequest.Size.self, .size)
-        self.user = try reader.optional(Swift.String.self, .user)
+        var reader = try ObjectReader(decoder)
+        self.image = try reader.required(FileUpload.self, "image")
+        self.model = try reader.optional(CreateImageVariationRequest.ModelValue.self, "model")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, "response_format")
+        self.size = try reader.optional(CreateImageVariationRequest.Size.self, "size")
+        self.user = try reader.optional(Swift.String.self, "user")
         self.specDeviations = reader.finish()
     }
 
@@ -852,13 +808,13 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.image, forKey: .image)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.user, forKey: .user)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.image, forKey: "image")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.user, forKey: "user")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -935,7 +891,7 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDevi
 /// JSON edits support GPT image models only; DALL-E edits require multipart (`dall-e-2` only).
 ///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam`.
-public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
     public var model: EditImageBodyJSONParam.ModelValue?
     /// Input image references to edit.
@@ -951,7 +907,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
     /// Output quality for GPT image models.
     public var quality: EditImageBodyJSONParam.Quality?
     /// Controls fidelity to the original input image(s).
-    public var inputFidelity: EditImageBodyJSONParam.InputFidelityValue?
+    public var inputFidelity: InputFidelity?
     /// Requested output image size.
     public var size: EditImageBodyJSONParam.Size?
     /// A unique identifier representing your end-user, which can help OpenAI
@@ -997,7 +953,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         mask: ImageRefParam? = nil,
         n: Swift.Int? = nil,
         quality: EditImageBodyJSONParam.Quality? = nil,
-        inputFidelity: EditImageBodyJSONParam.InputFidelityValue? = nil,
+        inputFidelity: InputFidelity? = nil,
         size: EditImageBodyJSONParam.Size? = nil,
         user: Swift.String? = nil,
         outputFormat: EditImageBodyJSONParam.OutputFormat? = nil,
@@ -1024,46 +980,28 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         self.partialImages = partialImages
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case images
-        case mask
-        case prompt
-        case n
-        case quality
-        case inputFidelity = "input_fidelity"
-        case size
-        case user
-        case outputFormat = "output_format"
-        case outputCompression = "output_compression"
-        case moderation
-        case background
-        case stream
-        case partialImages = "partial_images"
-    }
-
     /// Decodes `EditImageBodyJSONParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.optional(EditImageBodyJSONParam.ModelValue.self, .model)
-        self.images = try reader.required([ImageRefParam].self, .images)
-        self.mask = try reader.optional(ImageRefParam.self, .mask)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.n = try reader.optional(Swift.Int.self, .n)
-        self.quality = try reader.optional(EditImageBodyJSONParam.Quality.self, .quality)
-        self.inputFidelity = try reader.optional(EditImageBodyJSONParam.InputFidelityValue.self, .inputFidelity)
-        self.size = try reader.optional(EditImageBodyJSONParam.Size.self, .size)
-        self.user = try reader.optional(Swift.String.self, .user)
-        self.outputFormat = try reader.optional(EditImageBodyJSONParam.OutputFormat.self, .outputFormat)
-        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
-        self.moderation = try reader.optional(EditImageBodyJSONParam.ModerationValue.self, .moderation)
-        self.background = try reader.optional(EditImageBodyJSONParam.Background.self, .background)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(EditImageBodyJSONParam.ModelValue.self, "model")
+        self.images = try reader.required([ImageRefParam].self, "images")
+        self.mask = try reader.optional(ImageRefParam.self, "mask")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.quality = try reader.optional(EditImageBodyJSONParam.Quality.self, "quality")
+        self.inputFidelity = try reader.optional(InputFidelity.self, "input_fidelity")
+        self.size = try reader.optional(EditImageBodyJSONParam.Size.self, "size")
+        self.user = try reader.optional(Swift.String.self, "user")
+        self.outputFormat = try reader.optional(EditImageBodyJSONParam.OutputFormat.self, "output_format")
+        self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
+        self.moderation = try reader.optional(EditImageBodyJSONParam.ModerationValue.self, "moderation")
+        self.background = try reader.optional(EditImageBodyJSONParam.Background.self, "background")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.partialImages = try reader.optional(PartialImages.self, "partial_images")
         self.specDeviations = reader.finish()
     }
 
@@ -1071,22 +1009,22 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encode(self.images, forKey: .images)
-        try container.encodeIfPresent(self.mask, forKey: .mask)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
-        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.images, forKey: "images")
+        try container.encodeIfPresent(self.mask, forKey: "mask")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.quality, forKey: "quality")
+        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.user, forKey: "user")
+        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
     }
 
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
@@ -1141,23 +1079,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
 
         /// `auto`
         public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/input_fidelity/anyOf/0`.
-    public struct InputFidelityValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1244,7 +1165,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
 /// Represents the content or the URL of an image generated by the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Image`.
-public struct Image: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The base64-encoded JSON of the generated image. Returned by default for the GPT image models, and only present if `response_format` is set to `b64_json` for `dall-e-2` and `dall-e-3`.
     public var b64JSON: Swift.String?
     /// When using `dall-e-2` or `dall-e-3`, the URL of the generated image if `response_format` is set to `url` (default value). Unsupported for the GPT image models.
@@ -1270,22 +1191,16 @@ public struct Image: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.revisedPrompt = revisedPrompt
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case b64JSON = "b64_json"
-        case url
-        case revisedPrompt = "revised_prompt"
-    }
-
     /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.b64JSON = try reader.optional(Swift.String.self, .b64JSON)
-        self.url = try reader.optional(Swift.String.self, .url)
-        self.revisedPrompt = try reader.optional(Swift.String.self, .revisedPrompt)
+        var reader = try ObjectReader(decoder)
+        self.b64JSON = try reader.optional(Swift.String.self, "b64_json")
+        self.url = try reader.optional(Swift.String.self, "url")
+        self.revisedPrompt = try reader.optional(Swift.String.self, "revised_prompt")
         self.specDeviations = reader.finish()
     }
 
@@ -1293,17 +1208,17 @@ public struct Image: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.b64JSON, forKey: .b64JSON)
-        try container.encodeIfPresent(self.url, forKey: .url)
-        try container.encodeIfPresent(self.revisedPrompt, forKey: .revisedPrompt)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.b64JSON, forKey: "b64_json")
+        try container.encodeIfPresent(self.url, forKey: "url")
+        try container.encodeIfPresent(self.revisedPrompt, forKey: "revised_prompt")
     }
 }
 
 /// Emitted when image editing has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent`.
-public struct ImageEditCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded final edited image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1349,32 +1264,21 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable, SpecDeviatio
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case b64JSON = "b64_json"
-        case createdAt = "created_at"
-        case size
-        case quality
-        case background
-        case outputFormat = "output_format"
-        case usage
-        case type
-    }
-
     /// Decodes `ImageEditCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("image_edit.completed", .type, required: true)
-        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.size = try reader.required(ImageEditCompletedEvent.Size.self, .size)
-        self.quality = try reader.required(ImageEditCompletedEvent.Quality.self, .quality)
-        self.background = try reader.required(ImageEditCompletedEvent.Background.self, .background)
-        self.outputFormat = try reader.required(ImageEditCompletedEvent.OutputFormat.self, .outputFormat)
-        self.usage = try reader.required(ImagesUsage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_edit.completed", required: true)
+        self.b64JSON = try reader.required(Swift.String.self, "b64_json")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.size = try reader.required(ImageEditCompletedEvent.Size.self, "size")
+        self.quality = try reader.required(ImageEditCompletedEvent.Quality.self, "quality")
+        self.background = try reader.required(ImageEditCompletedEvent.Background.self, "background")
+        self.outputFormat = try reader.required(ImageEditCompletedEvent.OutputFormat.self, "output_format")
+        self.usage = try reader.required(ImagesUsage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -1382,15 +1286,15 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_edit.completed", forKey: .type)
-        try container.encode(self.b64JSON, forKey: .b64JSON)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.size, forKey: .size)
-        try container.encode(self.quality, forKey: .quality)
-        try container.encode(self.background, forKey: .background)
-        try container.encode(self.outputFormat, forKey: .outputFormat)
-        try container.encode(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_edit.completed", forKey: "type")
+        try container.encode(self.b64JSON, forKey: "b64_json")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.quality, forKey: "quality")
+        try container.encode(self.background, forKey: "background")
+        try container.encode(self.outputFormat, forKey: "output_format")
+        try container.encode(self.usage, forKey: "usage")
     }
 
     /// The size of the edited image.
@@ -1491,7 +1395,7 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable, SpecDeviatio
 /// Emitted when a partial image is available during image editing streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent`.
-public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded partial image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1537,32 +1441,21 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDevia
         self.partialImageIndex = partialImageIndex
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case b64JSON = "b64_json"
-        case createdAt = "created_at"
-        case size
-        case quality
-        case background
-        case outputFormat = "output_format"
-        case partialImageIndex = "partial_image_index"
-        case type
-    }
-
     /// Decodes `ImageEditPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("image_edit.partial_image", .type, required: true)
-        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.size = try reader.required(ImageEditPartialImageEvent.Size.self, .size)
-        self.quality = try reader.required(ImageEditPartialImageEvent.Quality.self, .quality)
-        self.background = try reader.required(ImageEditPartialImageEvent.Background.self, .background)
-        self.outputFormat = try reader.required(ImageEditPartialImageEvent.OutputFormat.self, .outputFormat)
-        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_edit.partial_image", required: true)
+        self.b64JSON = try reader.required(Swift.String.self, "b64_json")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.size = try reader.required(ImageEditPartialImageEvent.Size.self, "size")
+        self.quality = try reader.required(ImageEditPartialImageEvent.Quality.self, "quality")
+        self.background = try reader.required(ImageEditPartialImageEvent.Background.self, "background")
+        self.outputFormat = try reader.required(ImageEditPartialImageEvent.OutputFormat.self, "output_format")
+        self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
         self.specDeviations = reader.finish()
     }
 
@@ -1570,15 +1463,15 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_edit.partial_image", forKey: .type)
-        try container.encode(self.b64JSON, forKey: .b64JSON)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.size, forKey: .size)
-        try container.encode(self.quality, forKey: .quality)
-        try container.encode(self.background, forKey: .background)
-        try container.encode(self.outputFormat, forKey: .outputFormat)
-        try container.encode(self.partialImageIndex, forKey: .partialImageIndex)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_edit.partial_image", forKey: "type")
+        try container.encode(self.b64JSON, forKey: "b64_json")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.quality, forKey: "quality")
+        try container.encode(self.background, forKey: "background")
+        try container.encode(self.outputFormat, forKey: "output_format")
+        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
     }
 
     /// The size of the requested edited image.
@@ -1679,7 +1572,7 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDevia
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
-public enum ImageEditStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum ImageEditStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image editing streaming. Selected when `type` is `image_edit.partial_image`.
     case imageEditPartialImage(ImageEditPartialImageEvent)
     /// Emitted when image editing has completed and the final image is available. Selected when `type` is `image_edit.completed`.
@@ -1716,7 +1609,7 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepres
 /// Emitted when image generation has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent`.
-public struct ImageGenCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1762,32 +1655,21 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case b64JSON = "b64_json"
-        case createdAt = "created_at"
-        case size
-        case quality
-        case background
-        case outputFormat = "output_format"
-        case usage
-        case type
-    }
-
     /// Decodes `ImageGenCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("image_generation.completed", .type, required: true)
-        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.size = try reader.required(ImageGenCompletedEvent.Size.self, .size)
-        self.quality = try reader.required(ImageGenCompletedEvent.Quality.self, .quality)
-        self.background = try reader.required(ImageGenCompletedEvent.Background.self, .background)
-        self.outputFormat = try reader.required(ImageGenCompletedEvent.OutputFormat.self, .outputFormat)
-        self.usage = try reader.required(ImagesUsage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_generation.completed", required: true)
+        self.b64JSON = try reader.required(Swift.String.self, "b64_json")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.size = try reader.required(ImageGenCompletedEvent.Size.self, "size")
+        self.quality = try reader.required(ImageGenCompletedEvent.Quality.self, "quality")
+        self.background = try reader.required(ImageGenCompletedEvent.Background.self, "background")
+        self.outputFormat = try reader.required(ImageGenCompletedEvent.OutputFormat.self, "output_format")
+        self.usage = try reader.required(ImagesUsage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -1795,15 +1677,15 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation.completed", forKey: .type)
-        try container.encode(self.b64JSON, forKey: .b64JSON)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.size, forKey: .size)
-        try container.encode(self.quality, forKey: .quality)
-        try container.encode(self.background, forKey: .background)
-        try container.encode(self.outputFormat, forKey: .outputFormat)
-        try container.encode(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_generation.completed", forKey: "type")
+        try container.encode(self.b64JSON, forKey: "b64_json")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.quality, forKey: "quality")
+        try container.encode(self.background, forKey: "background")
+        try container.encode(self.outputFormat, forKey: "output_format")
+        try container.encode(self.usage, forKey: "usage")
     }
 
     /// The size of the generated image.
@@ -1901,10 +1783,102 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
+/// The input tokens detailed information for the image generation.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenInputUsageDetails`.
+public struct ImageGenInputUsageDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The number of text tokens in the input prompt.
+    public var textTokens: Swift.Int
+    /// The number of image tokens in the input prompt.
+    public var imageTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ImageGenInputUsageDetails`.
+    ///
+    /// - Parameters:
+    ///   - textTokens: The number of text tokens in the input prompt.
+    ///   - imageTokens: The number of image tokens in the input prompt.
+    public init(
+        textTokens: Swift.Int,
+        imageTokens: Swift.Int
+    ) {
+        self.textTokens = textTokens
+        self.imageTokens = imageTokens
+    }
+
+    /// Decodes `ImageGenInputUsageDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.textTokens = try reader.required(Swift.Int.self, "text_tokens")
+        self.imageTokens = try reader.required(Swift.Int.self, "image_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.textTokens, forKey: "text_tokens")
+        try container.encode(self.imageTokens, forKey: "image_tokens")
+    }
+}
+
+/// The output token details for the image generation.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenOutputTokensDetails`.
+public struct ImageGenOutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The number of image output tokens generated by the model.
+    public var imageTokens: Swift.Int
+    /// The number of text output tokens generated by the model.
+    public var textTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ImageGenOutputTokensDetails`.
+    ///
+    /// - Parameters:
+    ///   - imageTokens: The number of image output tokens generated by the model.
+    ///   - textTokens: The number of text output tokens generated by the model.
+    public init(
+        imageTokens: Swift.Int,
+        textTokens: Swift.Int
+    ) {
+        self.imageTokens = imageTokens
+        self.textTokens = textTokens
+    }
+
+    /// Decodes `ImageGenOutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.imageTokens = try reader.required(Swift.Int.self, "image_tokens")
+        self.textTokens = try reader.required(Swift.Int.self, "text_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.imageTokens, forKey: "image_tokens")
+        try container.encode(self.textTokens, forKey: "text_tokens")
+    }
+}
+
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent`.
-public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded partial image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1950,32 +1924,21 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviat
         self.partialImageIndex = partialImageIndex
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case b64JSON = "b64_json"
-        case createdAt = "created_at"
-        case size
-        case quality
-        case background
-        case outputFormat = "output_format"
-        case partialImageIndex = "partial_image_index"
-        case type
-    }
-
     /// Decodes `ImageGenPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("image_generation.partial_image", .type, required: true)
-        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.size = try reader.required(ImageGenPartialImageEvent.Size.self, .size)
-        self.quality = try reader.required(ImageGenPartialImageEvent.Quality.self, .quality)
-        self.background = try reader.required(ImageGenPartialImageEvent.Background.self, .background)
-        self.outputFormat = try reader.required(ImageGenPartialImageEvent.OutputFormat.self, .outputFormat)
-        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_generation.partial_image", required: true)
+        self.b64JSON = try reader.required(Swift.String.self, "b64_json")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.size = try reader.required(ImageGenPartialImageEvent.Size.self, "size")
+        self.quality = try reader.required(ImageGenPartialImageEvent.Quality.self, "quality")
+        self.background = try reader.required(ImageGenPartialImageEvent.Background.self, "background")
+        self.outputFormat = try reader.required(ImageGenPartialImageEvent.OutputFormat.self, "output_format")
+        self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
         self.specDeviations = reader.finish()
     }
 
@@ -1983,15 +1946,15 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation.partial_image", forKey: .type)
-        try container.encode(self.b64JSON, forKey: .b64JSON)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.size, forKey: .size)
-        try container.encode(self.quality, forKey: .quality)
-        try container.encode(self.background, forKey: .background)
-        try container.encode(self.outputFormat, forKey: .outputFormat)
-        try container.encode(self.partialImageIndex, forKey: .partialImageIndex)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_generation.partial_image", forKey: "type")
+        try container.encode(self.b64JSON, forKey: "b64_json")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.quality, forKey: "quality")
+        try container.encode(self.background, forKey: "background")
+        try container.encode(self.outputFormat, forKey: "output_format")
+        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
     }
 
     /// The size of the requested image.
@@ -2092,7 +2055,7 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviat
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
-public enum ImageGenStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum ImageGenStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `image_generation.partial_image`.
     case imageGenerationPartialImage(ImageGenPartialImageEvent)
     /// Emitted when image generation has completed and the final image is available. Selected when `type` is `image_generation.completed`.
@@ -2126,11 +2089,78 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable, UnknownCaseReprese
     }
 }
 
+/// For `gpt-image-1` only, the token usage information for the image generation.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenUsage`.
+public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The number of tokens (images and text) in the input prompt.
+    public var inputTokens: Swift.Int
+    /// The total number of tokens (images and text) used for the image generation.
+    public var totalTokens: Swift.Int
+    /// The number of output tokens generated by the model.
+    public var outputTokens: Swift.Int
+    /// The output token details for the image generation.
+    public var outputTokensDetails: ImageGenOutputTokensDetails?
+    /// The input tokens detailed information for the image generation.
+    public var inputTokensDetails: ImageGenInputUsageDetails
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ImageGenUsage`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The number of tokens (images and text) in the input prompt.
+    ///   - totalTokens: The total number of tokens (images and text) used for the image generation.
+    ///   - outputTokens: The number of output tokens generated by the model.
+    ///   - inputTokensDetails: The input tokens detailed information for the image generation.
+    ///   - outputTokensDetails: The output token details for the image generation.
+    public init(
+        inputTokens: Swift.Int,
+        totalTokens: Swift.Int,
+        outputTokens: Swift.Int,
+        inputTokensDetails: ImageGenInputUsageDetails,
+        outputTokensDetails: ImageGenOutputTokensDetails? = nil
+    ) {
+        self.inputTokens = inputTokens
+        self.totalTokens = totalTokens
+        self.outputTokens = outputTokens
+        self.outputTokensDetails = outputTokensDetails
+        self.inputTokensDetails = inputTokensDetails
+    }
+
+    /// Decodes `ImageGenUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+        self.outputTokensDetails = try reader.optional(ImageGenOutputTokensDetails.self, "output_tokens_details")
+        self.inputTokensDetails = try reader.required(ImageGenInputUsageDetails.self, "input_tokens_details")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+        try container.encode(self.totalTokens, forKey: "total_tokens")
+        try container.encode(self.outputTokens, forKey: "output_tokens")
+        try container.encodeIfPresent(self.outputTokensDetails, forKey: "output_tokens_details")
+        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+    }
+}
+
 /// Reference an input image by either URL or uploaded file ID.
 /// Provide exactly one of `image_url` or `file_id`.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageRefParam`.
-public struct ImageRefParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
     public var imageURL: Swift.String?
     /// The File API ID of an uploaded image to use as input.
@@ -2151,20 +2181,15 @@ public struct ImageRefParam: Codable, Hashable, Sendable, SpecDeviationReporting
         self.fileID = fileID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-    }
-
     /// Decodes `ImageRefParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
-        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        var reader = try ObjectReader(decoder)
+        self.imageURL = try reader.optional(Swift.String.self, "image_url")
+        self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.specDeviations = reader.finish()
     }
 
@@ -2172,16 +2197,16 @@ public struct ImageRefParam: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+        try container.encodeIfPresent(self.fileID, forKey: "file_id")
     }
 }
 
 /// The response from the image generation endpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
-public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the image was created.
     public var created: Swift.Int
     /// The list of generated images.
@@ -2193,7 +2218,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     /// The size of the image generated. Either `1024x1024`, `1024x1536`, or `1536x1024`.
     public var size: ImagesResponse.Size?
     /// The quality of the image generated. Either `low`, `medium`, or `high`.
-    public var quality: ImagesResponse.Quality?
+    public var quality: WebSearchContextSize?
     /// For `gpt-image-1` only, the token usage information for the image generation.
     public var usage: ImageGenUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2215,7 +2240,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         background: ImagesResponse.Background? = nil,
         outputFormat: ImagesResponse.OutputFormat? = nil,
         size: ImagesResponse.Size? = nil,
-        quality: ImagesResponse.Quality? = nil,
+        quality: WebSearchContextSize? = nil,
         usage: ImageGenUsage? = nil
     ) {
         self.created = created
@@ -2227,30 +2252,20 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         self.usage = usage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case created
-        case data
-        case background
-        case outputFormat = "output_format"
-        case size
-        case quality
-        case usage
-    }
-
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.created = try reader.required(Swift.Int.self, .created)
-        self.data = try reader.optional([Image].self, .data)
-        self.background = try reader.optional(ImagesResponse.Background.self, .background)
-        self.outputFormat = try reader.optional(ImagesResponse.OutputFormat.self, .outputFormat)
-        self.size = try reader.optional(ImagesResponse.Size.self, .size)
-        self.quality = try reader.optional(ImagesResponse.Quality.self, .quality)
-        self.usage = try reader.optional(ImageGenUsage.self, .usage)
+        var reader = try ObjectReader(decoder)
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.data = try reader.optional([Image].self, "data")
+        self.background = try reader.optional(ImagesResponse.Background.self, "background")
+        self.outputFormat = try reader.optional(ImagesResponse.OutputFormat.self, "output_format")
+        self.size = try reader.optional(ImagesResponse.Size.self, "size")
+        self.quality = try reader.optional(WebSearchContextSize.self, "quality")
+        self.usage = try reader.optional(ImageGenUsage.self, "usage")
         self.specDeviations = reader.finish()
     }
 
@@ -2258,14 +2273,14 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.created, forKey: .created)
-        try container.encodeIfPresent(self.data, forKey: .data)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.created, forKey: "created")
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.quality, forKey: "quality")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
     }
 
     /// The background parameter used for the image generation. Either `transparent` or `opaque`.
@@ -2330,34 +2345,12 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         /// `1536x1024`
         public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
     }
-
-    /// The quality of the image generated. Either `low`, `medium`, or `high`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/quality`.
-    public struct Quality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-    }
 }
 
 /// For the GPT image models only, the token usage information for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImagesUsage`.
-public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The total number of tokens (images and text) used for the image generation.
     public var totalTokens: Swift.Int
     /// The number of tokens (images and text) in the input prompt.
@@ -2365,7 +2358,7 @@ public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of image tokens in the output image.
     public var outputTokens: Swift.Int
     /// The input tokens detailed information for the image generation.
-    public var inputTokensDetails: ImagesUsage.InputTokensDetails
+    public var inputTokensDetails: ImageGenOutputTokensDetails
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -2380,19 +2373,12 @@ public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
         totalTokens: Swift.Int,
         inputTokens: Swift.Int,
         outputTokens: Swift.Int,
-        inputTokensDetails: ImagesUsage.InputTokensDetails
+        inputTokensDetails: ImageGenOutputTokensDetails
     ) {
         self.totalTokens = totalTokens
         self.inputTokens = inputTokens
         self.outputTokens = outputTokens
         self.inputTokensDetails = inputTokensDetails
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case totalTokens = "total_tokens"
-        case inputTokens = "input_tokens"
-        case outputTokens = "output_tokens"
-        case inputTokensDetails = "input_tokens_details"
     }
 
     /// Decodes `ImagesUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2401,11 +2387,11 @@ public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-        self.inputTokensDetails = try reader.required(ImagesUsage.InputTokensDetails.self, .inputTokensDetails)
+        var reader = try ObjectReader(decoder)
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+        self.inputTokensDetails = try reader.required(ImageGenOutputTokensDetails.self, "input_tokens_details")
         self.specDeviations = reader.finish()
     }
 
@@ -2413,241 +2399,13 @@ public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-    }
-
-    /// The input tokens detailed information for the image generation.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImagesUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The number of text tokens in the input prompt.
-        public var textTokens: Swift.Int
-        /// The number of image tokens in the input prompt.
-        public var imageTokens: Swift.Int
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `InputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - textTokens: The number of text tokens in the input prompt.
-        ///   - imageTokens: The number of image tokens in the input prompt.
-        public init(
-            textTokens: Swift.Int,
-            imageTokens: Swift.Int
-        ) {
-            self.textTokens = textTokens
-            self.imageTokens = imageTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case textTokens = "text_tokens"
-            case imageTokens = "image_tokens"
-        }
-
-        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.textTokens = try reader.required(Swift.Int.self, .textTokens)
-            self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.textTokens, forKey: .textTokens)
-            try container.encode(self.imageTokens, forKey: .imageTokens)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.totalTokens, forKey: "total_tokens")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+        try container.encode(self.outputTokens, forKey: "output_tokens")
+        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/PartialImages`.
 public typealias PartialImages = Swift.Int
-
-/// The output token details for the image generation.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenOutputTokensDetails`.
-public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The number of image output tokens generated by the model.
-    public var imageTokens: Swift.Int
-    /// The number of text output tokens generated by the model.
-    public var textTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ImageGenOutputTokensDetails`.
-    ///
-    /// - Parameters:
-    ///   - imageTokens: The number of image output tokens generated by the model.
-    ///   - textTokens: The number of text output tokens generated by the model.
-    public init(
-        imageTokens: Swift.Int,
-        textTokens: Swift.Int
-    ) {
-        self.imageTokens = imageTokens
-        self.textTokens = textTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageTokens = "image_tokens"
-        case textTokens = "text_tokens"
-    }
-
-    /// Decodes `ImageGenOutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
-        self.textTokens = try reader.required(Swift.Int.self, .textTokens)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.imageTokens, forKey: .imageTokens)
-        try container.encode(self.textTokens, forKey: .textTokens)
-    }
-}
-
-/// The input tokens detailed information for the image generation.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenInputUsageDetails`.
-public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The number of text tokens in the input prompt.
-    public var textTokens: Swift.Int
-    /// The number of image tokens in the input prompt.
-    public var imageTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ImageGenInputUsageDetails`.
-    ///
-    /// - Parameters:
-    ///   - textTokens: The number of text tokens in the input prompt.
-    ///   - imageTokens: The number of image tokens in the input prompt.
-    public init(
-        textTokens: Swift.Int,
-        imageTokens: Swift.Int
-    ) {
-        self.textTokens = textTokens
-        self.imageTokens = imageTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case textTokens = "text_tokens"
-        case imageTokens = "image_tokens"
-    }
-
-    /// Decodes `ImageGenInputUsageDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.textTokens = try reader.required(Swift.Int.self, .textTokens)
-        self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.textTokens, forKey: .textTokens)
-        try container.encode(self.imageTokens, forKey: .imageTokens)
-    }
-}
-
-/// For `gpt-image-1` only, the token usage information for the image generation.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenUsage`.
-public struct ImageGenUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The number of tokens (images and text) in the input prompt.
-    public var inputTokens: Swift.Int
-    /// The total number of tokens (images and text) used for the image generation.
-    public var totalTokens: Swift.Int
-    /// The number of output tokens generated by the model.
-    public var outputTokens: Swift.Int
-    /// The output token details for the image generation.
-    public var outputTokensDetails: ImageGenOutputTokensDetails?
-    /// The input tokens detailed information for the image generation.
-    public var inputTokensDetails: ImageGenInputUsageDetails
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ImageGenUsage`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The number of tokens (images and text) in the input prompt.
-    ///   - totalTokens: The total number of tokens (images and text) used for the image generation.
-    ///   - outputTokens: The number of output tokens generated by the model.
-    ///   - inputTokensDetails: The input tokens detailed information for the image generation.
-    ///   - outputTokensDetails: The output token details for the image generation.
-    public init(
-        inputTokens: Swift.Int,
-        totalTokens: Swift.Int,
-        outputTokens: Swift.Int,
-        inputTokensDetails: ImageGenInputUsageDetails,
-        outputTokensDetails: ImageGenOutputTokensDetails? = nil
-    ) {
-        self.inputTokens = inputTokens
-        self.totalTokens = totalTokens
-        self.outputTokens = outputTokens
-        self.outputTokensDetails = outputTokensDetails
-        self.inputTokensDetails = inputTokensDetails
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputTokens = "input_tokens"
-        case totalTokens = "total_tokens"
-        case outputTokens = "output_tokens"
-        case outputTokensDetails = "output_tokens_details"
-        case inputTokensDetails = "input_tokens_details"
-    }
-
-    /// Decodes `ImageGenUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-        self.outputTokensDetails = try reader.optional(ImageGenOutputTokensDetails.self, .outputTokensDetails)
-        self.inputTokensDetails = try reader.required(ImageGenInputUsageDetails.self, .inputTokensDetails)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encodeIfPresent(self.outputTokensDetails, forKey: .outputTokensDetails)
-        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-    }
-}

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/DeleteModelResponse`.
-public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     public var object: Swift.String
@@ -22,22 +22,16 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationRep
         self.object = object
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `DeleteModelResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
-        self.object = try reader.required(Swift.String.self, .object)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.object = try reader.required(Swift.String.self, "object")
         self.specDeviations = reader.finish()
     }
 
@@ -45,15 +39,15 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
-        try container.encode(self.object, forKey: .object)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.object, forKey: "object")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListModelsResponse`.
-public struct ListModelsResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var data: [Model]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -63,20 +57,15 @@ public struct ListModelsResponse: Codable, Hashable, Sendable, SpecDeviationRepo
         self.data = data
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case object
-    }
-
     /// Decodes `ListModelsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([Model].self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Model].self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -84,16 +73,16 @@ public struct ListModelsResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Describes an OpenAI model offering that can be used with the API.
 ///
 /// - Remark: Generated from `#/components/schemas/Model`.
-public struct Model: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The model identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) when the model was created.
@@ -124,26 +113,18 @@ public struct Model: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.shutdownDate = shutdownDate
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case created
-        case ownedBy = "owned_by"
-        case shutdownDate = "shutdown_date"
-        case object
-    }
-
     /// Decodes `Model` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("model", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.created = try reader.required(Swift.Int.self, .created)
-        self.ownedBy = try reader.required(Swift.String.self, .ownedBy)
-        self.shutdownDate = try reader.optional(Swift.String.self, .shutdownDate)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "model", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.ownedBy = try reader.required(Swift.String.self, "owned_by")
+        self.shutdownDate = try reader.optional(Swift.String.self, "shutdown_date")
         self.specDeviations = reader.finish()
     }
 
@@ -151,11 +132,11 @@ public struct Model: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("model", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.created, forKey: .created)
-        try container.encode(self.ownedBy, forKey: .ownedBy)
-        try container.encodeIfPresent(self.shutdownDate, forKey: .shutdownDate)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("model", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.created, forKey: "created")
+        try container.encode(self.ownedBy, forKey: "owned_by")
+        try container.encodeIfPresent(self.shutdownDate, forKey: "shutdown_date")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest`.
-public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
     /// an array of multi-modal input objects similar to other models.
     public var input: CreateModerationRequest.Input
@@ -28,20 +28,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
         self.model = model
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case input
-        case model
-    }
-
     /// Decodes `CreateModerationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.input = try reader.required(CreateModerationRequest.Input.self, .input)
-        self.model = try reader.optional(CreateModerationRequest.ModelValue.self, .model)
+        var reader = try ObjectReader(decoder)
+        self.input = try reader.required(CreateModerationRequest.Input.self, "input")
+        self.model = try reader.optional(CreateModerationRequest.ModelValue.self, "model")
         self.specDeviations = reader.finish()
     }
 
@@ -49,9 +44,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.input, forKey: .input)
-        try container.encodeIfPresent(self.model, forKey: .model)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.input, forKey: "input")
+        try container.encodeIfPresent(self.model, forKey: "model")
     }
 
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
@@ -60,7 +55,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
@@ -107,11 +102,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
-        public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// An object describing an image to classify. Selected when `type` is `image_url`.
             case imageURL(CreateModerationRequest.Input.Value.ImageURL)
             /// An object describing text to classify. Selected when `type` is `text`.
-            case text(CreateModerationRequest.Input.Value.Text)
+            case text(MessageRequestContentTextObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
@@ -123,7 +118,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
                 case "image_url":
                     self = .imageURL(try CreateModerationRequest.Input.Value.ImageURL(from: decoder))
                 case "text":
-                    self = .text(try CreateModerationRequest.Input.Value.Text(from: decoder))
+                    self = .text(try MessageRequestContentTextObject(from: decoder))
                 default:
                     self = .unknown(try JSONValue(from: decoder))
                 }
@@ -143,7 +138,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
             /// An object describing an image to classify.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0`.
-            public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
+            public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -157,20 +152,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
                     self.imageURL = imageURL
                 }
 
-                enum CodingKeys: Swift.String, CodingKey {
-                    case imageURL = "image_url"
-                    case type
-                }
-
                 /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
                 /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                    try reader.constant("image_url", .type, required: true)
-                    self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, .imageURL)
+                    var reader = try ObjectReader(decoder)
+                    try reader.constant("type", is: "image_url", required: true)
+                    self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, "image_url")
                     self.specDeviations = reader.finish()
                 }
 
@@ -178,15 +168,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode("image_url", forKey: .type)
-                    try container.encode(self.imageURL, forKey: .imageURL)
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode("image_url", forKey: "type")
+                    try container.encode(self.imageURL, forKey: "image_url")
                 }
 
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0/properties/image_url`.
-                public struct ImageURLValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+                public struct ImageURLValue: Codable, Equatable, Sendable, SpecDeviationReporting {
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -200,18 +190,14 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
                         self.url = url
                     }
 
-                    enum CodingKeys: Swift.String, CodingKey {
-                        case url
-                    }
-
                     /// Decodes `ImageURLValue` from its JSON object under the decoder's ``DecodingMode``; members it does
                     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                     ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
-                        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                        self.url = try reader.required(Swift.String.self, .url)
+                        var reader = try ObjectReader(decoder)
+                        self.url = try reader.required(Swift.String.self, "url")
                         self.specDeviations = reader.finish()
                     }
 
@@ -219,53 +205,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.url, forKey: .url)
+                        var container = encoder.container(keyedBy: AnyCodingKey.self)
+                        try container.encode(self.url, forKey: "url")
                     }
-                }
-            }
-
-            /// An object describing text to classify.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/1`.
-            public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
-                /// A string of text to classify.
-                public var text: Swift.String
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-
-                /// Creates a new `Text`.
-                ///
-                /// - Parameters:
-                ///   - text: A string of text to classify.
-                public init(text: Swift.String) {
-                    self.text = text
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case text
-                    case type
-                }
-
-                /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                    try reader.constant("text", .type, required: true)
-                    self.text = try reader.required(Swift.String.self, .text)
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode("text", forKey: .type)
-                    try container.encode(self.text, forKey: .text)
                 }
             }
         }
@@ -302,7 +244,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
 /// Represents if a given text input is potentially harmful.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModerationResponse`.
-public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the moderation request.
     public var id: Swift.String
     /// The model used to generate the moderation results.
@@ -328,22 +270,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
         self.results = results
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case model
-        case results
-    }
-
     /// Decodes `CreateModerationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.results = try reader.required([CreateModerationResponse.ResultValue].self, .results)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.results = try reader.required([CreateModerationResponse.ResultValue].self, "results")
         self.specDeviations = reader.finish()
     }
 
@@ -351,14 +287,14 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.results, forKey: .results)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.results, forKey: "results")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
-    public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct ResultValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Whether any of the below categories are flagged.
         public var flagged: Swift.Bool
         /// A list of the categories, and whether they are flagged or not.
@@ -389,24 +325,17 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             self.categoryAppliedInputTypes = categoryAppliedInputTypes
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case flagged
-            case categories
-            case categoryScores = "category_scores"
-            case categoryAppliedInputTypes = "category_applied_input_types"
-        }
-
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.flagged = try reader.required(Swift.Bool.self, .flagged)
-            self.categories = try reader.required(CreateModerationResponse.ResultValue.Categories.self, .categories)
-            self.categoryScores = try reader.required(CreateModerationResponse.ResultValue.CategoryScores.self, .categoryScores)
-            self.categoryAppliedInputTypes = try reader.required(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, .categoryAppliedInputTypes)
+            var reader = try ObjectReader(decoder)
+            self.flagged = try reader.required(Swift.Bool.self, "flagged")
+            self.categories = try reader.required(CreateModerationResponse.ResultValue.Categories.self, "categories")
+            self.categoryScores = try reader.required(CreateModerationResponse.ResultValue.CategoryScores.self, "category_scores")
+            self.categoryAppliedInputTypes = try reader.required(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, "category_applied_input_types")
             self.specDeviations = reader.finish()
         }
 
@@ -414,17 +343,17 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.flagged, forKey: .flagged)
-            try container.encode(self.categories, forKey: .categories)
-            try container.encode(self.categoryScores, forKey: .categoryScores)
-            try container.encode(self.categoryAppliedInputTypes, forKey: .categoryAppliedInputTypes)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.flagged, forKey: "flagged")
+            try container.encode(self.categories, forKey: "categories")
+            try container.encode(self.categoryScores, forKey: "category_scores")
+            try container.encode(self.categoryAppliedInputTypes, forKey: "category_applied_input_types")
         }
 
         /// A list of the categories, and whether they are flagged or not.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/categories`.
-        public struct Categories: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct Categories: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste. Hateful content aimed at non-protected groups (e.g., chess players) is harassment.
             public var hate: Swift.Bool
             /// Hateful content that also includes violence or serious harm towards the targeted group based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
@@ -498,42 +427,26 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 self.violenceGraphic = violenceGraphic
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case hate
-                case hateThreatening = "hate/threatening"
-                case harassment
-                case harassmentThreatening = "harassment/threatening"
-                case illicit
-                case illicitViolent = "illicit/violent"
-                case selfHarm = "self-harm"
-                case selfHarmIntent = "self-harm/intent"
-                case selfHarmInstructions = "self-harm/instructions"
-                case sexual
-                case sexualMinors = "sexual/minors"
-                case violence
-                case violenceGraphic = "violence/graphic"
-            }
-
             /// Decodes `Categories` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.hate = try reader.required(Swift.Bool.self, .hate)
-                self.hateThreatening = try reader.required(Swift.Bool.self, .hateThreatening)
-                self.harassment = try reader.required(Swift.Bool.self, .harassment)
-                self.harassmentThreatening = try reader.required(Swift.Bool.self, .harassmentThreatening)
-                self.illicit = try reader.optional(Swift.Bool.self, .illicit)
-                self.illicitViolent = try reader.optional(Swift.Bool.self, .illicitViolent)
-                self.selfHarm = try reader.required(Swift.Bool.self, .selfHarm)
-                self.selfHarmIntent = try reader.required(Swift.Bool.self, .selfHarmIntent)
-                self.selfHarmInstructions = try reader.required(Swift.Bool.self, .selfHarmInstructions)
-                self.sexual = try reader.required(Swift.Bool.self, .sexual)
-                self.sexualMinors = try reader.required(Swift.Bool.self, .sexualMinors)
-                self.violence = try reader.required(Swift.Bool.self, .violence)
-                self.violenceGraphic = try reader.required(Swift.Bool.self, .violenceGraphic)
+                var reader = try ObjectReader(decoder)
+                self.hate = try reader.required(Swift.Bool.self, "hate")
+                self.hateThreatening = try reader.required(Swift.Bool.self, "hate/threatening")
+                self.harassment = try reader.required(Swift.Bool.self, "harassment")
+                self.harassmentThreatening = try reader.required(Swift.Bool.self, "harassment/threatening")
+                self.illicit = try reader.optional(Swift.Bool.self, "illicit")
+                self.illicitViolent = try reader.optional(Swift.Bool.self, "illicit/violent")
+                self.selfHarm = try reader.required(Swift.Bool.self, "self-harm")
+                self.selfHarmIntent = try reader.required(Swift.Bool.self, "self-harm/intent")
+                self.selfHarmInstructions = try reader.required(Swift.Bool.self, "self-harm/instructions")
+                self.sexual = try reader.required(Swift.Bool.self, "sexual")
+                self.sexualMinors = try reader.required(Swift.Bool.self, "sexual/minors")
+                self.violence = try reader.required(Swift.Bool.self, "violence")
+                self.violenceGraphic = try reader.required(Swift.Bool.self, "violence/graphic")
                 self.specDeviations = reader.finish()
             }
 
@@ -541,27 +454,27 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.hate, forKey: .hate)
-                try container.encode(self.hateThreatening, forKey: .hateThreatening)
-                try container.encode(self.harassment, forKey: .harassment)
-                try container.encode(self.harassmentThreatening, forKey: .harassmentThreatening)
-                try container.encode(self.illicit, forKey: .illicit)
-                try container.encode(self.illicitViolent, forKey: .illicitViolent)
-                try container.encode(self.selfHarm, forKey: .selfHarm)
-                try container.encode(self.selfHarmIntent, forKey: .selfHarmIntent)
-                try container.encode(self.selfHarmInstructions, forKey: .selfHarmInstructions)
-                try container.encode(self.sexual, forKey: .sexual)
-                try container.encode(self.sexualMinors, forKey: .sexualMinors)
-                try container.encode(self.violence, forKey: .violence)
-                try container.encode(self.violenceGraphic, forKey: .violenceGraphic)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.hate, forKey: "hate")
+                try container.encode(self.hateThreatening, forKey: "hate/threatening")
+                try container.encode(self.harassment, forKey: "harassment")
+                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
+                try container.encode(self.illicit, forKey: "illicit")
+                try container.encode(self.illicitViolent, forKey: "illicit/violent")
+                try container.encode(self.selfHarm, forKey: "self-harm")
+                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
+                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
+                try container.encode(self.sexual, forKey: "sexual")
+                try container.encode(self.sexualMinors, forKey: "sexual/minors")
+                try container.encode(self.violence, forKey: "violence")
+                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
             }
         }
 
         /// A list of the categories along with their scores as predicted by model.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_scores`.
-        public struct CategoryScores: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct CategoryScores: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The score for the category 'hate'.
             public var hate: Swift.Double
             /// The score for the category 'hate/threatening'.
@@ -637,42 +550,26 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 self.violenceGraphic = violenceGraphic
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case hate
-                case hateThreatening = "hate/threatening"
-                case harassment
-                case harassmentThreatening = "harassment/threatening"
-                case illicit
-                case illicitViolent = "illicit/violent"
-                case selfHarm = "self-harm"
-                case selfHarmIntent = "self-harm/intent"
-                case selfHarmInstructions = "self-harm/instructions"
-                case sexual
-                case sexualMinors = "sexual/minors"
-                case violence
-                case violenceGraphic = "violence/graphic"
-            }
-
             /// Decodes `CategoryScores` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.hate = try reader.required(Swift.Double.self, .hate)
-                self.hateThreatening = try reader.required(Swift.Double.self, .hateThreatening)
-                self.harassment = try reader.required(Swift.Double.self, .harassment)
-                self.harassmentThreatening = try reader.required(Swift.Double.self, .harassmentThreatening)
-                self.illicit = try reader.required(Swift.Double.self, .illicit)
-                self.illicitViolent = try reader.required(Swift.Double.self, .illicitViolent)
-                self.selfHarm = try reader.required(Swift.Double.self, .selfHarm)
-                self.selfHarmIntent = try reader.required(Swift.Double.self, .selfHarmIntent)
-                self.selfHarmInstructions = try reader.required(Swift.Double.self, .selfHarmInstructions)
-                self.sexual = try reader.required(Swift.Double.self, .sexual)
-                self.sexualMinors = try reader.required(Swift.Double.self, .sexualMinors)
-                self.violence = try reader.required(Swift.Double.self, .violence)
-                self.violenceGraphic = try reader.required(Swift.Double.self, .violenceGraphic)
+                var reader = try ObjectReader(decoder)
+                self.hate = try reader.required(Swift.Double.self, "hate")
+                self.hateThreatening = try reader.required(Swift.Double.self, "hate/threatening")
+                self.harassment = try reader.required(Swift.Double.self, "harassment")
+                self.harassmentThreatening = try reader.required(Swift.Double.self, "harassment/threatening")
+                self.illicit = try reader.required(Swift.Double.self, "illicit")
+                self.illicitViolent = try reader.required(Swift.Double.self, "illicit/violent")
+                self.selfHarm = try reader.required(Swift.Double.self, "self-harm")
+                self.selfHarmIntent = try reader.required(Swift.Double.self, "self-harm/intent")
+                self.selfHarmInstructions = try reader.required(Swift.Double.self, "self-harm/instructions")
+                self.sexual = try reader.required(Swift.Double.self, "sexual")
+                self.sexualMinors = try reader.required(Swift.Double.self, "sexual/minors")
+                self.violence = try reader.required(Swift.Double.self, "violence")
+                self.violenceGraphic = try reader.required(Swift.Double.self, "violence/graphic")
                 self.specDeviations = reader.finish()
             }
 
@@ -680,27 +577,27 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.hate, forKey: .hate)
-                try container.encode(self.hateThreatening, forKey: .hateThreatening)
-                try container.encode(self.harassment, forKey: .harassment)
-                try container.encode(self.harassmentThreatening, forKey: .harassmentThreatening)
-                try container.encode(self.illicit, forKey: .illicit)
-                try container.encode(self.illicitViolent, forKey: .illicitViolent)
-                try container.encode(self.selfHarm, forKey: .selfHarm)
-                try container.encode(self.selfHarmIntent, forKey: .selfHarmIntent)
-                try container.encode(self.selfHarmInstructions, forKey: .selfHarmInstructions)
-                try container.encode(self.sexual, forKey: .sexual)
-                try container.encode(self.sexualMinors, forKey: .sexualMinors)
-                try container.encode(self.violence, forKey: .violence)
-                try container.encode(self.violenceGraphic, forKey: .violenceGraphic)
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.hate, forKey: "hate")
+                try container.encode(self.hateThreatening, forKey: "hate/threatening")
+                try container.encode(self.harassment, forKey: "harassment")
+                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
+                try container.encode(self.illicit, forKey: "illicit")
+                try container.encode(self.illicitViolent, forKey: "illicit/violent")
+                try container.encode(self.selfHarm, forKey: "self-harm")
+                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
+                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
+                try container.encode(self.sexual, forKey: "sexual")
+                try container.encode(self.sexualMinors, forKey: "sexual/minors")
+                try container.encode(self.violence, forKey: "violence")
+                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
             }
         }
 
         /// A list of the categories along with the input type(s) that the score applies to.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types`.
-        public struct CategoryAppliedInputTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public struct CategoryAppliedInputTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The applied input type(s) for the category 'hate'.
             public var hate: [Swift.String]
             /// The applied input type(s) for the category 'hate/threatening'.
@@ -714,19 +611,19 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             /// The applied input type(s) for the category 'illicit/violent'.
             public var illicitViolent: [Swift.String]
             /// The applied input type(s) for the category 'self-harm'.
-            public var selfHarm: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem]
+            public var selfHarm: [ModerationInputType]
             /// The applied input type(s) for the category 'self-harm/intent'.
-            public var selfHarmIntent: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem]
+            public var selfHarmIntent: [ModerationInputType]
             /// The applied input type(s) for the category 'self-harm/instructions'.
-            public var selfHarmInstructions: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction]
+            public var selfHarmInstructions: [ModerationInputType]
             /// The applied input type(s) for the category 'sexual'.
-            public var sexual: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem]
+            public var sexual: [ModerationInputType]
             /// The applied input type(s) for the category 'sexual/minors'.
             public var sexualMinors: [Swift.String]
             /// The applied input type(s) for the category 'violence'.
-            public var violence: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem]
+            public var violence: [ModerationInputType]
             /// The applied input type(s) for the category 'violence/graphic'.
-            public var violenceGraphic: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem]
+            public var violenceGraphic: [ModerationInputType]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
@@ -753,13 +650,13 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 harassmentThreatening: [Swift.String],
                 illicit: [Swift.String],
                 illicitViolent: [Swift.String],
-                selfHarm: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem],
-                selfHarmIntent: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem],
-                selfHarmInstructions: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction],
-                sexual: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem],
+                selfHarm: [ModerationInputType],
+                selfHarmIntent: [ModerationInputType],
+                selfHarmInstructions: [ModerationInputType],
+                sexual: [ModerationInputType],
                 sexualMinors: [Swift.String],
-                violence: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem],
-                violenceGraphic: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem]
+                violence: [ModerationInputType],
+                violenceGraphic: [ModerationInputType]
             ) {
                 self.hate = hate
                 self.hateThreatening = hateThreatening
@@ -776,42 +673,26 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 self.violenceGraphic = violenceGraphic
             }
 
-            enum CodingKeys: Swift.String, CodingKey {
-                case hate
-                case hateThreatening = "hate/threatening"
-                case harassment
-                case harassmentThreatening = "harassment/threatening"
-                case illicit
-                case illicitViolent = "illicit/violent"
-                case selfHarm = "self-harm"
-                case selfHarmIntent = "self-harm/intent"
-                case selfHarmInstructions = "self-harm/instructions"
-                case sexual
-                case sexualMinors = "sexual/minors"
-                case violence
-                case violenceGraphic = "violence/graphic"
-            }
-
             /// Decodes `CategoryAppliedInputTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.hate = try reader.required([Swift.String].self, .hate)
-                self.hateThreatening = try reader.required([Swift.String].self, .hateThreatening)
-                self.harassment = try reader.required([Swift.String].self, .harassment)
-                self.harassmentThreatening = try reader.required([Swift.String].self, .harassmentThreatening)
-                self.illicit = try reader.required([Swift.String].self, .illicit)
-                self.illicitViolent = try reader.required([Swift.String].self, .illicitViolent)
-                self.selfHarm = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem].self, .selfHarm)
-                self.selfHarmIntent = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem].self, .selfHarmIntent)
-                self.selfHarmInstructions = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction].self, .selfHarmInstructions)
-                self.sexual = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem].self, .sexual)
-                self.sexualMinors = try reader.required([Swift.String].self, .sexualMinors)
-                self.violence = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem].self, .violence)
-                self.violenceGraphic = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, .violenceGraphic)
+                var reader = try ObjectReader(decoder)
+                self.hate = try reader.required([Swift.String].self, "hate")
+                self.hateThreatening = try reader.required([Swift.String].self, "hate/threatening")
+                self.harassment = try reader.required([Swift.String].self, "harassment")
+                self.harassmentThreatening = try reader.required([Swift.String].self, "harassment/threatening")
+                self.illicit = try reader.required([Swift.String].self, "illicit")
+                self.illicitViolent = try reader.required([Swift.String].self, "illicit/violent")
+                self.selfHarm = try reader.required([ModerationInputType].self, "self-harm")
+                self.selfHarmIntent = try reader.required([ModerationInputType].self, "self-harm/intent")
+                self.selfHarmInstructions = try reader.required([ModerationInputType].self, "self-harm/instructions")
+                self.sexual = try reader.required([ModerationInputType].self, "sexual")
+                self.sexualMinors = try reader.required([Swift.String].self, "sexual/minors")
+                self.violence = try reader.required([ModerationInputType].self, "violence")
+                self.violenceGraphic = try reader.required([ModerationInputType].self, "violence/graphic")
                 self.specDeviations = reader.finish()
             }
 
@@ -819,122 +700,20 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.hate, forKey: .hate)
-                try container.encode(self.hateThreatening, forKey: .hateThreatening)
-                try container.encode(self.harassment, forKey: .harassment)
-                try container.encode(self.harassmentThreatening, forKey: .harassmentThreatening)
-                try container.encode(self.illicit, forKey: .illicit)
-                try container.encode(self.illicitViolent, forKey: .illicitViolent)
-                try container.encode(self.selfHarm, forKey: .selfHarm)
-                try container.encode(self.selfHarmIntent, forKey: .selfHarmIntent)
-                try container.encode(self.selfHarmInstructions, forKey: .selfHarmInstructions)
-                try container.encode(self.sexual, forKey: .sexual)
-                try container.encode(self.sexualMinors, forKey: .sexualMinors)
-                try container.encode(self.violence, forKey: .violence)
-                try container.encode(self.violenceGraphic, forKey: .violenceGraphic)
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm/items`.
-            public struct SelfHarmItem: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1intent/items`.
-            public struct SelfHarmIntentItem: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1instructions/items`.
-            public struct SelfHarmInstruction: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/sexual/items`.
-            public struct SexualItem: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence/items`.
-            public struct ViolenceItem: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
-            }
-
-            /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence~1graphic/items`.
-            public struct ViolenceGraphicItem: OpenEnum {
-                /// The wire value.
-                public var rawValue: Swift.String
-
-                /// Creates a value from its wire value, known or not.
-                public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-                /// `text`
-                public static var text: Self { Self(rawValue: "text") }
-
-                /// `image`
-                public static var image: Self { Self(rawValue: "image") }
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.hate, forKey: "hate")
+                try container.encode(self.hateThreatening, forKey: "hate/threatening")
+                try container.encode(self.harassment, forKey: "harassment")
+                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
+                try container.encode(self.illicit, forKey: "illicit")
+                try container.encode(self.illicitViolent, forKey: "illicit/violent")
+                try container.encode(self.selfHarm, forKey: "self-harm")
+                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
+                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
+                try container.encode(self.sexual, forKey: "sexual")
+                try container.encode(self.sexualMinors, forKey: "sexual/minors")
+                try container.encode(self.violence, forKey: "violence")
+                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
             }
         }
     }

@@ -3,8 +3,363 @@
 
 import Foundation
 
+/// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
+///
+/// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
+public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var files: CreateSkillBody.Files
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateSkillBody`.
+    public init(files: CreateSkillBody.Files) {
+        self.files = files
+    }
+
+    /// Decodes `CreateSkillBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.files = try reader.required(CreateSkillBody.Files.self, "files")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.files, forKey: "files")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("files", self.files)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
+    public enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Skill files to upload (directory upload) or a single zip file.
+        case files([FileUpload])
+        /// Skill zip file to upload.
+        case file(FileUpload)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase([FileUpload].self) {
+                self = .files(value)
+                return
+            }
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .files(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Uploads a new immutable version of a skill.
+///
+/// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
+public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var files: CreateSkillVersionBody.Files
+    /// Whether to set this version as the default.
+    public var `default`: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateSkillVersionBody`.
+    ///
+    /// - Parameters:
+    ///   - default: Whether to set this version as the default.
+    public init(
+        files: CreateSkillVersionBody.Files,
+        `default`: Swift.Bool? = nil
+    ) {
+        self.files = files
+        self.`default` = `default`
+    }
+
+    /// Decodes `CreateSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.files = try reader.required(CreateSkillVersionBody.Files.self, "files")
+        self.`default` = try reader.optional(Swift.Bool.self, "default")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.files, forKey: "files")
+        try container.encodeIfPresent(self.`default`, forKey: "default")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("files", self.files)
+        try form.append("default", self.`default`)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
+    public enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Skill files to upload (directory upload) or a single zip file.
+        case files([FileUpload])
+        /// Skill zip file to upload.
+        case file(FileUpload)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase([FileUpload].self) {
+                self = .files(value)
+                return
+            }
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .files(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
+public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var deleted: Swift.Bool
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedSkillResource`.
+    public init(
+        deleted: Swift.Bool,
+        id: Swift.String
+    ) {
+        self.deleted = deleted
+        self.id = id
+    }
+
+    /// Decodes `DeletedSkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "skill.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("skill.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
+public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var deleted: Swift.Bool
+    public var id: Swift.String
+    /// The deleted skill version.
+    public var version: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedSkillVersionResource`.
+    ///
+    /// - Parameters:
+    ///   - version: The deleted skill version.
+    public init(
+        deleted: Swift.Bool,
+        id: Swift.String,
+        version: Swift.String
+    ) {
+        self.deleted = deleted
+        self.id = id
+        self.version = version
+    }
+
+    /// Decodes `DeletedSkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "skill.version.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.version = try reader.required(Swift.String.self, "version")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("skill.version.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.version, forKey: "version")
+    }
+}
+
+/// Updates the default version pointer for a skill.
+///
+/// - Remark: Generated from `#/components/schemas/SetDefaultSkillVersionBody`.
+public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The skill version number to set as default.
+    public var defaultVersion: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SetDefaultSkillVersionBody`.
+    ///
+    /// - Parameters:
+    ///   - defaultVersion: The skill version number to set as default.
+    public init(defaultVersion: Swift.String) {
+        self.defaultVersion = defaultVersion
+    }
+
+    /// Decodes `SetDefaultSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.defaultVersion = try reader.required(Swift.String.self, "default_version")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.defaultVersion, forKey: "default_version")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/SkillListResource`.
+public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items
+    public var data: [SkillResource]
+    /// The JSON member `first_id`.
+    public var firstID: Swift.String?
+    /// The JSON member `last_id`.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SkillListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    public init(
+        data: [SkillResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `SkillListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([SkillResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [SkillResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
 /// - Remark: Generated from `#/components/schemas/SkillResource`.
-public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill.
     public var id: Swift.String
     /// Name of the skill.
@@ -45,30 +400,20 @@ public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting
         self.latestVersion = latestVersion
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case description
-        case createdAt = "created_at"
-        case defaultVersion = "default_version"
-        case latestVersion = "latest_version"
-        case object
-    }
-
     /// Decodes `SkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("skill", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.description = try reader.required(Swift.String.self, .description)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.defaultVersion = try reader.required(Swift.String.self, .defaultVersion)
-        self.latestVersion = try reader.required(Swift.String.self, .latestVersion)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "skill", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.required(Swift.String.self, "description")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.defaultVersion = try reader.required(Swift.String.self, "default_version")
+        self.latestVersion = try reader.required(Swift.String.self, "latest_version")
         self.specDeviations = reader.finish()
     }
 
@@ -76,21 +421,21 @@ public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("skill", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.defaultVersion, forKey: .defaultVersion)
-        try container.encode(self.latestVersion, forKey: .latestVersion)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("skill", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.description, forKey: "description")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.defaultVersion, forKey: "default_version")
+        try container.encode(self.latestVersion, forKey: "latest_version")
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/SkillListResource`.
-public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+/// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
+public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
-    public var data: [SkillResource]
+    public var data: [SkillVersionResource]
     /// The JSON member `first_id`.
     public var firstID: Swift.String?
     /// The JSON member `last_id`.
@@ -100,7 +445,7 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `SkillListResource`.
+    /// Creates a new `SkillVersionListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of items
@@ -108,7 +453,7 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     public init(
-        data: [SkillResource],
+        data: [SkillVersionResource],
         hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
         lastID: Swift.String? = nil
@@ -119,26 +464,18 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
-    /// Decodes `SkillListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `SkillVersionListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([SkillResource].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([SkillVersionResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -146,190 +483,24 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
-    public var pageItems: [SkillResource] { data }
+    public var pageItems: [SkillVersionResource] { data }
     /// Whether more items follow (`has_more`).
     public var hasMorePages: Swift.Bool { hasMore }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
-///
-/// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
-public struct CreateSkillBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    public var files: CreateSkillBody.Files
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateSkillBody`.
-    public init(files: CreateSkillBody.Files) {
-        self.files = files
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case files
-    }
-
-    /// Decodes `CreateSkillBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.files = try reader.required(CreateSkillBody.Files.self, .files)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.files, forKey: .files)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("files", self.files)
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
-    public enum Files: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Skill files to upload (directory upload) or a single zip file.
-        case files([FileUpload])
-        /// Skill zip file to upload.
-        case file(FileUpload)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase([FileUpload].self) {
-                self = .files(value)
-                return
-            }
-            if let value = decoder.attemptCase(FileUpload.self) {
-                self = .file(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .files(let value): try value.encode(to: encoder)
-            case .file(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Updates the default version pointer for a skill.
-///
-/// - Remark: Generated from `#/components/schemas/SetDefaultSkillVersionBody`.
-public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The skill version number to set as default.
-    public var defaultVersion: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `SetDefaultSkillVersionBody`.
-    ///
-    /// - Parameters:
-    ///   - defaultVersion: The skill version number to set as default.
-    public init(defaultVersion: Swift.String) {
-        self.defaultVersion = defaultVersion
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case defaultVersion = "default_version"
-    }
-
-    /// Decodes `SetDefaultSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.defaultVersion = try reader.required(Swift.String.self, .defaultVersion)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.defaultVersion, forKey: .defaultVersion)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
-public struct DeletedSkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var deleted: Swift.Bool
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DeletedSkillResource`.
-    public init(
-        deleted: Swift.Bool,
-        id: Swift.String
-    ) {
-        self.deleted = deleted
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case deleted
-        case id
-        case object
-    }
-
-    /// Decodes `DeletedSkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("skill.deleted", .object, required: true)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("skill.deleted", forKey: .object)
-        try container.encode(self.deleted, forKey: .deleted)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/SkillVersionResource`.
-public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill version.
     public var id: Swift.String
     /// Identifier of the skill for this version.
@@ -370,30 +541,20 @@ public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationRe
         self.description = description
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case skillID = "skill_id"
-        case version
-        case createdAt = "created_at"
-        case name
-        case description
-        case object
-    }
-
     /// Decodes `SkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("skill.version", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.skillID = try reader.required(Swift.String.self, .skillID)
-        self.version = try reader.required(Swift.String.self, .version)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.description = try reader.required(Swift.String.self, .description)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "skill.version", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.skillID = try reader.required(Swift.String.self, "skill_id")
+        self.version = try reader.required(Swift.String.self, "version")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.required(Swift.String.self, "description")
         self.specDeviations = reader.finish()
     }
 
@@ -401,236 +562,13 @@ public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("skill.version", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.skillID, forKey: .skillID)
-        try container.encode(self.version, forKey: .version)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
-public struct SkillVersionListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// A list of items
-    public var data: [SkillVersionResource]
-    /// The JSON member `first_id`.
-    public var firstID: Swift.String?
-    /// The JSON member `last_id`.
-    public var lastID: Swift.String?
-    /// Whether there are more items available.
-    public var hasMore: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `SkillVersionListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: A list of items
-    ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    public init(
-        data: [SkillVersionResource],
-        hasMore: Swift.Bool,
-        firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil
-    ) {
-        self.data = data
-        self.firstID = firstID
-        self.lastID = lastID
-        self.hasMore = hasMore
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
-    /// Decodes `SkillVersionListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([SkillVersionResource].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
-    }
-
-    /// The items of this page (`data`).
-    public var pageItems: [SkillVersionResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
-}
-
-/// Uploads a new immutable version of a skill.
-///
-/// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
-public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    public var files: CreateSkillVersionBody.Files
-    /// Whether to set this version as the default.
-    public var `default`: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateSkillVersionBody`.
-    ///
-    /// - Parameters:
-    ///   - default: Whether to set this version as the default.
-    public init(
-        files: CreateSkillVersionBody.Files,
-        `default`: Swift.Bool? = nil
-    ) {
-        self.files = files
-        self.`default` = `default`
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case files
-        case `default`
-    }
-
-    /// Decodes `CreateSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.files = try reader.required(CreateSkillVersionBody.Files.self, .files)
-        self.`default` = try reader.optional(Swift.Bool.self, .`default`)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.files, forKey: .files)
-        try container.encodeIfPresent(self.`default`, forKey: .`default`)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("files", self.files)
-        try form.append("default", self.`default`)
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
-    public enum Files: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Skill files to upload (directory upload) or a single zip file.
-        case files([FileUpload])
-        /// Skill zip file to upload.
-        case file(FileUpload)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase([FileUpload].self) {
-                self = .files(value)
-                return
-            }
-            if let value = decoder.attemptCase(FileUpload.self) {
-                self = .file(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .files(let value): try value.encode(to: encoder)
-            case .file(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
-public struct DeletedSkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var deleted: Swift.Bool
-    public var id: Swift.String
-    /// The deleted skill version.
-    public var version: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DeletedSkillVersionResource`.
-    ///
-    /// - Parameters:
-    ///   - version: The deleted skill version.
-    public init(
-        deleted: Swift.Bool,
-        id: Swift.String,
-        version: Swift.String
-    ) {
-        self.deleted = deleted
-        self.id = id
-        self.version = version
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case deleted
-        case id
-        case version
-        case object
-    }
-
-    /// Decodes `DeletedSkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("skill.version.deleted", .object, required: true)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.version = try reader.required(Swift.String.self, .version)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("skill.version.deleted", forKey: .object)
-        try container.encode(self.deleted, forKey: .deleted)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.version, forKey: .version)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("skill.version", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.skillID, forKey: "skill_id")
+        try container.encode(self.version, forKey: "version")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.description, forKey: "description")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
-public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
     ///
     /// Raw bytes.
@@ -20,18 +20,14 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationRe
         self.data = data
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-    }
-
     /// Decodes `AddUploadPartRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.data = try reader.required(FileUpload.self, .data)
+        var reader = try ObjectReader(decoder)
+        self.data = try reader.required(FileUpload.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -39,8 +35,8 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.data, forKey: .data)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.data, forKey: "data")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -49,7 +45,7 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationRe
 }
 
 /// - Remark: Generated from `#/components/schemas/CompleteUploadRequest`.
-public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ordered list of Part IDs.
     public var partIDs: [Swift.String]
     /// The optional md5 checksum for the file contents to verify if the bytes uploaded matches what you expect.
@@ -70,20 +66,15 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationR
         self.md5 = md5
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case partIDs = "part_ids"
-        case md5
-    }
-
     /// Decodes `CompleteUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.partIDs = try reader.required([Swift.String].self, .partIDs)
-        self.md5 = try reader.optional(Swift.String.self, .md5)
+        var reader = try ObjectReader(decoder)
+        self.partIDs = try reader.required([Swift.String].self, "part_ids")
+        self.md5 = try reader.optional(Swift.String.self, "md5")
         self.specDeviations = reader.finish()
     }
 
@@ -91,14 +82,14 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.partIDs, forKey: .partIDs)
-        try container.encodeIfPresent(self.md5, forKey: .md5)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.partIDs, forKey: "part_ids")
+        try container.encodeIfPresent(self.md5, forKey: "md5")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateUploadRequest`.
-public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the file to upload.
     public var filename: Swift.String
     /// The intended purpose of the uploaded file.
@@ -141,26 +132,18 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
         self.expiresAfter = expiresAfter
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case filename
-        case purpose
-        case bytes
-        case mimeType = "mime_type"
-        case expiresAfter = "expires_after"
-    }
-
     /// Decodes `CreateUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.filename = try reader.required(Swift.String.self, .filename)
-        self.purpose = try reader.required(CreateUploadRequest.Purpose.self, .purpose)
-        self.bytes = try reader.required(Swift.Int.self, .bytes)
-        self.mimeType = try reader.required(Swift.String.self, .mimeType)
-        self.expiresAfter = try reader.optional(FileExpirationAfter.self, .expiresAfter)
+        var reader = try ObjectReader(decoder)
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.purpose = try reader.required(CreateUploadRequest.Purpose.self, "purpose")
+        self.bytes = try reader.required(Swift.Int.self, "bytes")
+        self.mimeType = try reader.required(Swift.String.self, "mime_type")
+        self.expiresAfter = try reader.optional(FileExpirationAfter.self, "expires_after")
         self.specDeviations = reader.finish()
     }
 
@@ -168,12 +151,12 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.filename, forKey: .filename)
-        try container.encode(self.purpose, forKey: .purpose)
-        try container.encode(self.bytes, forKey: .bytes)
-        try container.encode(self.mimeType, forKey: .mimeType)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.filename, forKey: "filename")
+        try container.encode(self.purpose, forKey: "purpose")
+        try container.encode(self.bytes, forKey: "bytes")
+        try container.encode(self.mimeType, forKey: "mime_type")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
     }
 
     /// The intended purpose of the uploaded file.
@@ -208,7 +191,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
 /// The Upload object can accept byte chunks in the form of Parts.
 ///
 /// - Remark: Generated from `#/components/schemas/Upload`.
-public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Upload unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Upload was created.
@@ -257,34 +240,22 @@ public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.file = file
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case filename
-        case bytes
-        case purpose
-        case status
-        case expiresAt = "expires_at"
-        case file
-        case object
-    }
-
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("upload", .object, required: false)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.filename = try reader.required(Swift.String.self, .filename)
-        self.bytes = try reader.required(Swift.Int.self, .bytes)
-        self.purpose = try reader.required(Swift.String.self, .purpose)
-        self.status = try reader.required(Upload.Status.self, .status)
-        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
-        self.file = try reader.optional(OpenAIFile.self, .file)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "upload", required: false)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.bytes = try reader.required(Swift.Int.self, "bytes")
+        self.purpose = try reader.required(Swift.String.self, "purpose")
+        self.status = try reader.required(Upload.Status.self, "status")
+        self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+        self.file = try reader.optional(OpenAIFile.self, "file")
         self.specDeviations = reader.finish()
     }
 
@@ -292,16 +263,16 @@ public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("upload", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.filename, forKey: .filename)
-        try container.encode(self.bytes, forKey: .bytes)
-        try container.encode(self.purpose, forKey: .purpose)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(self.file, forKey: .file)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("upload", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.filename, forKey: "filename")
+        try container.encode(self.bytes, forKey: "bytes")
+        try container.encode(self.purpose, forKey: "purpose")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encodeIfPresent(self.file, forKey: "file")
     }
 
     /// The status of the Upload.
@@ -333,7 +304,7 @@ public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
 /// The upload Part represents a chunk of bytes we can add to an Upload object.
 ///
 /// - Remark: Generated from `#/components/schemas/UploadPart`.
-public struct UploadPart: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The upload Part unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Part was created.
@@ -359,24 +330,17 @@ public struct UploadPart: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.uploadID = uploadID
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case uploadID = "upload_id"
-        case object
-    }
-
     /// Decodes `UploadPart` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("upload.part", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.uploadID = try reader.required(Swift.String.self, .uploadID)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "upload.part", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.uploadID = try reader.required(Swift.String.self, "upload_id")
         self.specDeviations = reader.finish()
     }
 
@@ -384,10 +348,10 @@ public struct UploadPart: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("upload.part", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.uploadID, forKey: .uploadID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("upload.part", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.uploadID, forKey: "upload_id")
     }
 }

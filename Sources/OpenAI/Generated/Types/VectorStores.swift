@@ -6,16 +6,12 @@ import Foundation
 /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`.
 ///
 /// - Remark: Generated from `#/components/schemas/AutoChunkingStrategyRequestParam`.
-public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AutoChunkingStrategyRequestParam`.
     public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
     }
 
     /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -24,8 +20,8 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, Spe
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("auto", .type, required: true)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "auto", required: true)
         self.specDeviations = reader.finish()
     }
 
@@ -33,8 +29,8 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("auto", forKey: .type)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("auto", forKey: "type")
     }
 }
 
@@ -43,7 +39,7 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, Spe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategyRequestParam`.
-public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// The default strategy. Selected when `type` is `auto`.
     case auto(AutoChunkingStrategyRequestParam)
     /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -78,7 +74,7 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable, UnknownCa
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
-public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
     public var fileIDs: [Swift.String]?
     /// A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
@@ -107,24 +103,17 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, Sp
         self.attributes = attributes
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case files
-        case chunkingStrategy = "chunking_strategy"
-        case attributes
-    }
-
     /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
-        self.files = try reader.optional([CreateVectorStoreFileRequest].self, .files)
-        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, .chunkingStrategy)
-        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        var reader = try ObjectReader(decoder)
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.files = try reader.optional([CreateVectorStoreFileRequest].self, "files")
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
         self.specDeviations = reader.finish()
     }
 
@@ -132,16 +121,16 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.files, forKey: .files)
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: .chunkingStrategy)
-        try container.encodeIfPresent(self.attributes, forKey: .attributes)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.files, forKey: "files")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
-public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
@@ -165,22 +154,16 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDev
         self.attributes = attributes
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case chunkingStrategy = "chunking_strategy"
-        case attributes
-    }
-
     /// Decodes `CreateVectorStoreFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, .chunkingStrategy)
-        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        var reader = try ObjectReader(decoder)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
         self.specDeviations = reader.finish()
     }
 
@@ -188,15 +171,15 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: .chunkingStrategy)
-        try container.encodeIfPresent(self.attributes, forKey: .attributes)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
-public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
     public var fileIDs: [Swift.String]?
     /// The name of the vector store.
@@ -235,28 +218,19 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case name
-        case description
-        case expiresAfter = "expires_after"
-        case chunkingStrategy = "chunking_strategy"
-        case metadata
-    }
-
     /// Decodes `CreateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
-        self.chunkingStrategy = try reader.optional(CreateVectorStoreRequest.ChunkingStrategy.self, .chunkingStrategy)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.chunkingStrategy = try reader.optional(CreateVectorStoreRequest.ChunkingStrategy.self, "chunking_strategy")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -264,13 +238,13 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: .chunkingStrategy)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
@@ -278,7 +252,7 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// The default strategy. Selected when `type` is `auto`.
         case auto(AutoChunkingStrategyRequestParam)
         /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -314,7 +288,7 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
-public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -329,22 +303,16 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDe
         self.deleted = deleted
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `DeleteVectorStoreFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store.file.deleted", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.specDeviations = reader.finish()
     }
 
@@ -352,15 +320,15 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.file.deleted", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
-public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -375,22 +343,16 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviat
         self.deleted = deleted
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case deleted
-        case object
-    }
-
     /// Decodes `DeleteVectorStoreResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store.deleted", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.specDeviations = reader.finish()
     }
 
@@ -398,15 +360,15 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.deleted", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.deleted, forKey: .deleted)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
-public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreFileObject]
     /// The JSON member `first_id`.
@@ -438,26 +400,18 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDev
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case object
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-    }
-
     /// Decodes `ListVectorStoreFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.object = try reader.required(Swift.String.self, .object)
-        self.data = try reader.required([VectorStoreFileObject].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([VectorStoreFileObject].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -465,12 +419,12 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.object, forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -482,7 +436,7 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDev
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
-public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreObject]
     /// The JSON member `first_id`.
@@ -514,26 +468,18 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviati
         self.hasMore = hasMore
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case object
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-    }
-
     /// Decodes `ListVectorStoresResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.object = try reader.required(Swift.String.self, .object)
-        self.data = try reader.required([VectorStoreObject].self, .data)
-        self.firstID = try reader.required(Swift.String.self, .firstID)
-        self.lastID = try reader.required(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([VectorStoreObject].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.specDeviations = reader.finish()
     }
 
@@ -541,12 +487,12 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.object, forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
     }
 
     /// The items of this page (`data`).
@@ -560,16 +506,12 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviati
 /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API.
 ///
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
-public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OtherChunkingStrategyResponseParam`.
     public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
     }
 
     /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -578,8 +520,8 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable, S
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("other", .type, required: true)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "other", required: true)
         self.specDeviations = reader.finish()
     }
 
@@ -587,13 +529,13 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("other", forKey: .type)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("other", forKey: "type")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
-public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
     public var maxChunkSizeTokens: Swift.Int
     /// The number of tokens that overlap between chunks. The default value is `400`.
@@ -616,20 +558,15 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviation
         self.chunkOverlapTokens = chunkOverlapTokens
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case maxChunkSizeTokens = "max_chunk_size_tokens"
-        case chunkOverlapTokens = "chunk_overlap_tokens"
-    }
-
     /// Decodes `StaticChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.maxChunkSizeTokens = try reader.required(Swift.Int.self, .maxChunkSizeTokens)
-        self.chunkOverlapTokens = try reader.required(Swift.Int.self, .chunkOverlapTokens)
+        var reader = try ObjectReader(decoder)
+        self.maxChunkSizeTokens = try reader.required(Swift.Int.self, "max_chunk_size_tokens")
+        self.chunkOverlapTokens = try reader.required(Swift.Int.self, "chunk_overlap_tokens")
         self.specDeviations = reader.finish()
     }
 
@@ -637,16 +574,16 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.maxChunkSizeTokens, forKey: .maxChunkSizeTokens)
-        try container.encode(self.chunkOverlapTokens, forKey: .chunkOverlapTokens)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.maxChunkSizeTokens, forKey: "max_chunk_size_tokens")
+        try container.encode(self.chunkOverlapTokens, forKey: "chunk_overlap_tokens")
     }
 }
 
 /// Customize your own chunking strategy by setting chunk size and chunk overlap.
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyRequestParam`.
-public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -656,20 +593,15 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, S
         self.`static` = `static`
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case `static`
-        case type
-    }
-
     /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("static", .type, required: true)
-        self.`static` = try reader.required(StaticChunkingStrategy.self, .`static`)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "static", required: true)
+        self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
         self.specDeviations = reader.finish()
     }
 
@@ -677,16 +609,16 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("static", forKey: .type)
-        try container.encode(self.`static`, forKey: .`static`)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("static", forKey: "type")
+        try container.encode(self.`static`, forKey: "static")
     }
 }
 
 /// Static Chunking Strategy
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyResponseParam`.
-public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -696,20 +628,15 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, 
         self.`static` = `static`
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case `static`
-        case type
-    }
-
     /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("static", .type, required: true)
-        self.`static` = try reader.required(StaticChunkingStrategy.self, .`static`)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "static", required: true)
+        self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
         self.specDeviations = reader.finish()
     }
 
@@ -717,14 +644,14 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("static", forKey: .type)
-        try container.encode(self.`static`, forKey: .`static`)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("static", forKey: "type")
+        try container.encode(self.`static`, forKey: "static")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
-public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -734,18 +661,14 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
         self.attributes = attributes
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case attributes
-    }
-
     /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        var reader = try ObjectReader(decoder)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
         self.specDeviations = reader.finish()
     }
 
@@ -753,13 +676,13 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.attributes, forKey: .attributes)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.attributes, forKey: "attributes")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
-public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the vector store.
     public var name: Swift.String?
     /// The JSON member `expires_after`.
@@ -783,22 +706,16 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case expiresAfter = "expires_after"
-        case metadata
-    }
-
     /// Decodes `UpdateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -806,17 +723,17 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 }
 
 /// The expiration policy for a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreExpirationAfter`.
-public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The number of days after the anchor time that the vector store will expire.
     public var days: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -830,20 +747,15 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable, SpecDevia
         self.days = days
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case days
-        case anchor
-    }
-
     /// Decodes `VectorStoreExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("last_active_at", .anchor, required: true)
-        self.days = try reader.required(Swift.Int.self, .days)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("anchor", is: "last_active_at", required: true)
+        self.days = try reader.required(Swift.Int.self, "days")
         self.specDeviations = reader.finish()
     }
 
@@ -851,16 +763,16 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("last_active_at", forKey: .anchor)
-        try container.encode(self.days, forKey: .days)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("last_active_at", forKey: "anchor")
+        try container.encode(self.days, forKey: "days")
     }
 }
 
 /// A batch of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject`.
-public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The object type, which is always `vector_store.file_batch`.
@@ -901,28 +813,19 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
         self.fileCounts = fileCounts
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case object
-        case createdAt = "created_at"
-        case vectorStoreID = "vector_store_id"
-        case status
-        case fileCounts = "file_counts"
-    }
-
     /// Decodes `VectorStoreFileBatchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.object = try reader.required(VectorStoreFileBatchObject.Object.self, .object)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.vectorStoreID = try reader.required(Swift.String.self, .vectorStoreID)
-        self.status = try reader.required(VectorStoreFileBatchObject.Status.self, .status)
-        self.fileCounts = try reader.required(VectorStoreFileBatchObject.FileCounts.self, .fileCounts)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.object = try reader.required(VectorStoreFileBatchObject.Object.self, "object")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.vectorStoreID = try reader.required(Swift.String.self, "vector_store_id")
+        self.status = try reader.required(VectorStoreFileBatchObject.Status.self, "status")
+        self.fileCounts = try reader.required(VectorStoreFileBatchObject.FileCounts.self, "file_counts")
         self.specDeviations = reader.finish()
     }
 
@@ -930,13 +833,13 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.object, forKey: .object)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.vectorStoreID, forKey: .vectorStoreID)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.fileCounts, forKey: .fileCounts)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.fileCounts, forKey: "file_counts")
     }
 
     /// The object type, which is always `vector_store.file_batch`.
@@ -984,7 +887,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
     }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
-    public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been processed.
@@ -1020,26 +923,18 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
             self.total = total
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case inProgress = "in_progress"
-            case completed
-            case failed
-            case cancelled
-            case total
-        }
-
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.inProgress = try reader.required(Swift.Int.self, .inProgress)
-            self.completed = try reader.required(Swift.Int.self, .completed)
-            self.failed = try reader.required(Swift.Int.self, .failed)
-            self.cancelled = try reader.required(Swift.Int.self, .cancelled)
-            self.total = try reader.required(Swift.Int.self, .total)
+            var reader = try ObjectReader(decoder)
+            self.inProgress = try reader.required(Swift.Int.self, "in_progress")
+            self.completed = try reader.required(Swift.Int.self, "completed")
+            self.failed = try reader.required(Swift.Int.self, "failed")
+            self.cancelled = try reader.required(Swift.Int.self, "cancelled")
+            self.total = try reader.required(Swift.Int.self, "total")
             self.specDeviations = reader.finish()
         }
 
@@ -1047,12 +942,12 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.inProgress, forKey: .inProgress)
-            try container.encode(self.completed, forKey: .completed)
-            try container.encode(self.failed, forKey: .failed)
-            try container.encode(self.cancelled, forKey: .cancelled)
-            try container.encode(self.total, forKey: .total)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inProgress, forKey: "in_progress")
+            try container.encode(self.completed, forKey: "completed")
+            try container.encode(self.failed, forKey: "failed")
+            try container.encode(self.cancelled, forKey: "cancelled")
+            try container.encode(self.total, forKey: "total")
         }
     }
 }
@@ -1060,7 +955,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
 /// Represents the parsed content of a vector store file.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse`.
-public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Parsed content of the file.
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
@@ -1086,24 +981,17 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
         self.nextPage = nextPage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case hasMore = "has_more"
-        case nextPage = "next_page"
-        case object
-    }
-
     /// Decodes `VectorStoreFileContentResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store.file_content.page", .object, required: true)
-        self.data = try reader.required([VectorStoreFileContentResponse.DataItem].self, .data)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
-        self.nextPage = try reader.optional(Swift.String.self, .nextPage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file_content.page", required: true)
+        self.data = try reader.required([VectorStoreFileContentResponse.DataItem].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.nextPage = try reader.optional(Swift.String.self, "next_page")
         self.specDeviations = reader.finish()
     }
 
@@ -1111,11 +999,11 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.file_content.page", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
-        try container.encode(self.nextPage, forKey: .nextPage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file_content.page", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.nextPage, forKey: "next_page")
     }
 
     /// The items of this page (`data`).
@@ -1126,7 +1014,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
     public var nextPageCursor: Swift.String? { nextPage }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
-    public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The content type (currently only `"text"`)
         public var type: Swift.String?
         /// The text content
@@ -1147,20 +1035,15 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
             self.text = text
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case text
-        }
-
         /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.type = try reader.optional(Swift.String.self, .type)
-            self.text = try reader.optional(Swift.String.self, .text)
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(Swift.String.self, "type")
+            self.text = try reader.optional(Swift.String.self, "text")
             self.specDeviations = reader.finish()
         }
 
@@ -1168,9 +1051,9 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.text, forKey: .text)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.text, forKey: "text")
         }
     }
 }
@@ -1178,7 +1061,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
 /// A list of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject`.
-public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The total vector store usage in bytes. Note that this may be different from the original file size.
@@ -1227,34 +1110,22 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
         self.attributes = attributes
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case usageBytes = "usage_bytes"
-        case createdAt = "created_at"
-        case vectorStoreID = "vector_store_id"
-        case status
-        case lastError = "last_error"
-        case chunkingStrategy = "chunking_strategy"
-        case attributes
-        case object
-    }
-
     /// Decodes `VectorStoreFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store.file", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.usageBytes = try reader.required(Swift.Int.self, .usageBytes)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.vectorStoreID = try reader.required(Swift.String.self, .vectorStoreID)
-        self.status = try reader.required(VectorStoreFileObject.Status.self, .status)
-        self.lastError = try reader.optional(VectorStoreFileObject.LastError.self, .lastError)
-        self.chunkingStrategy = try reader.optional(VectorStoreFileObject.ChunkingStrategy.self, .chunkingStrategy)
-        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.usageBytes = try reader.required(Swift.Int.self, "usage_bytes")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.vectorStoreID = try reader.required(Swift.String.self, "vector_store_id")
+        self.status = try reader.required(VectorStoreFileObject.Status.self, "status")
+        self.lastError = try reader.optional(VectorStoreFileObject.LastError.self, "last_error")
+        self.chunkingStrategy = try reader.optional(VectorStoreFileObject.ChunkingStrategy.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
         self.specDeviations = reader.finish()
     }
 
@@ -1262,16 +1133,16 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.file", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.usageBytes, forKey: .usageBytes)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.vectorStoreID, forKey: .vectorStoreID)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.lastError, forKey: .lastError)
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: .chunkingStrategy)
-        try container.encodeIfPresent(self.attributes, forKey: .attributes)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.usageBytes, forKey: "usage_bytes")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.lastError, forKey: "last_error")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
     }
 
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
@@ -1302,7 +1173,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     /// The last error associated with this vector store file. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
         public var code: VectorStoreFileObject.LastError.Code
         /// A human-readable description of the error.
@@ -1323,20 +1194,15 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
             self.message = message
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case code
-            case message
-        }
-
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.code = try reader.required(VectorStoreFileObject.LastError.Code.self, .code)
-            self.message = try reader.required(Swift.String.self, .message)
+            var reader = try ObjectReader(decoder)
+            self.code = try reader.required(VectorStoreFileObject.LastError.Code.self, "code")
+            self.message = try reader.required(Swift.String.self, "message")
             self.specDeviations = reader.finish()
         }
 
@@ -1344,9 +1210,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.code, forKey: .code)
-            try container.encode(self.message, forKey: .message)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.code, forKey: "code")
+            try container.encode(self.message, forKey: "message")
         }
 
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
@@ -1377,7 +1243,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `static`.
         case `static`(StaticChunkingStrategyResponseParam)
         /// This is returned when the chunking strategy is unknown. Selected when `type` is `other`.
@@ -1415,7 +1281,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
 /// A vector store is a collection of processed files can be used by the `file_search` tool.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreObject`.
-public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the vector store was created.
@@ -1474,38 +1340,24 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
         self.metadata = metadata
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case name
-        case usageBytes = "usage_bytes"
-        case fileCounts = "file_counts"
-        case status
-        case expiresAfter = "expires_after"
-        case expiresAt = "expires_at"
-        case lastActiveAt = "last_active_at"
-        case metadata
-        case object
-    }
-
     /// Decodes `VectorStoreObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.usageBytes = try reader.required(Swift.Int.self, .usageBytes)
-        self.fileCounts = try reader.required(VectorStoreObject.FileCounts.self, .fileCounts)
-        self.status = try reader.required(VectorStoreObject.Status.self, .status)
-        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
-        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
-        self.lastActiveAt = try reader.optional(Swift.Int.self, .lastActiveAt)
-        self.metadata = try reader.optional(Metadata.self, .metadata)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.usageBytes = try reader.required(Swift.Int.self, "usage_bytes")
+        self.fileCounts = try reader.required(VectorStoreObject.FileCounts.self, "file_counts")
+        self.status = try reader.required(VectorStoreObject.Status.self, "status")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.lastActiveAt = try reader.optional(Swift.Int.self, "last_active_at")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
 
@@ -1513,22 +1365,22 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.usageBytes, forKey: .usageBytes)
-        try container.encode(self.fileCounts, forKey: .fileCounts)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
-        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-        try container.encode(self.lastActiveAt, forKey: .lastActiveAt)
-        try container.encode(self.metadata, forKey: .metadata)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.usageBytes, forKey: "usage_bytes")
+        try container.encode(self.fileCounts, forKey: "file_counts")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.lastActiveAt, forKey: "last_active_at")
+        try container.encode(self.metadata, forKey: "metadata")
     }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
-    public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been successfully processed.
@@ -1564,26 +1416,18 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
             self.total = total
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case inProgress = "in_progress"
-            case completed
-            case failed
-            case cancelled
-            case total
-        }
-
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.inProgress = try reader.required(Swift.Int.self, .inProgress)
-            self.completed = try reader.required(Swift.Int.self, .completed)
-            self.failed = try reader.required(Swift.Int.self, .failed)
-            self.cancelled = try reader.required(Swift.Int.self, .cancelled)
-            self.total = try reader.required(Swift.Int.self, .total)
+            var reader = try ObjectReader(decoder)
+            self.inProgress = try reader.required(Swift.Int.self, "in_progress")
+            self.completed = try reader.required(Swift.Int.self, "completed")
+            self.failed = try reader.required(Swift.Int.self, "failed")
+            self.cancelled = try reader.required(Swift.Int.self, "cancelled")
+            self.total = try reader.required(Swift.Int.self, "total")
             self.specDeviations = reader.finish()
         }
 
@@ -1591,12 +1435,12 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.inProgress, forKey: .inProgress)
-            try container.encode(self.completed, forKey: .completed)
-            try container.encode(self.failed, forKey: .failed)
-            try container.encode(self.cancelled, forKey: .cancelled)
-            try container.encode(self.total, forKey: .total)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inProgress, forKey: "in_progress")
+            try container.encode(self.completed, forKey: "completed")
+            try container.encode(self.failed, forKey: "failed")
+            try container.encode(self.cancelled, forKey: "cancelled")
+            try container.encode(self.total, forKey: "total")
         }
     }
 
@@ -1624,7 +1468,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
-public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A query string for a search
     public var query: VectorStoreSearchRequest.Query
     /// Whether to rewrite the natural language query for vector search.
@@ -1632,7 +1476,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
     public var maxNumResults: Swift.Int?
     /// A filter to apply based on file attributes.
-    public var filters: VectorStoreSearchRequest.FiltersValue?
+    public var filters: Filters?
     /// Ranking options for search.
     public var rankingOptions: VectorStoreSearchRequest.RankingOptionsValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1650,7 +1494,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
         query: VectorStoreSearchRequest.Query,
         rewriteQuery: Swift.Bool? = nil,
         maxNumResults: Swift.Int? = nil,
-        filters: VectorStoreSearchRequest.FiltersValue? = nil,
+        filters: Filters? = nil,
         rankingOptions: VectorStoreSearchRequest.RankingOptionsValue? = nil
     ) {
         self.query = query
@@ -1660,26 +1504,18 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
         self.rankingOptions = rankingOptions
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case query
-        case rewriteQuery = "rewrite_query"
-        case maxNumResults = "max_num_results"
-        case filters
-        case rankingOptions = "ranking_options"
-    }
-
     /// Decodes `VectorStoreSearchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.query = try reader.required(VectorStoreSearchRequest.Query.self, .query)
-        self.rewriteQuery = try reader.optional(Swift.Bool.self, .rewriteQuery)
-        self.maxNumResults = try reader.optional(Swift.Int.self, .maxNumResults)
-        self.filters = try reader.optional(VectorStoreSearchRequest.FiltersValue.self, .filters)
-        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.self, .rankingOptions)
+        var reader = try ObjectReader(decoder)
+        self.query = try reader.required(VectorStoreSearchRequest.Query.self, "query")
+        self.rewriteQuery = try reader.optional(Swift.Bool.self, "rewrite_query")
+        self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
+        self.filters = try reader.optional(Filters.self, "filters")
+        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.self, "ranking_options")
         self.specDeviations = reader.finish()
     }
 
@@ -1687,12 +1523,12 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.query, forKey: .query)
-        try container.encodeIfPresent(self.rewriteQuery, forKey: .rewriteQuery)
-        try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
-        try container.encodeIfPresent(self.filters, forKey: .filters)
-        try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.query, forKey: "query")
+        try container.encodeIfPresent(self.rewriteQuery, forKey: "rewrite_query")
+        try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
+        try container.encodeIfPresent(self.filters, forKey: "filters")
+        try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
     }
 
     /// A query string for a search
@@ -1700,7 +1536,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
-    public enum Query: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Query: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1736,49 +1572,10 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
         }
     }
 
-    /// A filter to apply based on file attributes.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/filters`.
-    public enum FiltersValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
-        case comparisonFilter(ComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
-        case compoundFilter(CompoundFilter)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try ComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try CompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
     /// Ranking options for search.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
-    public struct RankingOptionsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct RankingOptionsValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
         /// The JSON member `score_threshold`.
@@ -1799,20 +1596,15 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
             self.scoreThreshold = scoreThreshold
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case ranker
-            case scoreThreshold = "score_threshold"
-        }
-
         /// Decodes `RankingOptionsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, .ranker)
-            self.scoreThreshold = try reader.optional(Swift.Double.self, .scoreThreshold)
+            var reader = try ObjectReader(decoder)
+            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, "ranker")
+            self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
             self.specDeviations = reader.finish()
         }
 
@@ -1820,9 +1612,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.ranker, forKey: .ranker)
-            try container.encodeIfPresent(self.scoreThreshold, forKey: .scoreThreshold)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.ranker, forKey: "ranker")
+            try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
         }
 
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
@@ -1850,7 +1642,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultContentObject`.
-public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text content returned from search.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1864,20 +1656,15 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable,
         self.text = text
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
     /// Decodes `VectorStoreSearchResultContentObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("text", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
         self.specDeviations = reader.finish()
     }
 
@@ -1885,14 +1672,14 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultItem`.
-public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the vector store file.
     public var fileID: Swift.String
     /// The name of the vector store file.
@@ -1926,26 +1713,18 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDevi
         self.content = content
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case score
-        case attributes
-        case content
-    }
-
     /// Decodes `VectorStoreSearchResultItem` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.filename = try reader.required(Swift.String.self, .filename)
-        self.score = try reader.required(Swift.Double.self, .score)
-        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
-        self.content = try reader.required([VectorStoreSearchResultContentObject].self, .content)
+        var reader = try ObjectReader(decoder)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.score = try reader.required(Swift.Double.self, "score")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.content = try reader.required([VectorStoreSearchResultContentObject].self, "content")
         self.specDeviations = reader.finish()
     }
 
@@ -1953,17 +1732,17 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-        try container.encode(self.score, forKey: .score)
-        try container.encode(self.attributes, forKey: .attributes)
-        try container.encode(self.content, forKey: .content)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.filename, forKey: "filename")
+        try container.encode(self.score, forKey: "score")
+        try container.encode(self.attributes, forKey: "attributes")
+        try container.encode(self.content, forKey: "content")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
-public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// The JSON member `search_query`.
     public var searchQuery: [Swift.String]
     /// The list of search result items.
@@ -1994,26 +1773,18 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDev
         self.nextPage = nextPage
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case searchQuery = "search_query"
-        case data
-        case hasMore = "has_more"
-        case nextPage = "next_page"
-        case object
-    }
-
     /// Decodes `VectorStoreSearchResultsPage` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("vector_store.search_results.page", .object, required: true)
-        self.searchQuery = try reader.required([Swift.String].self, .searchQuery)
-        self.data = try reader.required([VectorStoreSearchResultItem].self, .data)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
-        self.nextPage = try reader.optional(Swift.String.self, .nextPage)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.search_results.page", required: true)
+        self.searchQuery = try reader.required([Swift.String].self, "search_query")
+        self.data = try reader.required([VectorStoreSearchResultItem].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.nextPage = try reader.optional(Swift.String.self, "next_page")
         self.specDeviations = reader.finish()
     }
 
@@ -2021,12 +1792,12 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.search_results.page", forKey: .object)
-        try container.encode(self.searchQuery, forKey: .searchQuery)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
-        try container.encode(self.nextPage, forKey: .nextPage)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.search_results.page", forKey: "object")
+        try container.encode(self.searchQuery, forKey: "search_query")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.nextPage, forKey: "next_page")
     }
 
     /// The items of this page (`data`).

@@ -3,6 +3,833 @@
 
 import Foundation
 
+/// Parameters for creating a character from an uploaded video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
+public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// Video file used to create a character.
+    ///
+    /// Raw bytes.
+    public var video: FileUpload
+    /// Display name for this API character.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoCharacterBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Video file used to create a character.
+    ///   - name: Display name for this API character.
+    public init(
+        video: FileUpload,
+        name: Swift.String
+    ) {
+        self.video = video
+        self.name = name
+    }
+
+    /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(FileUpload.self, "video")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.name, forKey: "name")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("name", self.name)
+    }
+}
+
+/// JSON parameters for editing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoEditJsonBody`.
+public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reference to the completed video to edit.
+    public var video: VideoReferenceInputParam
+    /// Text prompt that describes how to edit the source video.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoEditJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Reference to the completed video to edit.
+    ///   - prompt: Text prompt that describes how to edit the source video.
+    public init(
+        video: VideoReferenceInputParam,
+        prompt: Swift.String
+    ) {
+        self.video = video
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(VideoReferenceInputParam.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+}
+
+/// Parameters for editing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
+public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var video: CreateVideoEditMultipartBody.Video
+    /// Text prompt that describes how to edit the source video.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoEditMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Text prompt that describes how to edit the source video.
+    public init(
+        video: CreateVideoEditMultipartBody.Video,
+        prompt: Swift.String
+    ) {
+        self.video = video
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(CreateVideoEditMultipartBody.Video.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("prompt", self.prompt)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
+    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Reference to the completed video to edit.
+        case file(FileUpload)
+        /// Reference to the completed video to edit.
+        case videoReferenceInputParam(VideoReferenceInputParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
+                self = .videoReferenceInputParam(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .file(let value): try value.encode(to: encoder)
+            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// JSON parameters for extending an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoExtendJsonBody`.
+public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reference to the completed video to extend.
+    public var video: VideoReferenceInputParam
+    /// Updated text prompt that directs the extension generation.
+    public var prompt: Swift.String
+    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoExtendJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Reference to the completed video to extend.
+    ///   - prompt: Updated text prompt that directs the extension generation.
+    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public init(
+        video: VideoReferenceInputParam,
+        prompt: Swift.String,
+        seconds: VideoSeconds
+    ) {
+        self.video = video
+        self.prompt = prompt
+        self.seconds = seconds
+    }
+
+    /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(VideoReferenceInputParam.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.seconds, forKey: "seconds")
+    }
+}
+
+/// Multipart parameters for extending an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
+public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var video: CreateVideoExtendMultipartBody.Video
+    /// Updated text prompt that directs the extension generation.
+    public var prompt: Swift.String
+    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoExtendMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Updated text prompt that directs the extension generation.
+    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public init(
+        video: CreateVideoExtendMultipartBody.Video,
+        prompt: Swift.String,
+        seconds: VideoSeconds
+    ) {
+        self.video = video
+        self.prompt = prompt
+        self.seconds = seconds
+    }
+
+    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(CreateVideoExtendMultipartBody.Video.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.seconds, forKey: "seconds")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("prompt", self.prompt)
+        try form.append("seconds", self.seconds)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
+    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Reference to the completed video to extend.
+        case videoReferenceInputParam(VideoReferenceInputParam)
+        /// Reference to the completed video to extend.
+        case file(FileUpload)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
+                self = .videoReferenceInputParam(value)
+                return
+            }
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// JSON parameters for creating a new video generation job.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoJsonBody`.
+public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
+    public var model: VideoModel?
+    /// Text prompt that describes the video to generate.
+    public var prompt: Swift.String
+    /// Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
+    public var inputReference: ImageRefParam2?
+    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
+    public var seconds: VideoSeconds?
+    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Text prompt that describes the video to generate.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: Optional reference object that guides generation.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
+    public init(
+        prompt: Swift.String,
+        model: VideoModel? = nil,
+        inputReference: ImageRefParam2? = nil,
+        seconds: VideoSeconds? = nil,
+        size: VideoSize? = nil
+    ) {
+        self.model = model
+        self.prompt = prompt
+        self.inputReference = inputReference
+        self.seconds = seconds
+        self.size = size
+    }
+
+    /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(VideoModel.self, "model")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.inputReference = try reader.optional(ImageRefParam2.self, "input_reference")
+        self.seconds = try reader.optional(VideoSeconds.self, "seconds")
+        self.size = try reader.optional(VideoSize.self, "size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
+        try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        try container.encodeIfPresent(self.size, forKey: "size")
+    }
+}
+
+/// Multipart parameters for creating a new video generation job.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody`.
+public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
+    public var model: VideoModel?
+    /// Text prompt that describes the video to generate.
+    public var prompt: Swift.String
+    /// The JSON member `input_reference`.
+    public var inputReference: CreateVideoMultipartBody.InputReference?
+    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
+    public var seconds: VideoSeconds?
+    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Text prompt that describes the video to generate.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: The JSON member `input_reference`.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
+    public init(
+        prompt: Swift.String,
+        model: VideoModel? = nil,
+        inputReference: CreateVideoMultipartBody.InputReference? = nil,
+        seconds: VideoSeconds? = nil,
+        size: VideoSize? = nil
+    ) {
+        self.model = model
+        self.prompt = prompt
+        self.inputReference = inputReference
+        self.seconds = seconds
+        self.size = size
+    }
+
+    /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(VideoModel.self, "model")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.inputReference = try reader.optional(CreateVideoMultipartBody.InputReference.self, "input_reference")
+        self.seconds = try reader.optional(VideoSeconds.self, "seconds")
+        self.size = try reader.optional(VideoSize.self, "size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
+        try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        try container.encodeIfPresent(self.size, forKey: "size")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("model", self.model)
+        try form.append("prompt", self.prompt)
+        try form.append("input_reference", self.inputReference)
+        try form.append("seconds", self.seconds)
+        try form.append("size", self.size)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
+    public enum InputReference: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Optional reference asset upload or reference object that guides generation.
+        case file(FileUpload)
+        /// Optional reference asset upload or reference object that guides generation.
+        case imageRefParam2(ImageRefParam2)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            if let value = decoder.attemptCase(ImageRefParam2.self) {
+                self = .imageRefParam2(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .file(let value): try value.encode(to: encoder)
+            case .imageRefParam2(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Parameters for remixing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
+public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// Updated text prompt that directs the remix generation.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoRemixBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Updated text prompt that directs the remix generation.
+    public init(prompt: Swift.String) {
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+
+    func encode(to form: inout MultipartForm) throws {
+        try form.append("prompt", self.prompt)
+    }
+}
+
+/// Confirmation payload returned after deleting a video.
+///
+/// - Remark: Generated from `#/components/schemas/DeletedVideoResource`.
+public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Indicates that the video resource was deleted.
+    public var deleted: Swift.Bool
+    /// Identifier of the deleted video.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedVideoResource`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Indicates that the video resource was deleted.
+    ///   - id: Identifier of the deleted video.
+    public init(
+        deleted: Swift.Bool,
+        id: Swift.String
+    ) {
+        self.deleted = deleted
+        self.id = id
+    }
+
+    /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "video.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("video.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
+/// An error that occurred while generating the response.
+///
+/// - Remark: Generated from `#/components/schemas/Error-2`.
+public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A machine-readable error code that was returned.
+    public var code: Swift.String
+    /// A human-readable description of the error that was returned.
+    public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Error2`.
+    ///
+    /// - Parameters:
+    ///   - code: A machine-readable error code that was returned.
+    ///   - message: A human-readable description of the error that was returned.
+    public init(
+        code: Swift.String,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Decodes `Error2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.required(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
+public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A fully qualified URL or base64-encoded data URL.
+    public var imageURL: Swift.String?
+    /// The JSON member `file_id`.
+    public var fileID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ImageRefParam2`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: A fully qualified URL or base64-encoded data URL.
+    ///   - fileID: The JSON member `file_id`.
+    public init(
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+    }
+
+    /// Decodes `ImageRefParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.imageURL = try reader.optional(Swift.String.self, "image_url")
+        self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
+public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String?
+    public var name: Swift.String?
+    /// Unix timestamp (in seconds) when the character was created.
+    public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VideoCharacterResource`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: Unix timestamp (in seconds) when the character was created.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String? = nil,
+        name: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/VideoContentVariant`.
+public struct VideoContentVariant: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `video`
+    public static var video: Self { Self(rawValue: "video") }
+
+    /// `thumbnail`
+    public static var thumbnail: Self { Self(rawValue: "thumbnail") }
+
+    /// `spritesheet`
+    public static var spritesheet: Self { Self(rawValue: "spritesheet") }
+}
+
+/// - Remark: Generated from `#/components/schemas/VideoListResource`.
+public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items
+    public var data: [VideoResource]
+    /// The JSON member `first_id`.
+    public var firstID: Swift.String?
+    /// The JSON member `last_id`.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VideoListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    public init(
+        data: [VideoResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([VideoResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VideoResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoModel`.
@@ -29,90 +856,31 @@ public struct VideoModel: OpenEnum {
     public static var sora2_2025_12_08: Self { Self(rawValue: "sora-2-2025-12-08") }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// Reference to the completed video.
 ///
-/// - Remark: Generated from `#/components/schemas/VideoStatus`.
-public struct VideoStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `queued`
-    public static var queued: Self { Self(rawValue: "queued") }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/VideoSize`.
-public struct VideoSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `720x1280`
-    public static var _720x1280: Self { Self(rawValue: "720x1280") }
-
-    /// `1280x720`
-    public static var _1280x720: Self { Self(rawValue: "1280x720") }
-
-    /// `1024x1792`
-    public static var _1024x1792: Self { Self(rawValue: "1024x1792") }
-
-    /// `1792x1024`
-    public static var _1792x1024: Self { Self(rawValue: "1792x1024") }
-}
-
-/// An error that occurred while generating the response.
-///
-/// - Remark: Generated from `#/components/schemas/Error-2`.
-public struct Error2: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A machine-readable error code that was returned.
-    public var code: Swift.String
-    /// A human-readable description of the error that was returned.
-    public var message: Swift.String
+/// - Remark: Generated from `#/components/schemas/VideoReferenceInputParam`.
+public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier of the completed video.
+    public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `Error2`.
+    /// Creates a new `VideoReferenceInputParam`.
     ///
     /// - Parameters:
-    ///   - code: A machine-readable error code that was returned.
-    ///   - message: A human-readable description of the error that was returned.
-    public init(
-        code: Swift.String,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
+    ///   - id: The identifier of the completed video.
+    public init(id: Swift.String) {
+        self.id = id
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-    }
-
-    /// Decodes `Error2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `VideoReferenceInputParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.code = try reader.required(Swift.String.self, .code)
-        self.message = try reader.required(Swift.String.self, .message)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -120,16 +888,15 @@ public struct Error2: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
     }
 }
 
 /// Structured information describing a generated video job.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoResource`.
-public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the video job.
     public var id: Swift.String
     /// The video generation model that produced the job.
@@ -196,42 +963,26 @@ public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting
         self.error = error
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case model
-        case status
-        case progress
-        case createdAt = "created_at"
-        case completedAt = "completed_at"
-        case expiresAt = "expires_at"
-        case prompt
-        case size
-        case seconds
-        case remixedFromVideoID = "remixed_from_video_id"
-        case error
-        case object
-    }
-
     /// Decodes `VideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("video", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.model = try reader.required(VideoModel.self, .model)
-        self.status = try reader.required(VideoStatus.self, .status)
-        self.progress = try reader.required(Swift.Int.self, .progress)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
-        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
-        self.prompt = try reader.optional(Swift.String.self, .prompt)
-        self.size = try reader.required(VideoSize.self, .size)
-        self.seconds = try reader.required(Swift.String.self, .seconds)
-        self.remixedFromVideoID = try reader.optional(Swift.String.self, .remixedFromVideoID)
-        self.error = try reader.optional(Error2.self, .error)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "video", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.model = try reader.required(VideoModel.self, "model")
+        self.status = try reader.required(VideoStatus.self, "status")
+        self.progress = try reader.required(Swift.Int.self, "progress")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.size = try reader.required(VideoSize.self, "size")
+        self.seconds = try reader.required(Swift.String.self, "seconds")
+        self.remixedFromVideoID = try reader.optional(Swift.String.self, "remixed_from_video_id")
+        self.error = try reader.optional(Error2.self, "error")
         self.specDeviations = reader.finish()
     }
 
@@ -239,144 +990,20 @@ public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("video", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.progress, forKey: .progress)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.completedAt, forKey: .completedAt)
-        try container.encode(self.expiresAt, forKey: .expiresAt)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encode(self.size, forKey: .size)
-        try container.encode(self.seconds, forKey: .seconds)
-        try container.encode(self.remixedFromVideoID, forKey: .remixedFromVideoID)
-        try container.encode(self.error, forKey: .error)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/VideoListResource`.
-public struct VideoListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// A list of items
-    public var data: [VideoResource]
-    /// The JSON member `first_id`.
-    public var firstID: Swift.String?
-    /// The JSON member `last_id`.
-    public var lastID: Swift.String?
-    /// Whether there are more items available.
-    public var hasMore: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `VideoListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: A list of items
-    ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    public init(
-        data: [VideoResource],
-        hasMore: Swift.Bool,
-        firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil
-    ) {
-        self.data = data
-        self.firstID = firstID
-        self.lastID = lastID
-        self.hasMore = hasMore
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
-    /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([VideoResource].self, .data)
-        self.firstID = try reader.optional(Swift.String.self, .firstID)
-        self.lastID = try reader.optional(Swift.String.self, .lastID)
-        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
-    }
-
-    /// The items of this page (`data`).
-    public var pageItems: [VideoResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
-}
-
-/// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
-public struct ImageRefParam2: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A fully qualified URL or base64-encoded data URL.
-    public var imageURL: Swift.String?
-    /// The JSON member `file_id`.
-    public var fileID: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ImageRefParam2`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: A fully qualified URL or base64-encoded data URL.
-    ///   - fileID: The JSON member `file_id`.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-    }
-
-    /// Decodes `ImageRefParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
-        self.fileID = try reader.optional(Swift.String.self, .fileID)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("video", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.progress, forKey: "progress")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.completedAt, forKey: "completed_at")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.seconds, forKey: "seconds")
+        try container.encode(self.remixedFromVideoID, forKey: "remixed_from_video_id")
+        try container.encode(self.error, forKey: "error")
     }
 }
 
@@ -400,772 +1027,48 @@ public struct VideoSeconds: OpenEnum {
     public static var _12: Self { Self(rawValue: "12") }
 }
 
-/// Multipart parameters for creating a new video generation job.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody`.
-public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
-    public var model: VideoModel?
-    /// Text prompt that describes the video to generate.
-    public var prompt: Swift.String
-    /// The JSON member `input_reference`.
-    public var inputReference: CreateVideoMultipartBody.InputReference?
-    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
-    public var seconds: VideoSeconds?
-    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
-    public var size: VideoSize?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoMultipartBody`.
-    ///
-    /// - Parameters:
-    ///   - prompt: Text prompt that describes the video to generate.
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
-    ///   - inputReference: The JSON member `input_reference`.
-    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
-    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
-    public init(
-        prompt: Swift.String,
-        model: VideoModel? = nil,
-        inputReference: CreateVideoMultipartBody.InputReference? = nil,
-        seconds: VideoSeconds? = nil,
-        size: VideoSize? = nil
-    ) {
-        self.model = model
-        self.prompt = prompt
-        self.inputReference = inputReference
-        self.seconds = seconds
-        self.size = size
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case prompt
-        case inputReference = "input_reference"
-        case seconds
-        case size
-    }
-
-    /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.optional(VideoModel.self, .model)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.inputReference = try reader.optional(CreateVideoMultipartBody.InputReference.self, .inputReference)
-        self.seconds = try reader.optional(VideoSeconds.self, .seconds)
-        self.size = try reader.optional(VideoSize.self, .size)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.inputReference, forKey: .inputReference)
-        try container.encodeIfPresent(self.seconds, forKey: .seconds)
-        try container.encodeIfPresent(self.size, forKey: .size)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("model", self.model)
-        try form.append("prompt", self.prompt)
-        try form.append("input_reference", self.inputReference)
-        try form.append("seconds", self.seconds)
-        try form.append("size", self.size)
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
-    public enum InputReference: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Optional reference asset upload or reference object that guides generation.
-        case file(FileUpload)
-        /// Optional reference asset upload or reference object that guides generation.
-        case imageRefParam2(ImageRefParam2)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(FileUpload.self) {
-                self = .file(value)
-                return
-            }
-            if let value = decoder.attemptCase(ImageRefParam2.self) {
-                self = .imageRefParam2(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .file(let value): try value.encode(to: encoder)
-            case .imageRefParam2(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// JSON parameters for creating a new video generation job.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoJsonBody`.
-public struct CreateVideoJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
-    public var model: VideoModel?
-    /// Text prompt that describes the video to generate.
-    public var prompt: Swift.String
-    /// Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
-    public var inputReference: ImageRefParam2?
-    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
-    public var seconds: VideoSeconds?
-    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
-    public var size: VideoSize?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoJSONBody`.
-    ///
-    /// - Parameters:
-    ///   - prompt: Text prompt that describes the video to generate.
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
-    ///   - inputReference: Optional reference object that guides generation.
-    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
-    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
-    public init(
-        prompt: Swift.String,
-        model: VideoModel? = nil,
-        inputReference: ImageRefParam2? = nil,
-        seconds: VideoSeconds? = nil,
-        size: VideoSize? = nil
-    ) {
-        self.model = model
-        self.prompt = prompt
-        self.inputReference = inputReference
-        self.seconds = seconds
-        self.size = size
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case prompt
-        case inputReference = "input_reference"
-        case seconds
-        case size
-    }
-
-    /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.optional(VideoModel.self, .model)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.inputReference = try reader.optional(ImageRefParam2.self, .inputReference)
-        self.seconds = try reader.optional(VideoSeconds.self, .seconds)
-        self.size = try reader.optional(VideoSize.self, .size)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.inputReference, forKey: .inputReference)
-        try container.encodeIfPresent(self.seconds, forKey: .seconds)
-        try container.encodeIfPresent(self.size, forKey: .size)
-    }
-}
-
-/// Parameters for creating a character from an uploaded video.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
-public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// Video file used to create a character.
-    ///
-    /// Raw bytes.
-    public var video: FileUpload
-    /// Display name for this API character.
-    public var name: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoCharacterBody`.
-    ///
-    /// - Parameters:
-    ///   - video: Video file used to create a character.
-    ///   - name: Display name for this API character.
-    public init(
-        video: FileUpload,
-        name: Swift.String
-    ) {
-        self.video = video
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case video
-        case name
-    }
-
-    /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.video = try reader.required(FileUpload.self, .video)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.video, forKey: .video)
-        try container.encode(self.name, forKey: .name)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("video", self.video)
-        try form.append("name", self.name)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
-public struct VideoCharacterResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var id: Swift.String?
-    public var name: Swift.String?
-    /// Unix timestamp (in seconds) when the character was created.
-    public var createdAt: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `VideoCharacterResource`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: Unix timestamp (in seconds) when the character was created.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String? = nil,
-        name: Swift.String? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.createdAt = createdAt
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case createdAt = "created_at"
-    }
-
-    /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.optional(Swift.String.self, .id)
-        self.name = try reader.optional(Swift.String.self, .name)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.createdAt, forKey: .createdAt)
-    }
-}
-
-/// Reference to the completed video.
-///
-/// - Remark: Generated from `#/components/schemas/VideoReferenceInputParam`.
-public struct VideoReferenceInputParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The identifier of the completed video.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `VideoReferenceInputParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier of the completed video.
-    public init(id: Swift.String) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
-    /// Decodes `VideoReferenceInputParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Parameters for editing an existing generated video.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
-public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    public var video: CreateVideoEditMultipartBody.Video
-    /// Text prompt that describes how to edit the source video.
-    public var prompt: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoEditMultipartBody`.
-    ///
-    /// - Parameters:
-    ///   - prompt: Text prompt that describes how to edit the source video.
-    public init(
-        video: CreateVideoEditMultipartBody.Video,
-        prompt: Swift.String
-    ) {
-        self.video = video
-        self.prompt = prompt
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case video
-        case prompt
-    }
-
-    /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.video = try reader.required(CreateVideoEditMultipartBody.Video.self, .video)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.video, forKey: .video)
-        try container.encode(self.prompt, forKey: .prompt)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("video", self.video)
-        try form.append("prompt", self.prompt)
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
-    public enum Video: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Reference to the completed video to edit.
-        case file(FileUpload)
-        /// Reference to the completed video to edit.
-        case videoReferenceInputParam(VideoReferenceInputParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(FileUpload.self) {
-                self = .file(value)
-                return
-            }
-            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
-                self = .videoReferenceInputParam(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .file(let value): try value.encode(to: encoder)
-            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// JSON parameters for editing an existing generated video.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoEditJsonBody`.
-public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Reference to the completed video to edit.
-    public var video: VideoReferenceInputParam
-    /// Text prompt that describes how to edit the source video.
-    public var prompt: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoEditJSONBody`.
-    ///
-    /// - Parameters:
-    ///   - video: Reference to the completed video to edit.
-    ///   - prompt: Text prompt that describes how to edit the source video.
-    public init(
-        video: VideoReferenceInputParam,
-        prompt: Swift.String
-    ) {
-        self.video = video
-        self.prompt = prompt
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case video
-        case prompt
-    }
-
-    /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.video = try reader.required(VideoReferenceInputParam.self, .video)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.video, forKey: .video)
-        try container.encode(self.prompt, forKey: .prompt)
-    }
-}
-
-/// Multipart parameters for extending an existing generated video.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
-public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    public var video: CreateVideoExtendMultipartBody.Video
-    /// Updated text prompt that directs the extension generation.
-    public var prompt: Swift.String
-    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
-    public var seconds: VideoSeconds
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoExtendMultipartBody`.
-    ///
-    /// - Parameters:
-    ///   - prompt: Updated text prompt that directs the extension generation.
-    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
-    public init(
-        video: CreateVideoExtendMultipartBody.Video,
-        prompt: Swift.String,
-        seconds: VideoSeconds
-    ) {
-        self.video = video
-        self.prompt = prompt
-        self.seconds = seconds
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case video
-        case prompt
-        case seconds
-    }
-
-    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.video = try reader.required(CreateVideoExtendMultipartBody.Video.self, .video)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.seconds = try reader.required(VideoSeconds.self, .seconds)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.video, forKey: .video)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encode(self.seconds, forKey: .seconds)
-    }
-
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("video", self.video)
-        try form.append("prompt", self.prompt)
-        try form.append("seconds", self.seconds)
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
-    public enum Video: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Reference to the completed video to extend.
-        case videoReferenceInputParam(VideoReferenceInputParam)
-        /// Reference to the completed video to extend.
-        case file(FileUpload)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
-                self = .videoReferenceInputParam(value)
-                return
-            }
-            if let value = decoder.attemptCase(FileUpload.self) {
-                self = .file(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
-            case .file(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// JSON parameters for extending an existing generated video.
-///
-/// - Remark: Generated from `#/components/schemas/CreateVideoExtendJsonBody`.
-public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Reference to the completed video to extend.
-    public var video: VideoReferenceInputParam
-    /// Updated text prompt that directs the extension generation.
-    public var prompt: Swift.String
-    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
-    public var seconds: VideoSeconds
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateVideoExtendJSONBody`.
-    ///
-    /// - Parameters:
-    ///   - video: Reference to the completed video to extend.
-    ///   - prompt: Updated text prompt that directs the extension generation.
-    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
-    public init(
-        video: VideoReferenceInputParam,
-        prompt: Swift.String,
-        seconds: VideoSeconds
-    ) {
-        self.video = video
-        self.prompt = prompt
-        self.seconds = seconds
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case video
-        case prompt
-        case seconds
-    }
-
-    /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.video = try reader.required(VideoReferenceInputParam.self, .video)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.seconds = try reader.required(VideoSeconds.self, .seconds)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.video, forKey: .video)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encode(self.seconds, forKey: .seconds)
-    }
-}
-
-/// Confirmation payload returned after deleting a video.
-///
-/// - Remark: Generated from `#/components/schemas/DeletedVideoResource`.
-public struct DeletedVideoResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Indicates that the video resource was deleted.
-    public var deleted: Swift.Bool
-    /// Identifier of the deleted video.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DeletedVideoResource`.
-    ///
-    /// - Parameters:
-    ///   - deleted: Indicates that the video resource was deleted.
-    ///   - id: Identifier of the deleted video.
-    public init(
-        deleted: Swift.Bool,
-        id: Swift.String
-    ) {
-        self.deleted = deleted
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case deleted
-        case id
-        case object
-    }
-
-    /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("video.deleted", .object, required: true)
-        self.deleted = try reader.required(Swift.Bool.self, .deleted)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("video.deleted", forKey: .object)
-        try container.encode(self.deleted, forKey: .deleted)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
-/// - Remark: Generated from `#/components/schemas/VideoContentVariant`.
-public struct VideoContentVariant: OpenEnum {
+/// - Remark: Generated from `#/components/schemas/VideoSize`.
+public struct VideoSize: OpenEnum {
     /// The wire value.
     public var rawValue: Swift.String
 
     /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-    /// `video`
-    public static var video: Self { Self(rawValue: "video") }
+    /// `720x1280`
+    public static var _720x1280: Self { Self(rawValue: "720x1280") }
 
-    /// `thumbnail`
-    public static var thumbnail: Self { Self(rawValue: "thumbnail") }
+    /// `1280x720`
+    public static var _1280x720: Self { Self(rawValue: "1280x720") }
 
-    /// `spritesheet`
-    public static var spritesheet: Self { Self(rawValue: "spritesheet") }
+    /// `1024x1792`
+    public static var _1024x1792: Self { Self(rawValue: "1024x1792") }
+
+    /// `1792x1024`
+    public static var _1792x1024: Self { Self(rawValue: "1792x1024") }
 }
 
-/// Parameters for remixing an existing generated video.
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
-/// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
-public struct CreateVideoRemixBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// Updated text prompt that directs the remix generation.
-    public var prompt: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+/// - Remark: Generated from `#/components/schemas/VideoStatus`.
+public struct VideoStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
 
-    /// Creates a new `CreateVideoRemixBody`.
-    ///
-    /// - Parameters:
-    ///   - prompt: Updated text prompt that directs the remix generation.
-    public init(prompt: Swift.String) {
-        self.prompt = prompt
-    }
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case prompt
-    }
+    /// `queued`
+    public static var queued: Self { Self(rawValue: "queued") }
 
-    /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.specDeviations = reader.finish()
-    }
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.prompt, forKey: .prompt)
-    }
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
 
-    func encode(to form: inout MultipartForm) throws {
-        try form.append("prompt", self.prompt)
-    }
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
 }

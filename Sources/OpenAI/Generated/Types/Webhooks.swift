@@ -6,13 +6,13 @@ import Foundation
 /// Sent when a batch API request has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCancelled`.
-public struct WebhookBatchCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookBatchCancelled.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -25,19 +25,11 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable, SpecDeviationR
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookBatchCancelled.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookBatchCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -46,12 +38,12 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable, SpecDeviationR
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("batch.cancelled", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookBatchCancelled.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "batch.cancelled", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -59,66 +51,25 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("batch.cancelled", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookBatchCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the batch API request.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the batch API request.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("batch.cancelled", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when a batch API request has been completed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCompleted`.
-public struct WebhookBatchCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookBatchCompleted.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -131,19 +82,11 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable, SpecDeviationR
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookBatchCompleted.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookBatchCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -152,12 +95,12 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable, SpecDeviationR
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("batch.completed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookBatchCompleted.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "batch.completed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -165,66 +108,25 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("batch.completed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookBatchCompleted/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the batch API request.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the batch API request.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("batch.completed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when a batch API request has expired.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchExpired`.
-public struct WebhookBatchExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request expired.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookBatchExpired.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -237,19 +139,11 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable, SpecDeviationRep
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookBatchExpired.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookBatchExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -258,12 +152,12 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable, SpecDeviationRep
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("batch.expired", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookBatchExpired.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "batch.expired", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -271,66 +165,25 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("batch.expired", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookBatchExpired/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the batch API request.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the batch API request.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("batch.expired", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when a batch API request has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchFailed`.
-public struct WebhookBatchFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookBatchFailed.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -343,19 +196,11 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable, SpecDeviationRepo
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookBatchFailed.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookBatchFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -364,12 +209,12 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable, SpecDeviationRepo
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("batch.failed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookBatchFailed.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "batch.failed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -377,66 +222,25 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("batch.failed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookBatchFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the batch API request.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the batch API request.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("batch.failed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when an eval run has been canceled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunCanceled`.
-public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run was canceled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookEvalRunCanceled.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -449,19 +253,11 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable, SpecDeviation
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookEvalRunCanceled.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookEvalRunCanceled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -470,12 +266,12 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable, SpecDeviation
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("eval.run.canceled", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookEvalRunCanceled.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "eval.run.canceled", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -483,66 +279,25 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("eval.run.canceled", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookEvalRunCanceled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the eval run.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the eval run.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("eval.run.canceled", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when an eval run has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunFailed`.
-public struct WebhookEvalRunFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookEvalRunFailed.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -555,19 +310,11 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable, SpecDeviationRe
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookEvalRunFailed.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookEvalRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -576,12 +323,12 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("eval.run.failed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookEvalRunFailed.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "eval.run.failed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -589,66 +336,25 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("eval.run.failed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookEvalRunFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the eval run.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the eval run.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("eval.run.failed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
 /// Sent when an eval run has succeeded.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunSucceeded`.
-public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run succeeded.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
-    public var data: WebhookEvalRunSucceeded.DataValue
+    public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -661,19 +367,11 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable, SpecDeviatio
     public init(
         createdAt: Swift.Int,
         id: Swift.String,
-        data: WebhookEvalRunSucceeded.DataValue
+        data: ConversationParam2
     ) {
         self.createdAt = createdAt
         self.id = id
         self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
     }
 
     /// Decodes `WebhookEvalRunSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -682,12 +380,12 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable, SpecDeviatio
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("eval.run.succeeded", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookEvalRunSucceeded.DataValue.self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "eval.run.succeeded", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -695,1135 +393,12 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("eval.run.succeeded", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookEvalRunSucceeded/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the eval run.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the eval run.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a fine-tuning job has been cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled`.
-public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookFineTuningJobCancelled.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookFineTuningJobCancelled`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookFineTuningJobCancelled.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookFineTuningJobCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("fine_tuning.job.cancelled", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookFineTuningJobCancelled.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("fine_tuning.job.cancelled", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the fine-tuning job.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the fine-tuning job.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a fine-tuning job has failed.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed`.
-public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the fine-tuning job failed.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookFineTuningJobFailed.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookFineTuningJobFailed`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job failed.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookFineTuningJobFailed.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookFineTuningJobFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("fine_tuning.job.failed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookFineTuningJobFailed.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("fine_tuning.job.failed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the fine-tuning job.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the fine-tuning job.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a fine-tuning job has succeeded.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded`.
-public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookFineTuningJobSucceeded.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookFineTuningJobSucceeded`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookFineTuningJobSucceeded.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("fine_tuning.job.succeeded", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookFineTuningJobSucceeded.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("fine_tuning.job.succeeded", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the fine-tuning job.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the fine-tuning job.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when an incoming API SIP session is available for Live acceptance. The
-/// same pending session can also emit `realtime.call.incoming`; the first
-/// successful Realtime or Live accept endpoint selects the runtime surface.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming`.
-public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the event was created.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookLiveCallIncoming.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookLiveCallIncoming`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the event was created.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookLiveCallIncoming.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookLiveCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("live.call.incoming", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookLiveCallIncoming.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("live.call.incoming", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The Transceiver `rtc_...` ID of the pending SIP session. The same
-        /// value appears as `call_id` in `realtime.call.incoming`.
-        public var sessionID: Swift.String
-        /// Headers from the SIP Invite.
-        public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - sessionID: The Transceiver `rtc_...` ID of the pending SIP session.
-        ///   - sipHeaders: Headers from the SIP Invite.
-        public init(
-            sessionID: Swift.String,
-            sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
-        ) {
-            self.sessionID = sessionID
-            self.sipHeaders = sipHeaders
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case sessionID = "session_id"
-            case sipHeaders = "sip_headers"
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.sessionID = try reader.required(Swift.String.self, .sessionID)
-            self.sipHeaders = try reader.required([WebhookLiveCallIncoming.DataValue.SIPHeader].self, .sipHeaders)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.sessionID, forKey: .sessionID)
-            try container.encode(self.sipHeaders, forKey: .sipHeaders)
-        }
-
-        /// A header from the SIP Invite.
-        ///
-        /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// Name of the SIP Header.
-            public var name: Swift.String
-            /// Value of the SIP Header.
-            public var value: Swift.String
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `SIPHeader`.
-            ///
-            /// - Parameters:
-            ///   - name: Name of the SIP Header.
-            ///   - value: Value of the SIP Header.
-            public init(
-                name: Swift.String,
-                value: Swift.String
-            ) {
-                self.name = name
-                self.value = value
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case name
-                case value
-            }
-
-            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.name = try reader.required(Swift.String.self, .name)
-                self.value = try reader.required(Swift.String.self, .value)
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.name, forKey: .name)
-                try container.encode(self.value, forKey: .value)
-            }
-        }
-    }
-}
-
-/// Sent when an incoming API SIP session is available for Realtime acceptance.
-/// The same pending session can also emit `live.call.incoming`; the first
-/// successful Realtime or Live accept endpoint selects the runtime surface.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming`.
-public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the model response was completed.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookRealtimeCallIncoming.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookRealtimeCallIncoming`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookRealtimeCallIncoming.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookRealtimeCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("realtime.call.incoming", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookRealtimeCallIncoming.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("realtime.call.incoming", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The Transceiver `rtc_...` ID of the pending SIP session. The same
-        /// value appears as `session_id` in `live.call.incoming`.
-        public var callID: Swift.String
-        /// Headers from the SIP Invite.
-        public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - callID: The Transceiver `rtc_...` ID of the pending SIP session.
-        ///   - sipHeaders: Headers from the SIP Invite.
-        public init(
-            callID: Swift.String,
-            sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
-        ) {
-            self.callID = callID
-            self.sipHeaders = sipHeaders
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case callID = "call_id"
-            case sipHeaders = "sip_headers"
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.callID = try reader.required(Swift.String.self, .callID)
-            self.sipHeaders = try reader.required([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, .sipHeaders)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.callID, forKey: .callID)
-            try container.encode(self.sipHeaders, forKey: .sipHeaders)
-        }
-
-        /// A header from the SIP Invite.
-        ///
-        /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// Name of the SIP Header.
-            public var name: Swift.String
-            /// Value of the SIP Header.
-            public var value: Swift.String
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `SIPHeader`.
-            ///
-            /// - Parameters:
-            ///   - name: Name of the SIP Header.
-            ///   - value: Value of the SIP Header.
-            public init(
-                name: Swift.String,
-                value: Swift.String
-            ) {
-                self.name = name
-                self.value = value
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case name
-                case value
-            }
-
-            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.name = try reader.required(Swift.String.self, .name)
-                self.value = try reader.required(Swift.String.self, .value)
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.name, forKey: .name)
-                try container.encode(self.value, forKey: .value)
-            }
-        }
-    }
-}
-
-/// Sent when a background response has been cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled`.
-public struct WebhookResponseCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the model response was cancelled.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookResponseCancelled.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookResponseCancelled`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was cancelled.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookResponseCancelled.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookResponseCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("response.cancelled", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookResponseCancelled.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("response.cancelled", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the model response.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the model response.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a background response has been completed.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted`.
-public struct WebhookResponseCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the model response was completed.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookResponseCompleted.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookResponseCompleted`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookResponseCompleted.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("response.completed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookResponseCompleted.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("response.completed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the model response.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the model response.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a background response has failed.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookResponseFailed`.
-public struct WebhookResponseFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the model response failed.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookResponseFailed.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookResponseFailed`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the model response failed.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookResponseFailed.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("response.failed", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookResponseFailed.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("response.failed", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookResponseFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the model response.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the model response.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
-    }
-}
-
-/// Sent when a background response has been interrupted.
-///
-/// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete`.
-public struct WebhookResponseIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The Unix timestamp (in seconds) of when the model response was interrupted.
-    public var createdAt: Swift.Int
-    /// The unique ID of the event.
-    public var id: Swift.String
-    /// Event data payload.
-    public var data: WebhookResponseIncomplete.DataValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `WebhookResponseIncomplete`.
-    ///
-    /// - Parameters:
-    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was interrupted.
-    ///   - id: The unique ID of the event.
-    ///   - data: Event data payload.
-    public init(
-        createdAt: Swift.Int,
-        id: Swift.String,
-        data: WebhookResponseIncomplete.DataValue
-    ) {
-        self.createdAt = createdAt
-        self.id = id
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case createdAt = "created_at"
-        case id
-        case data
-        case object
-        case type
-    }
-
-    /// Decodes `WebhookResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("event", .object, required: false)
-        try reader.constant("response.incomplete", .type, required: true)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.data = try reader.required(WebhookResponseIncomplete.DataValue.self, .data)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("event", forKey: .object)
-        try container.encode("response.incomplete", forKey: .type)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.data, forKey: .data)
-    }
-
-    /// Event data payload.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the model response.
-        public var id: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `DataValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the model response.
-        public init(id: Swift.String) {
-            self.id = id
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-        }
-
-        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.id = try reader.required(Swift.String.self, .id)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("eval.run.succeeded", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }
 
@@ -1832,7 +407,7 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable, SpecDeviat
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/webhooks`.
-public enum WebhookEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Sent when a batch API request has been cancelled. Selected when `type` is `batch.cancelled`.
     case batchCancelled(WebhookBatchCancelled)
     /// Sent when a batch API request has been completed. Selected when `type` is `batch.completed`.
@@ -1933,5 +508,708 @@ public enum WebhookEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable 
         case .responseIncomplete(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// Sent when a fine-tuning job has been cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled`.
+public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookFineTuningJobCancelled`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookFineTuningJobCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "fine_tuning.job.cancelled", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("fine_tuning.job.cancelled", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when a fine-tuning job has failed.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed`.
+public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the fine-tuning job failed.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookFineTuningJobFailed`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job failed.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookFineTuningJobFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "fine_tuning.job.failed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("fine_tuning.job.failed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when a fine-tuning job has succeeded.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded`.
+public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookFineTuningJobSucceeded`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "fine_tuning.job.succeeded", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("fine_tuning.job.succeeded", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when an incoming API SIP session is available for Live acceptance. The
+/// same pending session can also emit `realtime.call.incoming`; the first
+/// successful Realtime or Live accept endpoint selects the runtime surface.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming`.
+public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the event was created.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: WebhookLiveCallIncoming.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookLiveCallIncoming`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the event was created.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: WebhookLiveCallIncoming.DataValue
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookLiveCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "live.call.incoming", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(WebhookLiveCallIncoming.DataValue.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("live.call.incoming", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+
+    /// Event data payload.
+    ///
+    /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data`.
+    public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The Transceiver `rtc_...` ID of the pending SIP session. The same
+        /// value appears as `call_id` in `realtime.call.incoming`.
+        public var sessionID: Swift.String
+        /// Headers from the SIP Invite.
+        public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `DataValue`.
+        ///
+        /// - Parameters:
+        ///   - sessionID: The Transceiver `rtc_...` ID of the pending SIP session.
+        ///   - sipHeaders: Headers from the SIP Invite.
+        public init(
+            sessionID: Swift.String,
+            sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
+        ) {
+            self.sessionID = sessionID
+            self.sipHeaders = sipHeaders
+        }
+
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.sessionID = try reader.required(Swift.String.self, "session_id")
+            self.sipHeaders = try reader.required([WebhookLiveCallIncoming.DataValue.SIPHeader].self, "sip_headers")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.sessionID, forKey: "session_id")
+            try container.encode(self.sipHeaders, forKey: "sip_headers")
+        }
+
+        /// A header from the SIP Invite.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data/properties/sip_headers/items`.
+        public struct SIPHeader: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// Name of the SIP Header.
+            public var name: Swift.String
+            /// Value of the SIP Header.
+            public var value: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `SIPHeader`.
+            ///
+            /// - Parameters:
+            ///   - name: Name of the SIP Header.
+            ///   - value: Value of the SIP Header.
+            public init(
+                name: Swift.String,
+                value: Swift.String
+            ) {
+                self.name = name
+                self.value = value
+            }
+
+            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.name = try reader.required(Swift.String.self, "name")
+                self.value = try reader.required(Swift.String.self, "value")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.name, forKey: "name")
+                try container.encode(self.value, forKey: "value")
+            }
+        }
+    }
+}
+
+/// Sent when an incoming API SIP session is available for Realtime acceptance.
+/// The same pending session can also emit `live.call.incoming`; the first
+/// successful Realtime or Live accept endpoint selects the runtime surface.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming`.
+public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the model response was completed.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: WebhookRealtimeCallIncoming.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookRealtimeCallIncoming`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: WebhookRealtimeCallIncoming.DataValue
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookRealtimeCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "realtime.call.incoming", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(WebhookRealtimeCallIncoming.DataValue.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("realtime.call.incoming", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+
+    /// Event data payload.
+    ///
+    /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data`.
+    public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The Transceiver `rtc_...` ID of the pending SIP session. The same
+        /// value appears as `session_id` in `live.call.incoming`.
+        public var callID: Swift.String
+        /// Headers from the SIP Invite.
+        public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `DataValue`.
+        ///
+        /// - Parameters:
+        ///   - callID: The Transceiver `rtc_...` ID of the pending SIP session.
+        ///   - sipHeaders: Headers from the SIP Invite.
+        public init(
+            callID: Swift.String,
+            sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
+        ) {
+            self.callID = callID
+            self.sipHeaders = sipHeaders
+        }
+
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.callID = try reader.required(Swift.String.self, "call_id")
+            self.sipHeaders = try reader.required([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, "sip_headers")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.callID, forKey: "call_id")
+            try container.encode(self.sipHeaders, forKey: "sip_headers")
+        }
+
+        /// A header from the SIP Invite.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data/properties/sip_headers/items`.
+        public struct SIPHeader: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// Name of the SIP Header.
+            public var name: Swift.String
+            /// Value of the SIP Header.
+            public var value: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `SIPHeader`.
+            ///
+            /// - Parameters:
+            ///   - name: Name of the SIP Header.
+            ///   - value: Value of the SIP Header.
+            public init(
+                name: Swift.String,
+                value: Swift.String
+            ) {
+                self.name = name
+                self.value = value
+            }
+
+            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.name = try reader.required(Swift.String.self, "name")
+                self.value = try reader.required(Swift.String.self, "value")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.name, forKey: "name")
+                try container.encode(self.value, forKey: "value")
+            }
+        }
+    }
+}
+
+/// Sent when a background response has been cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled`.
+public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the model response was cancelled.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookResponseCancelled`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was cancelled.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookResponseCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "response.cancelled", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("response.cancelled", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when a background response has been completed.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted`.
+public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the model response was completed.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookResponseCompleted`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "response.completed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("response.completed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when a background response has failed.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookResponseFailed`.
+public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the model response failed.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookResponseFailed`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the model response failed.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "response.failed", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("response.failed", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// Sent when a background response has been interrupted.
+///
+/// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete`.
+public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the model response was interrupted.
+    public var createdAt: Swift.Int
+    /// The unique ID of the event.
+    public var id: Swift.String
+    /// Event data payload.
+    public var data: ConversationParam2
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebhookResponseIncomplete`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp (in seconds) of when the model response was interrupted.
+    ///   - id: The unique ID of the event.
+    ///   - data: Event data payload.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String,
+        data: ConversationParam2
+    ) {
+        self.createdAt = createdAt
+        self.id = id
+        self.data = data
+    }
+
+    /// Decodes `WebhookResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "event", required: false)
+        try reader.constant("type", is: "response.incomplete", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.data = try reader.required(ConversationParam2.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("event", forKey: "object")
+        try container.encode("response.incomplete", forKey: "type")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.data, forKey: "data")
     }
 }

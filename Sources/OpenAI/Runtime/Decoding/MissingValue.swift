@@ -20,7 +20,7 @@ extension MissingValueRepresentable {
 /// A generated union: its `unknown(_:)` case is the placeholder (`unknown(.null)`).
 ///
 /// The generated `case unknown(JSONValue)` is the witness of the requirement.
-protocol UnknownCaseRepresentable {
+package protocol UnknownCaseRepresentable {
     static func unknown(_ value: JSONValue) -> Self
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// ``DecodingMode/lenient`` a member's failure (absent, `null`, another type, a constant with
 /// another value) is recorded and the member takes its placeholder or `nil`; only a value that
 /// is not a JSON object at all fails the object.
-struct ObjectReader<Key: CodingKey> {
+package struct ObjectReader<Key: CodingKey> {
     private let decoder: any Decoder
     private let container: KeyedDecodingContainer<Key>
     private let strict: Bool
@@ -23,7 +23,7 @@ struct ObjectReader<Key: CodingKey> {
     /// Opens the object.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object.
-    init(_ decoder: any Decoder, keyedBy type: Key.Type) throws {
+    package init(_ decoder: any Decoder, keyedBy type: Key.Type) throws {
         if let caseDecoder = decoder as? UnionCaseDecoder {
             // A union trying this type as one of its cases: the case's own members decide.
             self.decoder = caseDecoder.base
@@ -44,7 +44,7 @@ struct ObjectReader<Key: CodingKey> {
     }
 
     /// The deviations found, for the struct's ``SpecDeviationReporting/specDeviations``.
-    func finish() -> SpecDeviations {
+    package func finish() -> SpecDeviations {
         let sharesNoMember = requiresAny && present == 0 && asked > 0
         if deviations.isEmpty && !sharesNoMember { return SpecDeviations() }
         return SpecDeviations(deviations, sharesNoMember: sharesNoMember)
@@ -54,7 +54,7 @@ struct ObjectReader<Key: CodingKey> {
     /// both modes and is not recorded: replies leave out empty collections.
     ///
     /// - Throws: In strict mode, the `DecodingError` of a missing, `null` or ill-typed member.
-    mutating func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+    package mutating func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
         asked += 1
         requiresAny = true
         do {
@@ -62,32 +62,43 @@ struct ObjectReader<Key: CodingKey> {
             present += 1
             return value
         } catch let error as DecodingError {
-            let kind = classify(error, key)
-            if kind != .missing { present += 1 }
-            if kind != .invalid && MissingValue.isCollection(T.self) {
-                // Replies leave out empty arrays: an absent or `null` one reads as empty, in both
-                // modes, and is no deviation.
-                return try MissingValue.of(T.self, depth: placeholderDepth, codingPath: container.codingPath + [key])
-            }
-            if strict { throw error }
-            record(kind, key)
-            do {
-                return try MissingValue.of(T.self, depth: placeholderDepth, codingPath: container.codingPath + [key])
-            } catch {
-                throw DecodingError.valueNotFound(
-                    T.self,
-                    DecodingError.Context(
-                        codingPath: container.codingPath + [key],
-                        debugDescription: "The member is \(kind) and \(T.self) has no placeholder.",
-                        underlyingError: error))
-            }
+            return try recoverRequired(T.self, key, from: error)
+        }
+    }
+
+    /// What ``required(_:_:)`` returns or throws for a member that failed to decode. Out of line
+    /// and never specialized: it runs only for a member that failed, and a copy per member type
+    /// (thousands) was release-build time spent on the SDK's rarest path.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    private mutating func recoverRequired<T: Decodable>(_ type: T.Type, _ key: Key, from error: DecodingError) throws
+        -> T
+    {
+        let kind = classify(error, key)
+        if kind != .missing { present += 1 }
+        if kind != .invalid && MissingValue.isCollection(T.self) {
+            // Replies leave out empty arrays: an absent or `null` one reads as empty, in both
+            // modes, and is no deviation.
+            return try MissingValue.of(T.self, depth: placeholderDepth, codingPath: container.codingPath + [key])
+        }
+        if strict { throw error }
+        record(kind, key)
+        do {
+            return try MissingValue.of(T.self, depth: placeholderDepth, codingPath: container.codingPath + [key])
+        } catch {
+            throw DecodingError.valueNotFound(
+                T.self,
+                DecodingError.Context(
+                    codingPath: container.codingPath + [key],
+                    debugDescription: "The member is \(kind) and \(T.self) has no placeholder.",
+                    underlyingError: error))
         }
     }
 
     /// An optional member, or a required member whose schema allows `null`.
     ///
     /// - Throws: In strict mode, the `DecodingError` of a member of another type.
-    mutating func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+    package mutating func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         asked += 1
         do {
             let value = try container.decodeIfPresent(T.self, forKey: key)
@@ -104,11 +115,12 @@ struct ObjectReader<Key: CodingKey> {
     /// A constant member (OpenAPI `const` or a single-value `enum`): checked, not stored.
     ///
     /// - Parameters:
+    ///   - key: The member.
     ///   - expected: The schema's value.
     ///   - required: Whether the schema requires the member.
     /// - Throws: In strict mode, `DecodingError` when the member is missing (and required), or not
     ///   `expected`.
-    mutating func constant(_ expected: String, _ key: Key, required: Bool) throws {
+    package mutating func constant(_ key: Key, is expected: String, required: Bool) throws {
         asked += 1
         if required { requiresAny = true }
         let value: String?
@@ -148,7 +160,7 @@ struct ObjectReader<Key: CodingKey> {
     ///
     /// - Parameter known: The declared members' JSON names.
     /// - Throws: In strict mode, the `DecodingError` of a value of another type.
-    mutating func additionalProperties<Value: Decodable>(
+    package mutating func additionalProperties<Value: Decodable>(
         _ type: Value.Type, excluding known: Set<String>
     ) throws -> [String: Value] {
         let members = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -205,5 +217,14 @@ struct ObjectReader<Key: CodingKey> {
             kind = .unexpectedConstant(received: (try? container.decode(JSONValue.self, forKey: key)) ?? .null)
         }
         deviations.append(.init(member: key.stringValue, kind: kind))
+    }
+}
+
+extension ObjectReader where Key == AnyCodingKey {
+    /// Opens the object, its members keyed by their JSON names (`reader.required(Int.self, "created_at")`).
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object.
+    package init(_ decoder: any Decoder) throws {
+        try self.init(decoder, keyedBy: AnyCodingKey.self)
     }
 }

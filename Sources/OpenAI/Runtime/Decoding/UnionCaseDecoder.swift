@@ -20,7 +20,7 @@ struct UnionCaseDecoder: Decoder {
 extension Decoder {
     /// Decodes `type` as a union case being tried: `nil` when the value does not fit the case's
     /// own constants and required members (see ``UnionCaseDecoder``).
-    func attemptCase<T: Decodable>(_ type: T.Type) -> T? {
+    package func attemptCase<T: Decodable>(_ type: T.Type) -> T? {
         let base = (self as? UnionCaseDecoder)?.base ?? self
         return try? T(from: UnionCaseDecoder(base: base))
     }

@@ -9,7 +9,7 @@ import Foundation
 public typealias Metadata = [Swift.String: Swift.String]
 
 /// - Remark: Generated from `#/components/schemas/Scores`.
-public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var labels: [Swift.String: Swift.Int]?
     public var name: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
@@ -31,20 +31,15 @@ public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case labels
-        case name
-    }
-
     /// Decodes `Scores` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.labels = try reader.optional([Swift.String: Swift.Int].self, .labels)
-        self.name = try reader.required(Swift.String.self, .name)
+        var reader = try ObjectReader(decoder)
+        self.labels = try reader.optional([Swift.String: Swift.Int].self, "labels")
+        self.name = try reader.required(Swift.String.self, "name")
         self.additionalProperties = try reader.additionalProperties(Swift.Double.self, excluding: ["labels", "name"])
         self.specDeviations = reader.finish()
     }
@@ -53,9 +48,9 @@ public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.labels, forKey: .labels)
-        try container.encode(self.name, forKey: .name)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.labels, forKey: "labels")
+        try container.encode(self.name, forKey: "name")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
@@ -63,7 +58,7 @@ public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
 /// A constant member next to additionalProperties must not be read as an extra entry.
 ///
 /// - Remark: Generated from `#/components/schemas/TaggedScores`.
-public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
@@ -82,20 +77,15 @@ public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting 
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case object
-    }
-
     /// Decodes `TaggedScores` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("tagged_scores", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "tagged_scores", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
         self.additionalProperties = try reader.additionalProperties(Swift.Int.self, excluding: ["id", "object"])
         self.specDeviations = reader.finish()
     }
@@ -104,9 +94,9 @@ public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tagged_scores", forKey: .object)
-        try container.encode(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tagged_scores", forKey: "object")
+        try container.encode(self.id, forKey: "id")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

@@ -3,57 +3,10 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
-public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var temperature: Swift.Double?
-    /// A stable user identifier.
-    public var user: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ModelResponseProperties`.
-    ///
-    /// - Parameters:
-    ///   - user: A stable user identifier.
-    public init(
-        user: Swift.String,
-        temperature: Swift.Double? = nil
-    ) {
-        self.temperature = temperature
-        self.user = user
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case temperature
-        case user
-    }
-
-    /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
-        self.user = try reader.required(Swift.String.self, .user)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encode(self.user, forKey: .user)
-    }
-}
-
 /// Request to create a response.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var temperature: Swift.Double?
     /// Overridden description of the user.
     public var user: Swift.String
@@ -75,22 +28,16 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         self.input = input
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case temperature
-        case user
-        case input
-    }
-
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
-        self.user = try reader.required(Swift.String.self, .user)
-        self.input = try reader.required(Swift.String.self, .input)
+        var reader = try ObjectReader(decoder)
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.user = try reader.required(Swift.String.self, "user")
+        self.input = try reader.required(Swift.String.self, "input")
         self.specDeviations = reader.finish()
     }
 
@@ -98,9 +45,51 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encode(self.user, forKey: .user)
-        try container.encode(self.input, forKey: .input)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encode(self.user, forKey: "user")
+        try container.encode(self.input, forKey: "input")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
+public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var temperature: Swift.Double?
+    /// A stable user identifier.
+    public var user: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ModelResponseProperties`.
+    ///
+    /// - Parameters:
+    ///   - user: A stable user identifier.
+    public init(
+        user: Swift.String,
+        temperature: Swift.Double? = nil
+    ) {
+        self.temperature = temperature
+        self.user = user
+    }
+
+    /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.user = try reader.required(Swift.String.self, "user")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encode(self.user, forKey: "user")
     }
 }

@@ -3,47 +3,8 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/Usage`.
-public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The JSON member `total_tokens`.
-    public var totalTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Usage`.
-    ///
-    /// - Parameters:
-    ///   - totalTokens: The JSON member `total_tokens`.
-    public init(totalTokens: Swift.Int) {
-        self.totalTokens = totalTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case totalTokens = "total_tokens"
-    }
-
-    /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/Completion`.
-public struct Completion: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var usage: Usage?
     public var stop: Swift.String?
     public var tokens: [Swift.Int]?
@@ -61,22 +22,16 @@ public struct Completion: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.tokens = tokens
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case usage
-        case stop
-        case tokens
-    }
-
     /// Decodes `Completion` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.usage = try reader.optional(Usage.self, .usage)
-        self.stop = try reader.optional(Swift.String.self, .stop)
-        self.tokens = try reader.optional([Swift.Int].self, .tokens)
+        var reader = try ObjectReader(decoder)
+        self.usage = try reader.optional(Usage.self, "usage")
+        self.stop = try reader.optional(Swift.String.self, "stop")
+        self.tokens = try reader.optional([Swift.Int].self, "tokens")
         self.specDeviations = reader.finish()
     }
 
@@ -84,9 +39,44 @@ public struct Completion: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.usage, forKey: .usage)
-        try container.encode(self.stop, forKey: .stop)
-        try container.encodeIfPresent(self.tokens, forKey: .tokens)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.usage, forKey: "usage")
+        try container.encode(self.stop, forKey: "stop")
+        try container.encodeIfPresent(self.tokens, forKey: "tokens")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Usage`.
+public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `total_tokens`.
+    public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Usage`.
+    ///
+    /// - Parameters:
+    ///   - totalTokens: The JSON member `total_tokens`.
+    public init(totalTokens: Swift.Int) {
+        self.totalTokens = totalTokens
+    }
+
+    /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.totalTokens, forKey: "total_tokens")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var input: Swift.String
     public var voice: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +19,15 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
         self.voice = voice
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case input
-        case voice
-    }
-
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.voice = try reader.required(Swift.String.self, .voice)
+        var reader = try ObjectReader(decoder)
+        self.input = try reader.required(Swift.String.self, "input")
+        self.voice = try reader.required(Swift.String.self, "voice")
         self.specDeviations = reader.finish()
     }
 
@@ -40,8 +35,8 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.voice, forKey: .voice)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.voice, forKey: "voice")
     }
 }

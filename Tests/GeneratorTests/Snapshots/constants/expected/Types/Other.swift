@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,24 +19,17 @@ public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting 
         self.strict = strict
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case strict
-        case type
-        case object
-    }
-
     /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("function", .type, required: true)
-        try reader.constant("tool", .object, required: true)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        try reader.constant("object", is: "tool", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.strict = try reader.optional(Swift.Bool.self, "strict")
         self.specDeviations = reader.finish()
     }
 
@@ -44,11 +37,11 @@ public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode("tool", forKey: .object)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.strict, forKey: .strict)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode("tool", forKey: "object")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.strict, forKey: "strict")
     }
 }
 
@@ -67,7 +60,7 @@ public struct ListKind: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolList`.
-public struct ToolList: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var data: [FunctionTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -77,20 +70,15 @@ public struct ToolList: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.data = data
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case object
-    }
-
     /// Decodes `ToolList` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("list", .object, required: true)
-        self.data = try reader.required([FunctionTool].self, .data)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FunctionTool].self, "data")
         self.specDeviations = reader.finish()
     }
 
@@ -98,8 +86,8 @@ public struct ToolList: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Engine`.
-public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Engine: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     private var _owner: Swift.String?
     @available(*, deprecated)
@@ -28,20 +28,15 @@ public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
         self._owner = owner
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case owner
-    }
-
     /// Decodes `Engine` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self._owner = try reader.optional(Swift.String.self, .owner)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self._owner = try reader.optional(Swift.String.self, "owner")
         self.specDeviations = reader.finish()
     }
 
@@ -49,8 +44,8 @@ public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self._owner, forKey: .owner)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self._owner, forKey: "owner")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Cat`.
-public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The JSON member `pet_type`.
     public var petType: Swift.String
     public var meows: Swift.Bool?
@@ -23,20 +23,15 @@ public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.meows = meows
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case petType = "pet_type"
-        case meows
-    }
-
     /// Decodes `Cat` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.petType = try reader.required(Swift.String.self, .petType)
-        self.meows = try reader.optional(Swift.Bool.self, .meows)
+        var reader = try ObjectReader(decoder)
+        self.petType = try reader.required(Swift.String.self, "pet_type")
+        self.meows = try reader.optional(Swift.Bool.self, "meows")
         self.specDeviations = reader.finish()
     }
 
@@ -44,14 +39,14 @@ public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.petType, forKey: .petType)
-        try container.encodeIfPresent(self.meows, forKey: .meows)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.petType, forKey: "pet_type")
+        try container.encodeIfPresent(self.meows, forKey: "meows")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/Dog`.
-public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The JSON member `pet_type`.
     public var petType: Swift.String
     public var barks: Swift.Bool?
@@ -70,20 +65,15 @@ public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.barks = barks
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case petType = "pet_type"
-        case barks
-    }
-
     /// Decodes `Dog` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.petType = try reader.required(Swift.String.self, .petType)
-        self.barks = try reader.optional(Swift.Bool.self, .barks)
+        var reader = try ObjectReader(decoder)
+        self.petType = try reader.required(Swift.String.self, "pet_type")
+        self.barks = try reader.optional(Swift.Bool.self, "barks")
         self.specDeviations = reader.finish()
     }
 
@@ -91,16 +81,16 @@ public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.petType, forKey: .petType)
-        try container.encodeIfPresent(self.barks, forKey: .barks)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.petType, forKey: "pet_type")
+        try container.encodeIfPresent(self.barks, forKey: "barks")
     }
 }
 
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
-public enum Pet: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum Pet: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `pet_type` is `kitty`.
     case kitty(Cat)
     /// Selected when `pet_type` is `doggo`.

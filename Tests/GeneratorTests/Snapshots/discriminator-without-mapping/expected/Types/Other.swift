@@ -3,90 +3,10 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/InputTextContent`.
-public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `InputTextContent`.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("input_text", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/InputImageContent`.
-public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
-    public var imageURL: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `InputImageContent`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
-    public init(imageURL: Swift.String? = nil) {
-        self.imageURL = imageURL
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case type
-    }
-
-    /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("input_image", .type, required: true)
-        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-    }
-}
-
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// Selected when `type` is `input_image`.
@@ -117,5 +37,75 @@ public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable 
         case .inputImage(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/InputImageContent`.
+public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `image_url`.
+    public var imageURL: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `InputImageContent`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The JSON member `image_url`.
+    public init(imageURL: Swift.String? = nil) {
+        self.imageURL = imageURL
+    }
+
+    /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "input_image", required: true)
+        self.imageURL = try reader.optional(Swift.String.self, "image_url")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("input_image", forKey: "type")
+        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/InputTextContent`.
+public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `InputTextContent`.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "input_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("input_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
     }
 }

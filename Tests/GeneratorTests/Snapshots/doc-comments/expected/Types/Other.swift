@@ -9,7 +9,7 @@ import Foundation
 /// A line with `code`, */ a comment terminator and a trailing backslash \
 ///
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The time frame within which the batch should be processed. Currently only `24h`.
     public var completionWindow: Swift.String
     public var errors: Batch.Errors?
@@ -28,20 +28,15 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.errors = errors
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case completionWindow = "completion_window"
-        case errors
-    }
-
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.completionWindow = try reader.required(Swift.String.self, .completionWindow)
-        self.errors = try reader.optional(Batch.Errors.self, .errors)
+        var reader = try ObjectReader(decoder)
+        self.completionWindow = try reader.required(Swift.String.self, "completion_window")
+        self.errors = try reader.optional(Batch.Errors.self, "errors")
         self.specDeviations = reader.finish()
     }
 
@@ -49,15 +44,15 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.completionWindow, forKey: .completionWindow)
-        try container.encodeIfPresent(self.errors, forKey: .errors)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.completionWindow, forKey: "completion_window")
+        try container.encodeIfPresent(self.errors, forKey: "errors")
     }
 
     /// Only a title
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var message: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -67,18 +62,14 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.message = message
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case message
-        }
-
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.message = try reader.optional(Swift.String.self, .message)
+            var reader = try ObjectReader(decoder)
+            self.message = try reader.optional(Swift.String.self, "message")
             self.specDeviations = reader.finish()
         }
 
@@ -86,8 +77,8 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.message, forKey: .message)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.message, forKey: "message")
         }
     }
 }

@@ -3,51 +3,8 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var model: Swift.String
-    public var stream: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateChatCompletionRequest`.
-    public init(
-        model: Swift.String,
-        stream: Swift.Bool? = nil
-    ) {
-        self.model = model
-        self.stream = stream
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case stream
-    }
-
-    /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/ChatCompletion`.
-public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ChatCompletion: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -57,18 +14,14 @@ public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReportin
         self.id = id
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
     /// Decodes `ChatCompletion` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -76,13 +29,13 @@ public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
-public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var delta: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -97,20 +50,15 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
         self.delta = delta
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case delta
-    }
-
     /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.delta = try reader.optional(Swift.String.self, .delta)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.delta = try reader.optional(Swift.String.self, "delta")
         self.specDeviations = reader.finish()
     }
 
@@ -118,8 +66,46 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.delta, forKey: .delta)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.delta, forKey: "delta")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
+public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var model: Swift.String
+    public var stream: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatCompletionRequest`.
+    public init(
+        model: Swift.String,
+        stream: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.stream = stream
+    }
+
+    /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(Swift.String.self, "model")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
     }
 }

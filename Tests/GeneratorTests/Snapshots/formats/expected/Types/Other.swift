@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Measurements`.
-public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var bytes: Swift.Int
     public var ratio: Swift.Double?
     public var weight: Swift.Double?
@@ -39,28 +39,19 @@ public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting 
         self.encoded = encoded
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case bytes
-        case ratio
-        case weight
-        case createdAt = "created_at"
-        case payload
-        case encoded
-    }
-
     /// Decodes `Measurements` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.bytes = try reader.required(Swift.Int.self, .bytes)
-        self.ratio = try reader.optional(Swift.Double.self, .ratio)
-        self.weight = try reader.optional(Swift.Double.self, .weight)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.payload = try reader.optional(Foundation.Data.self, .payload)
-        self.encoded = try reader.optional(Swift.String.self, .encoded)
+        var reader = try ObjectReader(decoder)
+        self.bytes = try reader.required(Swift.Int.self, "bytes")
+        self.ratio = try reader.optional(Swift.Double.self, "ratio")
+        self.weight = try reader.optional(Swift.Double.self, "weight")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.payload = try reader.optional(Foundation.Data.self, "payload")
+        self.encoded = try reader.optional(Swift.String.self, "encoded")
         self.specDeviations = reader.finish()
     }
 
@@ -68,12 +59,12 @@ public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.bytes, forKey: .bytes)
-        try container.encodeIfPresent(self.ratio, forKey: .ratio)
-        try container.encodeIfPresent(self.weight, forKey: .weight)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(self.payload, forKey: .payload)
-        try container.encodeIfPresent(self.encoded, forKey: .encoded)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.bytes, forKey: "bytes")
+        try container.encodeIfPresent(self.ratio, forKey: "ratio")
+        try container.encodeIfPresent(self.weight, forKey: "weight")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.payload, forKey: "payload")
+        try container.encodeIfPresent(self.encoded, forKey: "encoded")
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 public typealias Parameters = [Swift.String: JSONValue]
 
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
     public var arguments: [Swift.String: JSONValue]
@@ -31,22 +31,16 @@ public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.anything = anything
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case parameters
-        case arguments
-        case anything
-    }
-
     /// Decodes `Tool` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.parameters = try reader.optional(Parameters.self, .parameters)
-        self.arguments = try reader.required([Swift.String: JSONValue].self, .arguments)
-        self.anything = try reader.optional(JSONValue.self, .anything)
+        var reader = try ObjectReader(decoder)
+        self.parameters = try reader.optional(Parameters.self, "parameters")
+        self.arguments = try reader.required([Swift.String: JSONValue].self, "arguments")
+        self.anything = try reader.optional(JSONValue.self, "anything")
         self.specDeviations = reader.finish()
     }
 
@@ -54,9 +48,9 @@ public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.parameters, forKey: .parameters)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.anything, forKey: .anything)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+        try container.encode(self.arguments, forKey: "arguments")
+        try container.encodeIfPresent(self.anything, forKey: "anything")
     }
 }

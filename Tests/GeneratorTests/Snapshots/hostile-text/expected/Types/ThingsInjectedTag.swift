@@ -3,12 +3,78 @@
 
 import Foundation
 
+/// - Remark: Generated from `#/components/schemas/Circle`.
+public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var radius: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Circle`.
+    public init(radius: Swift.Double? = nil) {
+        self.radius = radius
+    }
+
+    /// Decodes `Circle` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("ki\"nd\r", is: "circle\"\rlet injectedDiscriminator = 12", required: false)
+        self.radius = try reader.optional(Swift.Double.self, "radius")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("circle\"\rlet injectedDiscriminator = 12", forKey: "ki\"nd\r")
+        try container.encodeIfPresent(self.radius, forKey: "radius")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Square`.
+public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var side: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Square`.
+    public init(side: Swift.Double? = nil) {
+        self.side = side
+    }
+
+    /// Decodes `Square` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("ki\"nd\r", is: "square", required: false)
+        self.side = try reader.optional(Swift.Double.self, "side")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("square", forKey: "ki\"nd\r")
+        try container.encodeIfPresent(self.side, forKey: "side")
+    }
+}
+
 /// A thing.
 /// }
 /// struct InjectedStruct {}
 ///
 /// - Remark: Generated from `#/components/schemas/Thing`.
-public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// */ let injectedProperty = 4 /*
     /// let injectedMore = 5
     public var idLetInjectedRequired1: Swift.String
@@ -44,26 +110,18 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.shape = shape
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case idLetInjectedRequired1 = "id\nlet injectedRequired = 1"
-        case naMeInjected = "na\"me\\injected"
-        case kind
-        case shape
-        case type
-    }
-
     /// Decodes `Thing` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("thing\r\nlet injectedConstant = 6", .type, required: true)
-        self.idLetInjectedRequired1 = try reader.required(Swift.String.self, .idLetInjectedRequired1)
-        self.naMeInjected = try reader.optional(Swift.String.self, .naMeInjected)
-        self.kind = try reader.optional(Thing.Kind.self, .kind)
-        self.shape = try reader.optional(Thing.Shape.self, .shape)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "thing\r\nlet injectedConstant = 6", required: true)
+        self.idLetInjectedRequired1 = try reader.required(Swift.String.self, "id\nlet injectedRequired = 1")
+        self.naMeInjected = try reader.optional(Swift.String.self, "na\"me\\injected")
+        self.kind = try reader.optional(Thing.Kind.self, "kind")
+        self.shape = try reader.optional(Thing.Shape.self, "shape")
         self.specDeviations = reader.finish()
     }
 
@@ -71,12 +129,12 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("thing\r\nlet injectedConstant = 6", forKey: .type)
-        try container.encode(self.idLetInjectedRequired1, forKey: .idLetInjectedRequired1)
-        try container.encodeIfPresent(self.naMeInjected, forKey: .naMeInjected)
-        try container.encodeIfPresent(self.kind, forKey: .kind)
-        try container.encodeIfPresent(self.shape, forKey: .shape)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thing\r\nlet injectedConstant = 6", forKey: "type")
+        try container.encode(self.idLetInjectedRequired1, forKey: "id\nlet injectedRequired = 1")
+        try container.encodeIfPresent(self.naMeInjected, forKey: "na\"me\\injected")
+        try container.encodeIfPresent(self.kind, forKey: "kind")
+        try container.encodeIfPresent(self.shape, forKey: "shape")
     }
 
     /// Kinds.
@@ -116,7 +174,7 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// ` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Thing/properties/shape`.
-    public enum Shape: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Shape: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `ki"nd
         /// ` is `circle"
         /// let injectedDiscriminator = 12`.
@@ -151,81 +209,5 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Circle`.
-public struct Circle: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var radius: Swift.Double?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Circle`.
-    public init(radius: Swift.Double? = nil) {
-        self.radius = radius
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case radius
-        case kiNd = "ki\"nd\r"
-    }
-
-    /// Decodes `Circle` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("circle\"\rlet injectedDiscriminator = 12", .kiNd, required: false)
-        self.radius = try reader.optional(Swift.Double.self, .radius)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("circle\"\rlet injectedDiscriminator = 12", forKey: .kiNd)
-        try container.encodeIfPresent(self.radius, forKey: .radius)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Square`.
-public struct Square: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var side: Swift.Double?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Square`.
-    public init(side: Swift.Double? = nil) {
-        self.side = side
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case side
-        case kiNd = "ki\"nd\r"
-    }
-
-    /// Decodes `Square` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("square", .kiNd, required: false)
-        self.side = try reader.optional(Swift.Double.self, .side)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("square", forKey: .kiNd)
-        try container.encodeIfPresent(self.side, forKey: .side)
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
-public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var seed: Swift.Int?
     /// The JSON member `max_tokens`.
     public var maxTokens: Swift.Int?
@@ -26,22 +26,16 @@ public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReportin
         self.temperature = temperature
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case seed
-        case maxTokens = "max_tokens"
-        case temperature
-    }
-
     /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.seed = try reader.optional(Swift.Int.self, .seed)
-        self.maxTokens = try reader.optional(Swift.Int.self, .maxTokens)
-        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        var reader = try ObjectReader(decoder)
+        self.seed = try reader.optional(Swift.Int.self, "seed")
+        self.maxTokens = try reader.optional(Swift.Int.self, "max_tokens")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.specDeviations = reader.finish()
     }
 
@@ -49,9 +43,9 @@ public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.seed, forKey: .seed)
-        try container.encodeIfPresent(self.maxTokens, forKey: .maxTokens)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.seed, forKey: "seed")
+        try container.encodeIfPresent(self.maxTokens, forKey: "max_tokens")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
     }
 }

@@ -3,55 +3,8 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
-public struct EditImageBodyJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var prompt: Swift.String
-    /// The JSON member `image_url`.
-    public var imageURL: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `EditImageBodyJSON`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
-    public init(
-        prompt: Swift.String,
-        imageURL: Swift.String
-    ) {
-        self.prompt = prompt
-        self.imageURL = imageURL
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case prompt
-        case imageURL = "image_url"
-    }
-
-    /// Decodes `EditImageBodyJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.imageURL = try reader.required(Swift.String.self, .imageURL)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encode(self.imageURL, forKey: .imageURL)
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Raw bytes.
     public var image: FileUpload
     public var prompt: Swift.String
@@ -73,22 +26,16 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
         self.n = n
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case image
-        case prompt
-        case n
-    }
-
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.image = try reader.required(FileUpload.self, .image)
-        self.prompt = try reader.required(Swift.String.self, .prompt)
-        self.n = try reader.optional(Swift.Int.self, .n)
+        var reader = try ObjectReader(decoder)
+        self.image = try reader.required(FileUpload.self, "image")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.n = try reader.optional(Swift.Int.self, "n")
         self.specDeviations = reader.finish()
     }
 
@@ -96,10 +43,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.image, forKey: .image)
-        try container.encode(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.n, forKey: .n)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.image, forKey: "image")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.n, forKey: "n")
     }
 
     func encode(to form: inout MultipartForm) throws {
@@ -109,8 +56,50 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
+public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var prompt: Swift.String
+    /// The JSON member `image_url`.
+    public var imageURL: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `EditImageBodyJSON`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The JSON member `image_url`.
+    public init(
+        prompt: Swift.String,
+        imageURL: Swift.String
+    ) {
+        self.prompt = prompt
+        self.imageURL = imageURL
+    }
+
+    /// Decodes `EditImageBodyJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.imageURL = try reader.required(Swift.String.self, "image_url")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.imageURL, forKey: "image_url")
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
-public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var created: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -120,18 +109,14 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         self.created = created
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case created
-    }
-
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.created = try reader.required(Swift.Int.self, .created)
+        var reader = try ObjectReader(decoder)
+        self.created = try reader.required(Swift.Int.self, "created")
         self.specDeviations = reader.finish()
     }
 
@@ -139,7 +124,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.created, forKey: .created)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.created, forKey: "created")
     }
 }

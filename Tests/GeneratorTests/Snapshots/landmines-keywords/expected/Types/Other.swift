@@ -3,2552 +3,6 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/associatedtype`.
-public struct Associatedtype: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Associatedtype`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Associatedtype` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("associatedtype", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("associatedtype", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/class`.
-public struct Class: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Class`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Class` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("class", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("class", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/deinit`.
-public struct Deinit: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Deinit`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Deinit` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("deinit", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("deinit", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/enum`.
-public struct Enum: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Enum`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Enum` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("enum", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("enum", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/extension`.
-public struct Extension: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Extension`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Extension` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("extension", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("extension", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/fileprivate`.
-public struct Fileprivate: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Fileprivate`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Fileprivate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("fileprivate", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("fileprivate", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/func`.
-public struct Func: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Func`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Func` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("func", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("func", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/import`.
-public struct Import: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Import`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Import` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("import", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("import", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/init`.
-public struct Init: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Init`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Init` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("init", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("init", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/inout`.
-public struct Inout: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Inout`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Inout` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("inout", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("inout", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/internal`.
-public struct Internal: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Internal`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Internal` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("internal", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("internal", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/let`.
-public struct Let: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Let`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Let` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("let", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("let", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/open`.
-public struct Open: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Open`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Open` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("open", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("open", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/operator`.
-public struct Operator: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Operator`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Operator` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("operator", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("operator", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/private`.
-public struct Private: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Private`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Private` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("private", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("private", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/precedencegroup`.
-public struct Precedencegroup: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Precedencegroup`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Precedencegroup` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("precedencegroup", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("precedencegroup", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/protocol`.
-public struct ProtocolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ProtocolValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `ProtocolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("protocol", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("protocol", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/public`.
-public struct Public: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Public`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Public` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("public", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("public", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/rethrows`.
-public struct Rethrows: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Rethrows`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Rethrows` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("rethrows", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("rethrows", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/static`.
-public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Static`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("static", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("static", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/struct`.
-public struct Struct: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Struct`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Struct` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("struct", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("struct", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/subscript`.
-public struct Subscript: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Subscript`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Subscript` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("subscript", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("subscript", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/typealias`.
-public struct Typealias: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Typealias`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Typealias` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("typealias", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("typealias", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/var`.
-public struct Var: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Var`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Var` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("var", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("var", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/break`.
-public struct Break: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Break`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Break` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("break", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("break", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/case`.
-public struct Case: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Case`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Case` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("case", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("case", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/catch`.
-public struct Catch: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Catch`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Catch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("catch", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("catch", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/continue`.
-public struct Continue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Continue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Continue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("continue", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("continue", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/default`.
-public struct Default: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Default`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Default` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("default", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("default", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/defer`.
-public struct Defer: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Defer`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Defer` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("defer", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("defer", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/do`.
-public struct Do: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Do`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Do` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("do", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("do", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/else`.
-public struct Else: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Else`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Else` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("else", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("else", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/fallthrough`.
-public struct Fallthrough: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Fallthrough`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Fallthrough` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("fallthrough", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("fallthrough", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/for`.
-public struct For: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `For`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `For` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("for", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("for", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/guard`.
-public struct Guard: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Guard`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Guard` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("guard", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("guard", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/if`.
-public struct If: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `If`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `If` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("if", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("if", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/in`.
-public struct In: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `In`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `In` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("in", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("in", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/repeat`.
-public struct Repeat: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Repeat`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Repeat` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("repeat", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("repeat", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/return`.
-public struct Return: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Return`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Return` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("return", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("return", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/throw`.
-public struct Throw: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Throw`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Throw` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("throw", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("throw", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/switch`.
-public struct Switch: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Switch`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Switch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("switch", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("switch", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/where`.
-public struct Where: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Where`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Where` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("where", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("where", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/while`.
-public struct While: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `While`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `While` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("while", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("while", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/as`.
-public struct As: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `As`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `As` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("as", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("as", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Any`.
-public struct AnyValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `AnyValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `AnyValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Any", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Any", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/false`.
-public struct False: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `False`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `False` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("false", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("false", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/is`.
-public struct Is: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Is`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Is` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("is", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("is", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/nil`.
-public struct Nil: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Nil`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Nil` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("nil", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("nil", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/self`.
-public struct SelfValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `SelfValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `SelfValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("self", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("self", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Self`.
-public struct SelfValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `SelfValueObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `SelfValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Self", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Self", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/super`.
-public struct Super: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Super`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Super` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("super", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("super", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/throws`.
-public struct Throws: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Throws`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Throws` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("throws", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("throws", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/true`.
-public struct True: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `True`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `True` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("true", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("true", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/try`.
-public struct Try: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Try`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Try` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("try", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("try", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/await`.
-public struct Await: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Await`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Await` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("await", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("await", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/async`.
-public struct Async: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Async`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Async` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("async", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("async", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/consume`.
-public struct Consume: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Consume`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Consume` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("consume", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("consume", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/copy`.
-public struct Copy: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Copy`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Copy` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("copy", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("copy", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/discard`.
-public struct Discard: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Discard`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Discard` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("discard", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("discard", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/borrowing`.
-public struct Borrowing: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Borrowing`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Borrowing` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("borrowing", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("borrowing", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/consuming`.
-public struct Consuming: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Consuming`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Consuming` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("consuming", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("consuming", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/package`.
-public struct Package: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Package`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Package` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("package", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("package", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/some`.
-public struct Some: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Some`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Some` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("some", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("some", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/any`.
-public struct AnyValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `AnyValueObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `AnyValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("any", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("any", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Type`.
-public struct TypeValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `TypeValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `TypeValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Type", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Type", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Protocol`.
-public struct ProtocolValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ProtocolValueObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `ProtocolValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Protocol", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Protocol", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/_`.
-public struct Value: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Value`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Value` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("_", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("_", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
@@ -2785,7 +239,7 @@ public struct AllNamesAsEnumValues: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `associatedtype`.
     case `associatedtype`(Associatedtype)
     /// Selected when `type` is `class`.
@@ -3141,5 +595,2216 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRep
         case .value(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Any`.
+public struct AnyValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AnyValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `AnyValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Any", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Any", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/any`.
+public struct AnyValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AnyValueObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `AnyValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "any", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("any", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/as`.
+public struct As: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `As`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `As` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "as", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("as", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/associatedtype`.
+public struct Associatedtype: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Associatedtype`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Associatedtype` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "associatedtype", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("associatedtype", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/async`.
+public struct Async: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Async`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Async` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "async", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("async", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/await`.
+public struct Await: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Await`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Await` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "await", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("await", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/borrowing`.
+public struct Borrowing: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Borrowing`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Borrowing` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "borrowing", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("borrowing", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/break`.
+public struct Break: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Break`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Break` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "break", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("break", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/case`.
+public struct Case: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Case`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Case` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "case", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("case", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/catch`.
+public struct Catch: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Catch`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Catch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "catch", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("catch", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/class`.
+public struct Class: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Class`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Class` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "class", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("class", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/consume`.
+public struct Consume: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Consume`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Consume` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "consume", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("consume", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/consuming`.
+public struct Consuming: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Consuming`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Consuming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "consuming", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("consuming", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/continue`.
+public struct Continue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Continue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Continue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "continue", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("continue", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/copy`.
+public struct Copy: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Copy`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Copy` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "copy", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("copy", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/default`.
+public struct Default: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Default`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Default` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "default", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("default", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/defer`.
+public struct Defer: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Defer`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Defer` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "defer", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("defer", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/deinit`.
+public struct Deinit: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Deinit`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Deinit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "deinit", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("deinit", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/discard`.
+public struct Discard: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Discard`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Discard` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "discard", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("discard", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/do`.
+public struct Do: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Do`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Do` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "do", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("do", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/else`.
+public struct Else: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Else`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Else` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "else", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("else", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/enum`.
+public struct Enum: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Enum`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Enum` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "enum", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("enum", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/extension`.
+public struct Extension: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Extension`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Extension` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "extension", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("extension", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/fallthrough`.
+public struct Fallthrough: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Fallthrough`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Fallthrough` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "fallthrough", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("fallthrough", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/false`.
+public struct False: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `False`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `False` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "false", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("false", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/fileprivate`.
+public struct Fileprivate: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Fileprivate`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Fileprivate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "fileprivate", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("fileprivate", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/for`.
+public struct For: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `For`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `For` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "for", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("for", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/func`.
+public struct Func: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Func`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Func` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "func", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("func", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/guard`.
+public struct Guard: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Guard`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Guard` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "guard", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("guard", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/if`.
+public struct If: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `If`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `If` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "if", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("if", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/import`.
+public struct Import: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Import`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Import` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "import", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("import", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/in`.
+public struct In: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `In`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `In` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "in", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("in", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/init`.
+public struct Init: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Init`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Init` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "init", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("init", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/inout`.
+public struct Inout: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Inout`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Inout` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "inout", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("inout", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/internal`.
+public struct Internal: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Internal`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Internal` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "internal", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("internal", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/is`.
+public struct Is: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Is`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Is` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "is", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("is", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/let`.
+public struct Let: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Let`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Let` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "let", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("let", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/nil`.
+public struct Nil: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Nil`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Nil` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "nil", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("nil", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/open`.
+public struct Open: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Open`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Open` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "open", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("open", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/operator`.
+public struct Operator: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Operator`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Operator` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "operator", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("operator", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/package`.
+public struct Package: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Package`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Package` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "package", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("package", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/precedencegroup`.
+public struct Precedencegroup: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Precedencegroup`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Precedencegroup` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "precedencegroup", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("precedencegroup", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/private`.
+public struct Private: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Private`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Private` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "private", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("private", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/protocol`.
+public struct ProtocolValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProtocolValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `ProtocolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "protocol", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("protocol", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Protocol`.
+public struct ProtocolValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProtocolValueObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `ProtocolValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Protocol", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Protocol", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/public`.
+public struct Public: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Public`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Public` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "public", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("public", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/repeat`.
+public struct Repeat: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Repeat`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Repeat` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "repeat", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("repeat", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/rethrows`.
+public struct Rethrows: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Rethrows`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Rethrows` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "rethrows", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("rethrows", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/return`.
+public struct Return: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Return`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Return` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "return", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("return", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/self`.
+public struct SelfValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SelfValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `SelfValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "self", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("self", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Self`.
+public struct SelfValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SelfValueObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `SelfValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Self", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Self", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/some`.
+public struct Some: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Some`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Some` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "some", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("some", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/static`.
+public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Static`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "static", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("static", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/struct`.
+public struct Struct: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Struct`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Struct` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "struct", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("struct", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/subscript`.
+public struct Subscript: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Subscript`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Subscript` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "subscript", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("subscript", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/super`.
+public struct Super: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Super`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Super` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "super", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("super", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/switch`.
+public struct Switch: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Switch`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Switch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "switch", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("switch", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/throw`.
+public struct Throw: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Throw`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Throw` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "throw", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("throw", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/throws`.
+public struct Throws: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Throws`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Throws` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "throws", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("throws", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/true`.
+public struct True: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `True`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `True` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "true", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("true", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/try`.
+public struct Try: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Try`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Try` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "try", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("try", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Type`.
+public struct TypeValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TypeValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `TypeValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Type", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Type", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/typealias`.
+public struct Typealias: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Typealias`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Typealias` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "typealias", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("typealias", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/_`.
+public struct Value: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Value`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Value` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "_", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("_", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/var`.
+public struct Var: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Var`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Var` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "var", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("var", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/where`.
+public struct Where: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Where`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Where` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "where", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("where", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/while`.
+public struct While: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `While`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `While` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "while", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("while", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
-public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var `associatedtype`: Swift.String
     public var `class`: Swift.String
     public var `deinit`: Swift.String
@@ -253,164 +253,87 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
         self.codingKeys = codingKeys
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case `associatedtype`
-        case `class`
-        case `deinit`
-        case `enum`
-        case `extension`
-        case `fileprivate`
-        case `func`
-        case `import`
-        case `init`
-        case `inout`
-        case `internal`
-        case `let`
-        case `open`
-        case `operator`
-        case `private`
-        case `precedencegroup`
-        case `protocol`
-        case `public`
-        case `rethrows`
-        case `static`
-        case `struct`
-        case `subscript`
-        case `typealias`
-        case `var`
-        case `break`
-        case `case`
-        case `catch`
-        case `continue`
-        case `default`
-        case `defer`
-        case `do`
-        case `else`
-        case `fallthrough`
-        case `for`
-        case `guard`
-        case `if`
-        case `in`
-        case `repeat`
-        case `return`
-        case `throw`
-        case `switch`
-        case `where`
-        case `while`
-        case `as`
-        case `any` = "Any"
-        case `false`
-        case `is`
-        case `nil`
-        case `self`
-        case self2 = "Self"
-        case `super`
-        case `throws`
-        case `true`
-        case `try`
-        case `await`
-        case `async`
-        case `consume`
-        case `copy`
-        case `discard`
-        case `borrowing`
-        case `consuming`
-        case `package`
-        case `some`
-        case any2 = "any"
-        case type = "Type"
-        case protocol2 = "Protocol"
-        case value = "_"
-        case description
-        case hashValue
-        case rawValue
-        case additionalProperties2 = "additionalProperties"
-        case unknown
-        case encode
-        case codingKeys = "CodingKeys"
-    }
-
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.`associatedtype` = try reader.required(Swift.String.self, .`associatedtype`)
-        self.`class` = try reader.required(Swift.String.self, .`class`)
-        self.`deinit` = try reader.required(Swift.String.self, .`deinit`)
-        self.`enum` = try reader.optional(Swift.String.self, .`enum`)
-        self.`extension` = try reader.optional(Swift.String.self, .`extension`)
-        self.`fileprivate` = try reader.optional(Swift.String.self, .`fileprivate`)
-        self.`func` = try reader.optional(Swift.String.self, .`func`)
-        self.`import` = try reader.optional(Swift.String.self, .`import`)
-        self.`init` = try reader.optional(Swift.String.self, .`init`)
-        self.`inout` = try reader.optional(Swift.String.self, .`inout`)
-        self.`internal` = try reader.optional(Swift.String.self, .`internal`)
-        self.`let` = try reader.optional(Swift.String.self, .`let`)
-        self.`open` = try reader.optional(Swift.String.self, .`open`)
-        self.`operator` = try reader.optional(Swift.String.self, .`operator`)
-        self.`private` = try reader.optional(Swift.String.self, .`private`)
-        self.`precedencegroup` = try reader.optional(Swift.String.self, .`precedencegroup`)
-        self.`protocol` = try reader.optional(Swift.String.self, .`protocol`)
-        self.`public` = try reader.optional(Swift.String.self, .`public`)
-        self.`rethrows` = try reader.optional(Swift.String.self, .`rethrows`)
-        self.`static` = try reader.optional(Swift.String.self, .`static`)
-        self.`struct` = try reader.optional(Swift.String.self, .`struct`)
-        self.`subscript` = try reader.optional(Swift.String.self, .`subscript`)
-        self.`typealias` = try reader.optional(Swift.String.self, .`typealias`)
-        self.`var` = try reader.optional(Swift.String.self, .`var`)
-        self.`break` = try reader.optional(Swift.String.self, .`break`)
-        self.`case` = try reader.optional(Swift.String.self, .`case`)
-        self.`catch` = try reader.optional(Swift.String.self, .`catch`)
-        self.`continue` = try reader.optional(Swift.String.self, .`continue`)
-        self.`default` = try reader.optional(Swift.String.self, .`default`)
-        self.`defer` = try reader.optional(Swift.String.self, .`defer`)
-        self.`do` = try reader.optional(Swift.String.self, .`do`)
-        self.`else` = try reader.optional(Swift.String.self, .`else`)
-        self.`fallthrough` = try reader.optional(Swift.String.self, .`fallthrough`)
-        self.`for` = try reader.optional(Swift.String.self, .`for`)
-        self.`guard` = try reader.optional(Swift.String.self, .`guard`)
-        self.`if` = try reader.optional(Swift.String.self, .`if`)
-        self.`in` = try reader.optional(Swift.String.self, .`in`)
-        self.`repeat` = try reader.optional(Swift.String.self, .`repeat`)
-        self.`return` = try reader.optional(Swift.String.self, .`return`)
-        self.`throw` = try reader.optional(Swift.String.self, .`throw`)
-        self.`switch` = try reader.optional(Swift.String.self, .`switch`)
-        self.`where` = try reader.optional(Swift.String.self, .`where`)
-        self.`while` = try reader.optional(Swift.String.self, .`while`)
-        self.`as` = try reader.optional(Swift.String.self, .`as`)
-        self.`any` = try reader.optional(Swift.String.self, .`any`)
-        self.`false` = try reader.optional(Swift.String.self, .`false`)
-        self.`is` = try reader.optional(Swift.String.self, .`is`)
-        self.`nil` = try reader.optional(Swift.String.self, .`nil`)
-        self.`self` = try reader.optional(Swift.String.self, .`self`)
-        self.self2 = try reader.optional(Swift.String.self, .self2)
-        self.`super` = try reader.optional(Swift.String.self, .`super`)
-        self.`throws` = try reader.optional(Swift.String.self, .`throws`)
-        self.`true` = try reader.optional(Swift.String.self, .`true`)
-        self.`try` = try reader.optional(Swift.String.self, .`try`)
-        self.`await` = try reader.optional(Swift.String.self, .`await`)
-        self.`async` = try reader.optional(Swift.String.self, .`async`)
-        self.`consume` = try reader.optional(Swift.String.self, .`consume`)
-        self.`copy` = try reader.optional(Swift.String.self, .`copy`)
-        self.`discard` = try reader.optional(Swift.String.self, .`discard`)
-        self.`borrowing` = try reader.optional(Swift.String.self, .`borrowing`)
-        self.`consuming` = try reader.optional(Swift.String.self, .`consuming`)
-        self.`package` = try reader.optional(Swift.String.self, .`package`)
-        self.`some` = try reader.optional(Swift.String.self, .`some`)
-        self.any2 = try reader.optional(Swift.String.self, .any2)
-        self.type = try reader.optional(Swift.String.self, .type)
-        self.protocol2 = try reader.optional(Swift.String.self, .protocol2)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.hashValue = try reader.optional(Swift.String.self, .hashValue)
-        self.rawValue = try reader.optional(Swift.String.self, .rawValue)
-        self.additionalProperties2 = try reader.optional(Swift.String.self, .additionalProperties2)
-        self.unknown = try reader.optional(Swift.String.self, .unknown)
-        self.encode = try reader.optional(Swift.String.self, .encode)
-        self.codingKeys = try reader.optional(Swift.String.self, .codingKeys)
+        var reader = try ObjectReader(decoder)
+        self.`associatedtype` = try reader.required(Swift.String.self, "associatedtype")
+        self.`class` = try reader.required(Swift.String.self, "class")
+        self.`deinit` = try reader.required(Swift.String.self, "deinit")
+        self.`enum` = try reader.optional(Swift.String.self, "enum")
+        self.`extension` = try reader.optional(Swift.String.self, "extension")
+        self.`fileprivate` = try reader.optional(Swift.String.self, "fileprivate")
+        self.`func` = try reader.optional(Swift.String.self, "func")
+        self.`import` = try reader.optional(Swift.String.self, "import")
+        self.`init` = try reader.optional(Swift.String.self, "init")
+        self.`inout` = try reader.optional(Swift.String.self, "inout")
+        self.`internal` = try reader.optional(Swift.String.self, "internal")
+        self.`let` = try reader.optional(Swift.String.self, "let")
+        self.`open` = try reader.optional(Swift.String.self, "open")
+        self.`operator` = try reader.optional(Swift.String.self, "operator")
+        self.`private` = try reader.optional(Swift.String.self, "private")
+        self.`precedencegroup` = try reader.optional(Swift.String.self, "precedencegroup")
+        self.`protocol` = try reader.optional(Swift.String.self, "protocol")
+        self.`public` = try reader.optional(Swift.String.self, "public")
+        self.`rethrows` = try reader.optional(Swift.String.self, "rethrows")
+        self.`static` = try reader.optional(Swift.String.self, "static")
+        self.`struct` = try reader.optional(Swift.String.self, "struct")
+        self.`subscript` = try reader.optional(Swift.String.self, "subscript")
+        self.`typealias` = try reader.optional(Swift.String.self, "typealias")
+        self.`var` = try reader.optional(Swift.String.self, "var")
+        self.`break` = try reader.optional(Swift.String.self, "break")
+        self.`case` = try reader.optional(Swift.String.self, "case")
+        self.`catch` = try reader.optional(Swift.String.self, "catch")
+        self.`continue` = try reader.optional(Swift.String.self, "continue")
+        self.`default` = try reader.optional(Swift.String.self, "default")
+        self.`defer` = try reader.optional(Swift.String.self, "defer")
+        self.`do` = try reader.optional(Swift.String.self, "do")
+        self.`else` = try reader.optional(Swift.String.self, "else")
+        self.`fallthrough` = try reader.optional(Swift.String.self, "fallthrough")
+        self.`for` = try reader.optional(Swift.String.self, "for")
+        self.`guard` = try reader.optional(Swift.String.self, "guard")
+        self.`if` = try reader.optional(Swift.String.self, "if")
+        self.`in` = try reader.optional(Swift.String.self, "in")
+        self.`repeat` = try reader.optional(Swift.String.self, "repeat")
+        self.`return` = try reader.optional(Swift.String.self, "return")
+        self.`throw` = try reader.optional(Swift.String.self, "throw")
+        self.`switch` = try reader.optional(Swift.String.self, "switch")
+        self.`where` = try reader.optional(Swift.String.self, "where")
+        self.`while` = try reader.optional(Swift.String.self, "while")
+        self.`as` = try reader.optional(Swift.String.self, "as")
+        self.`any` = try reader.optional(Swift.String.self, "Any")
+        self.`false` = try reader.optional(Swift.String.self, "false")
+        self.`is` = try reader.optional(Swift.String.self, "is")
+        self.`nil` = try reader.optional(Swift.String.self, "nil")
+        self.`self` = try reader.optional(Swift.String.self, "self")
+        self.self2 = try reader.optional(Swift.String.self, "Self")
+        self.`super` = try reader.optional(Swift.String.self, "super")
+        self.`throws` = try reader.optional(Swift.String.self, "throws")
+        self.`true` = try reader.optional(Swift.String.self, "true")
+        self.`try` = try reader.optional(Swift.String.self, "try")
+        self.`await` = try reader.optional(Swift.String.self, "await")
+        self.`async` = try reader.optional(Swift.String.self, "async")
+        self.`consume` = try reader.optional(Swift.String.self, "consume")
+        self.`copy` = try reader.optional(Swift.String.self, "copy")
+        self.`discard` = try reader.optional(Swift.String.self, "discard")
+        self.`borrowing` = try reader.optional(Swift.String.self, "borrowing")
+        self.`consuming` = try reader.optional(Swift.String.self, "consuming")
+        self.`package` = try reader.optional(Swift.String.self, "package")
+        self.`some` = try reader.optional(Swift.String.self, "some")
+        self.any2 = try reader.optional(Swift.String.self, "any")
+        self.type = try reader.optional(Swift.String.self, "Type")
+        self.protocol2 = try reader.optional(Swift.String.self, "Protocol")
+        self.value = try reader.optional(Swift.String.self, "_")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.hashValue = try reader.optional(Swift.String.self, "hashValue")
+        self.rawValue = try reader.optional(Swift.String.self, "rawValue")
+        self.additionalProperties2 = try reader.optional(Swift.String.self, "additionalProperties")
+        self.unknown = try reader.optional(Swift.String.self, "unknown")
+        self.encode = try reader.optional(Swift.String.self, "encode")
+        self.codingKeys = try reader.optional(Swift.String.self, "CodingKeys")
         self.specDeviations = reader.finish()
     }
 
@@ -418,80 +341,80 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.`associatedtype`, forKey: .`associatedtype`)
-        try container.encode(self.`class`, forKey: .`class`)
-        try container.encode(self.`deinit`, forKey: .`deinit`)
-        try container.encodeIfPresent(self.`enum`, forKey: .`enum`)
-        try container.encodeIfPresent(self.`extension`, forKey: .`extension`)
-        try container.encodeIfPresent(self.`fileprivate`, forKey: .`fileprivate`)
-        try container.encodeIfPresent(self.`func`, forKey: .`func`)
-        try container.encodeIfPresent(self.`import`, forKey: .`import`)
-        try container.encodeIfPresent(self.`init`, forKey: .`init`)
-        try container.encodeIfPresent(self.`inout`, forKey: .`inout`)
-        try container.encodeIfPresent(self.`internal`, forKey: .`internal`)
-        try container.encodeIfPresent(self.`let`, forKey: .`let`)
-        try container.encodeIfPresent(self.`open`, forKey: .`open`)
-        try container.encodeIfPresent(self.`operator`, forKey: .`operator`)
-        try container.encodeIfPresent(self.`private`, forKey: .`private`)
-        try container.encodeIfPresent(self.`precedencegroup`, forKey: .`precedencegroup`)
-        try container.encodeIfPresent(self.`protocol`, forKey: .`protocol`)
-        try container.encodeIfPresent(self.`public`, forKey: .`public`)
-        try container.encodeIfPresent(self.`rethrows`, forKey: .`rethrows`)
-        try container.encodeIfPresent(self.`static`, forKey: .`static`)
-        try container.encodeIfPresent(self.`struct`, forKey: .`struct`)
-        try container.encodeIfPresent(self.`subscript`, forKey: .`subscript`)
-        try container.encodeIfPresent(self.`typealias`, forKey: .`typealias`)
-        try container.encodeIfPresent(self.`var`, forKey: .`var`)
-        try container.encodeIfPresent(self.`break`, forKey: .`break`)
-        try container.encodeIfPresent(self.`case`, forKey: .`case`)
-        try container.encodeIfPresent(self.`catch`, forKey: .`catch`)
-        try container.encodeIfPresent(self.`continue`, forKey: .`continue`)
-        try container.encodeIfPresent(self.`default`, forKey: .`default`)
-        try container.encodeIfPresent(self.`defer`, forKey: .`defer`)
-        try container.encodeIfPresent(self.`do`, forKey: .`do`)
-        try container.encodeIfPresent(self.`else`, forKey: .`else`)
-        try container.encodeIfPresent(self.`fallthrough`, forKey: .`fallthrough`)
-        try container.encodeIfPresent(self.`for`, forKey: .`for`)
-        try container.encodeIfPresent(self.`guard`, forKey: .`guard`)
-        try container.encodeIfPresent(self.`if`, forKey: .`if`)
-        try container.encodeIfPresent(self.`in`, forKey: .`in`)
-        try container.encodeIfPresent(self.`repeat`, forKey: .`repeat`)
-        try container.encodeIfPresent(self.`return`, forKey: .`return`)
-        try container.encodeIfPresent(self.`throw`, forKey: .`throw`)
-        try container.encodeIfPresent(self.`switch`, forKey: .`switch`)
-        try container.encodeIfPresent(self.`where`, forKey: .`where`)
-        try container.encodeIfPresent(self.`while`, forKey: .`while`)
-        try container.encodeIfPresent(self.`as`, forKey: .`as`)
-        try container.encodeIfPresent(self.`any`, forKey: .`any`)
-        try container.encodeIfPresent(self.`false`, forKey: .`false`)
-        try container.encodeIfPresent(self.`is`, forKey: .`is`)
-        try container.encodeIfPresent(self.`nil`, forKey: .`nil`)
-        try container.encodeIfPresent(self.`self`, forKey: .`self`)
-        try container.encodeIfPresent(self.self2, forKey: .self2)
-        try container.encodeIfPresent(self.`super`, forKey: .`super`)
-        try container.encodeIfPresent(self.`throws`, forKey: .`throws`)
-        try container.encodeIfPresent(self.`true`, forKey: .`true`)
-        try container.encodeIfPresent(self.`try`, forKey: .`try`)
-        try container.encodeIfPresent(self.`await`, forKey: .`await`)
-        try container.encodeIfPresent(self.`async`, forKey: .`async`)
-        try container.encodeIfPresent(self.`consume`, forKey: .`consume`)
-        try container.encodeIfPresent(self.`copy`, forKey: .`copy`)
-        try container.encodeIfPresent(self.`discard`, forKey: .`discard`)
-        try container.encodeIfPresent(self.`borrowing`, forKey: .`borrowing`)
-        try container.encodeIfPresent(self.`consuming`, forKey: .`consuming`)
-        try container.encodeIfPresent(self.`package`, forKey: .`package`)
-        try container.encodeIfPresent(self.`some`, forKey: .`some`)
-        try container.encodeIfPresent(self.any2, forKey: .any2)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encodeIfPresent(self.protocol2, forKey: .protocol2)
-        try container.encodeIfPresent(self.value, forKey: .value)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.hashValue, forKey: .hashValue)
-        try container.encodeIfPresent(self.rawValue, forKey: .rawValue)
-        try container.encodeIfPresent(self.additionalProperties2, forKey: .additionalProperties2)
-        try container.encodeIfPresent(self.unknown, forKey: .unknown)
-        try container.encodeIfPresent(self.encode, forKey: .encode)
-        try container.encodeIfPresent(self.codingKeys, forKey: .codingKeys)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.`associatedtype`, forKey: "associatedtype")
+        try container.encode(self.`class`, forKey: "class")
+        try container.encode(self.`deinit`, forKey: "deinit")
+        try container.encodeIfPresent(self.`enum`, forKey: "enum")
+        try container.encodeIfPresent(self.`extension`, forKey: "extension")
+        try container.encodeIfPresent(self.`fileprivate`, forKey: "fileprivate")
+        try container.encodeIfPresent(self.`func`, forKey: "func")
+        try container.encodeIfPresent(self.`import`, forKey: "import")
+        try container.encodeIfPresent(self.`init`, forKey: "init")
+        try container.encodeIfPresent(self.`inout`, forKey: "inout")
+        try container.encodeIfPresent(self.`internal`, forKey: "internal")
+        try container.encodeIfPresent(self.`let`, forKey: "let")
+        try container.encodeIfPresent(self.`open`, forKey: "open")
+        try container.encodeIfPresent(self.`operator`, forKey: "operator")
+        try container.encodeIfPresent(self.`private`, forKey: "private")
+        try container.encodeIfPresent(self.`precedencegroup`, forKey: "precedencegroup")
+        try container.encodeIfPresent(self.`protocol`, forKey: "protocol")
+        try container.encodeIfPresent(self.`public`, forKey: "public")
+        try container.encodeIfPresent(self.`rethrows`, forKey: "rethrows")
+        try container.encodeIfPresent(self.`static`, forKey: "static")
+        try container.encodeIfPresent(self.`struct`, forKey: "struct")
+        try container.encodeIfPresent(self.`subscript`, forKey: "subscript")
+        try container.encodeIfPresent(self.`typealias`, forKey: "typealias")
+        try container.encodeIfPresent(self.`var`, forKey: "var")
+        try container.encodeIfPresent(self.`break`, forKey: "break")
+        try container.encodeIfPresent(self.`case`, forKey: "case")
+        try container.encodeIfPresent(self.`catch`, forKey: "catch")
+        try container.encodeIfPresent(self.`continue`, forKey: "continue")
+        try container.encodeIfPresent(self.`default`, forKey: "default")
+        try container.encodeIfPresent(self.`defer`, forKey: "defer")
+        try container.encodeIfPresent(self.`do`, forKey: "do")
+        try container.encodeIfPresent(self.`else`, forKey: "else")
+        try container.encodeIfPresent(self.`fallthrough`, forKey: "fallthrough")
+        try container.encodeIfPresent(self.`for`, forKey: "for")
+        try container.encodeIfPresent(self.`guard`, forKey: "guard")
+        try container.encodeIfPresent(self.`if`, forKey: "if")
+        try container.encodeIfPresent(self.`in`, forKey: "in")
+        try container.encodeIfPresent(self.`repeat`, forKey: "repeat")
+        try container.encodeIfPresent(self.`return`, forKey: "return")
+        try container.encodeIfPresent(self.`throw`, forKey: "throw")
+        try container.encodeIfPresent(self.`switch`, forKey: "switch")
+        try container.encodeIfPresent(self.`where`, forKey: "where")
+        try container.encodeIfPresent(self.`while`, forKey: "while")
+        try container.encodeIfPresent(self.`as`, forKey: "as")
+        try container.encodeIfPresent(self.`any`, forKey: "Any")
+        try container.encodeIfPresent(self.`false`, forKey: "false")
+        try container.encodeIfPresent(self.`is`, forKey: "is")
+        try container.encodeIfPresent(self.`nil`, forKey: "nil")
+        try container.encodeIfPresent(self.`self`, forKey: "self")
+        try container.encodeIfPresent(self.self2, forKey: "Self")
+        try container.encodeIfPresent(self.`super`, forKey: "super")
+        try container.encodeIfPresent(self.`throws`, forKey: "throws")
+        try container.encodeIfPresent(self.`true`, forKey: "true")
+        try container.encodeIfPresent(self.`try`, forKey: "try")
+        try container.encodeIfPresent(self.`await`, forKey: "await")
+        try container.encodeIfPresent(self.`async`, forKey: "async")
+        try container.encodeIfPresent(self.`consume`, forKey: "consume")
+        try container.encodeIfPresent(self.`copy`, forKey: "copy")
+        try container.encodeIfPresent(self.`discard`, forKey: "discard")
+        try container.encodeIfPresent(self.`borrowing`, forKey: "borrowing")
+        try container.encodeIfPresent(self.`consuming`, forKey: "consuming")
+        try container.encodeIfPresent(self.`package`, forKey: "package")
+        try container.encodeIfPresent(self.`some`, forKey: "some")
+        try container.encodeIfPresent(self.any2, forKey: "any")
+        try container.encodeIfPresent(self.type, forKey: "Type")
+        try container.encodeIfPresent(self.protocol2, forKey: "Protocol")
+        try container.encodeIfPresent(self.value, forKey: "_")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.hashValue, forKey: "hashValue")
+        try container.encodeIfPresent(self.rawValue, forKey: "rawValue")
+        try container.encodeIfPresent(self.additionalProperties2, forKey: "additionalProperties")
+        try container.encodeIfPresent(self.unknown, forKey: "unknown")
+        try container.encodeIfPresent(self.encode, forKey: "encode")
+        try container.encodeIfPresent(self.codingKeys, forKey: "CodingKeys")
     }
 }

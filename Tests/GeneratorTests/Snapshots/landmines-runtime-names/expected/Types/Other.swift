@@ -3,996 +3,103 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/OpenAIClient`.
-public struct OpenAIClientObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
+public struct AllNamesAsEnumValues: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
 
-    /// Creates a new `OpenAIClientObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `OpenAIClient`
+    public static var openAIClient: Self { Self(rawValue: "OpenAIClient") }
 
-    /// Decodes `OpenAIClientObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("OpenAIClient", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `OpenAIError`
+    public static var openAIError: Self { Self(rawValue: "OpenAIError") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("OpenAIClient", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
+    /// `JSONValue`
+    public static var jsonValue: Self { Self(rawValue: "JSONValue") }
 
-/// - Remark: Generated from `#/components/schemas/OpenAIError`.
-public struct OpenAIErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    /// `OpenEnum`
+    public static var openEnum: Self { Self(rawValue: "OpenEnum") }
 
-    /// Creates a new `OpenAIErrorObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// `AnyCodingKey`
+    public static var anyCodingKey: Self { Self(rawValue: "AnyCodingKey") }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `FileUpload`
+    public static var fileUpload: Self { Self(rawValue: "FileUpload") }
 
-    /// Decodes `OpenAIErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("OpenAIError", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `RequestOptions`
+    public static var requestOptions: Self { Self(rawValue: "RequestOptions") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("OpenAIError", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
+    /// `HTTPRequest`
+    public static var httpRequest: Self { Self(rawValue: "HTTPRequest") }
 
-/// - Remark: Generated from `#/components/schemas/JSONValue`.
-public struct JSONValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    /// `HTTPResponse`
+    public static var httpResponse: Self { Self(rawValue: "HTTPResponse") }
 
-    /// Creates a new `JSONValueObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// `HTTPTransport`
+    public static var httpTransport: Self { Self(rawValue: "HTTPTransport") }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `URLSessionTransport`
+    public static var urlSessionTransport: Self { Self(rawValue: "URLSessionTransport") }
 
-    /// Decodes `JSONValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("JSONValue", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `Error`
+    public static var error: Self { Self(rawValue: "Error") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("JSONValue", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
+    /// `Data`
+    public static var data: Self { Self(rawValue: "Data") }
 
-/// - Remark: Generated from `#/components/schemas/OpenEnum`.
-public struct OpenEnumObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    /// `URL`
+    public static var url: Self { Self(rawValue: "URL") }
 
-    /// Creates a new `OpenEnumObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// `Date`
+    public static var date: Self { Self(rawValue: "Date") }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `String`
+    public static var string: Self { Self(rawValue: "String") }
 
-    /// Decodes `OpenEnumObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("OpenEnum", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `Int`
+    public static var int: Self { Self(rawValue: "Int") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("OpenEnum", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
+    /// `Bool`
+    public static var bool: Self { Self(rawValue: "Bool") }
 
-/// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
-public struct AnyCodingKeyObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    /// `Double`
+    public static var double: Self { Self(rawValue: "Double") }
 
-    /// Creates a new `AnyCodingKeyObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// `Codable`
+    public static var codable: Self { Self(rawValue: "Codable") }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `Decoder`
+    public static var decoder: Self { Self(rawValue: "Decoder") }
 
-    /// Decodes `AnyCodingKeyObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("AnyCodingKey", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `Encoder`
+    public static var encoder: Self { Self(rawValue: "Encoder") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("AnyCodingKey", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
+    /// `CodingKeys`
+    public static var codingKeys: Self { Self(rawValue: "CodingKeys") }
 
-/// - Remark: Generated from `#/components/schemas/FileUpload`.
-public struct FileUploadObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    /// `Swift`
+    public static var swift: Self { Self(rawValue: "Swift") }
 
-    /// Creates a new `FileUploadObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
+    /// `Foundation`
+    public static var foundation: Self { Self(rawValue: "Foundation") }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
+    /// `unknown`
+    public static var unknown: Self { Self(rawValue: "unknown") }
 
-    /// Decodes `FileUploadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("FileUpload", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
+    /// `description`
+    public static var descriptionValue: Self { Self(rawValue: "description") }
 
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("FileUpload", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/RequestOptions`.
-public struct RequestOptionsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RequestOptionsObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `RequestOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("RequestOptions", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("RequestOptions", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/HTTPRequest`.
-public struct HTTPRequestObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `HTTPRequestObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `HTTPRequestObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("HTTPRequest", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("HTTPRequest", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/HTTPResponse`.
-public struct HTTPResponseObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `HTTPResponseObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `HTTPResponseObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("HTTPResponse", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("HTTPResponse", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/HTTPTransport`.
-public struct HTTPTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `HTTPTransportObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `HTTPTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("HTTPTransport", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("HTTPTransport", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
-public struct URLSessionTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `URLSessionTransportObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `URLSessionTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("URLSessionTransport", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("URLSessionTransport", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Error`.
-public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ErrorObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Error", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Error", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Data`.
-public struct DataObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DataObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `DataObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Data", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Data", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/URL`.
-public struct URLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `URLObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `URLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("URL", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("URL", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Date`.
-public struct DateObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DateObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `DateObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Date", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Date", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/String`.
-public struct StringObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `StringObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `StringObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("String", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("String", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Int`.
-public struct IntObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `IntObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `IntObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Int", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Int", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Bool`.
-public struct BoolObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BoolObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `BoolObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Bool", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Bool", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Double`.
-public struct DoubleObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DoubleObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `DoubleObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Double", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Double", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Codable`.
-public struct CodableObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CodableObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `CodableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Codable", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Codable", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Decoder`.
-public struct DecoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DecoderObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `DecoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Decoder", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Decoder", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Encoder`.
-public struct EncoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `EncoderObject`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `EncoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Encoder", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Encoder", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/CodingKeys`.
-public struct CodingKeysValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CodingKeysValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `CodingKeysValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("CodingKeys", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("CodingKeys", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Swift`.
-public struct SwiftValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `SwiftValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `SwiftValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Swift", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Swift", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Foundation`.
-public struct FoundationValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FoundationValue`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `FoundationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("Foundation", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Foundation", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/unknown`.
-public struct Unknown: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var value: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Unknown`.
-    public init(value: Swift.String? = nil) {
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case type
-    }
-
-    /// Decodes `Unknown` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("unknown", .type, required: true)
-        self.value = try reader.optional(Swift.String.self, .value)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("unknown", forKey: .type)
-        try container.encodeIfPresent(self.value, forKey: .value)
-    }
+    /// `hashValue`
+    public static var hashValueValue: Self { Self(rawValue: "hashValue") }
 }
 
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
-public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The JSON member `OpenAIClient`.
     public var openAIClient: Swift.String
     /// The JSON member `OpenAIError`.
@@ -1137,72 +244,41 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
         self.hashValue = hashValue
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case openAIClient = "OpenAIClient"
-        case openAIError = "OpenAIError"
-        case jsonValue = "JSONValue"
-        case openEnum = "OpenEnum"
-        case anyCodingKey = "AnyCodingKey"
-        case fileUpload = "FileUpload"
-        case requestOptions = "RequestOptions"
-        case httpRequest = "HTTPRequest"
-        case httpResponse = "HTTPResponse"
-        case httpTransport = "HTTPTransport"
-        case urlSessionTransport = "URLSessionTransport"
-        case error = "Error"
-        case data = "Data"
-        case url = "URL"
-        case date = "Date"
-        case string = "String"
-        case int = "Int"
-        case bool = "Bool"
-        case double = "Double"
-        case codable = "Codable"
-        case decoder = "Decoder"
-        case encoder = "Encoder"
-        case codingKeys = "CodingKeys"
-        case swift = "Swift"
-        case foundation = "Foundation"
-        case unknown
-        case description
-        case hashValue
-    }
-
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.openAIClient = try reader.required(Swift.String.self, .openAIClient)
-        self.openAIError = try reader.required(Swift.String.self, .openAIError)
-        self.jsonValue = try reader.required(Swift.String.self, .jsonValue)
-        self.openEnum = try reader.optional(Swift.String.self, .openEnum)
-        self.anyCodingKey = try reader.optional(Swift.String.self, .anyCodingKey)
-        self.fileUpload = try reader.optional(Swift.String.self, .fileUpload)
-        self.requestOptions = try reader.optional(Swift.String.self, .requestOptions)
-        self.httpRequest = try reader.optional(Swift.String.self, .httpRequest)
-        self.httpResponse = try reader.optional(Swift.String.self, .httpResponse)
-        self.httpTransport = try reader.optional(Swift.String.self, .httpTransport)
-        self.urlSessionTransport = try reader.optional(Swift.String.self, .urlSessionTransport)
-        self.error = try reader.optional(Swift.String.self, .error)
-        self.data = try reader.optional(Swift.String.self, .data)
-        self.url = try reader.optional(Swift.String.self, .url)
-        self.date = try reader.optional(Swift.String.self, .date)
-        self.string = try reader.optional(Swift.String.self, .string)
-        self.int = try reader.optional(Swift.String.self, .int)
-        self.bool = try reader.optional(Swift.String.self, .bool)
-        self.double = try reader.optional(Swift.String.self, .double)
-        self.codable = try reader.optional(Swift.String.self, .codable)
-        self.decoder = try reader.optional(Swift.String.self, .decoder)
-        self.encoder = try reader.optional(Swift.String.self, .encoder)
-        self.codingKeys = try reader.optional(Swift.String.self, .codingKeys)
-        self.swift = try reader.optional(Swift.String.self, .swift)
-        self.foundation = try reader.optional(Swift.String.self, .foundation)
-        self.unknown = try reader.optional(Swift.String.self, .unknown)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.hashValue = try reader.optional(Swift.String.self, .hashValue)
+        var reader = try ObjectReader(decoder)
+        self.openAIClient = try reader.required(Swift.String.self, "OpenAIClient")
+        self.openAIError = try reader.required(Swift.String.self, "OpenAIError")
+        self.jsonValue = try reader.required(Swift.String.self, "JSONValue")
+        self.openEnum = try reader.optional(Swift.String.self, "OpenEnum")
+        self.anyCodingKey = try reader.optional(Swift.String.self, "AnyCodingKey")
+        self.fileUpload = try reader.optional(Swift.String.self, "FileUpload")
+        self.requestOptions = try reader.optional(Swift.String.self, "RequestOptions")
+        self.httpRequest = try reader.optional(Swift.String.self, "HTTPRequest")
+        self.httpResponse = try reader.optional(Swift.String.self, "HTTPResponse")
+        self.httpTransport = try reader.optional(Swift.String.self, "HTTPTransport")
+        self.urlSessionTransport = try reader.optional(Swift.String.self, "URLSessionTransport")
+        self.error = try reader.optional(Swift.String.self, "Error")
+        self.data = try reader.optional(Swift.String.self, "Data")
+        self.url = try reader.optional(Swift.String.self, "URL")
+        self.date = try reader.optional(Swift.String.self, "Date")
+        self.string = try reader.optional(Swift.String.self, "String")
+        self.int = try reader.optional(Swift.String.self, "Int")
+        self.bool = try reader.optional(Swift.String.self, "Bool")
+        self.double = try reader.optional(Swift.String.self, "Double")
+        self.codable = try reader.optional(Swift.String.self, "Codable")
+        self.decoder = try reader.optional(Swift.String.self, "Decoder")
+        self.encoder = try reader.optional(Swift.String.self, "Encoder")
+        self.codingKeys = try reader.optional(Swift.String.self, "CodingKeys")
+        self.swift = try reader.optional(Swift.String.self, "Swift")
+        self.foundation = try reader.optional(Swift.String.self, "Foundation")
+        self.unknown = try reader.optional(Swift.String.self, "unknown")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.hashValue = try reader.optional(Swift.String.self, "hashValue")
         self.specDeviations = reader.finish()
     }
 
@@ -1210,137 +286,42 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.openAIClient, forKey: .openAIClient)
-        try container.encode(self.openAIError, forKey: .openAIError)
-        try container.encode(self.jsonValue, forKey: .jsonValue)
-        try container.encodeIfPresent(self.openEnum, forKey: .openEnum)
-        try container.encodeIfPresent(self.anyCodingKey, forKey: .anyCodingKey)
-        try container.encodeIfPresent(self.fileUpload, forKey: .fileUpload)
-        try container.encodeIfPresent(self.requestOptions, forKey: .requestOptions)
-        try container.encodeIfPresent(self.httpRequest, forKey: .httpRequest)
-        try container.encodeIfPresent(self.httpResponse, forKey: .httpResponse)
-        try container.encodeIfPresent(self.httpTransport, forKey: .httpTransport)
-        try container.encodeIfPresent(self.urlSessionTransport, forKey: .urlSessionTransport)
-        try container.encodeIfPresent(self.error, forKey: .error)
-        try container.encodeIfPresent(self.data, forKey: .data)
-        try container.encodeIfPresent(self.url, forKey: .url)
-        try container.encodeIfPresent(self.date, forKey: .date)
-        try container.encodeIfPresent(self.string, forKey: .string)
-        try container.encodeIfPresent(self.int, forKey: .int)
-        try container.encodeIfPresent(self.bool, forKey: .bool)
-        try container.encodeIfPresent(self.double, forKey: .double)
-        try container.encodeIfPresent(self.codable, forKey: .codable)
-        try container.encodeIfPresent(self.decoder, forKey: .decoder)
-        try container.encodeIfPresent(self.encoder, forKey: .encoder)
-        try container.encodeIfPresent(self.codingKeys, forKey: .codingKeys)
-        try container.encodeIfPresent(self.swift, forKey: .swift)
-        try container.encodeIfPresent(self.foundation, forKey: .foundation)
-        try container.encodeIfPresent(self.unknown, forKey: .unknown)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.hashValue, forKey: .hashValue)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.openAIClient, forKey: "OpenAIClient")
+        try container.encode(self.openAIError, forKey: "OpenAIError")
+        try container.encode(self.jsonValue, forKey: "JSONValue")
+        try container.encodeIfPresent(self.openEnum, forKey: "OpenEnum")
+        try container.encodeIfPresent(self.anyCodingKey, forKey: "AnyCodingKey")
+        try container.encodeIfPresent(self.fileUpload, forKey: "FileUpload")
+        try container.encodeIfPresent(self.requestOptions, forKey: "RequestOptions")
+        try container.encodeIfPresent(self.httpRequest, forKey: "HTTPRequest")
+        try container.encodeIfPresent(self.httpResponse, forKey: "HTTPResponse")
+        try container.encodeIfPresent(self.httpTransport, forKey: "HTTPTransport")
+        try container.encodeIfPresent(self.urlSessionTransport, forKey: "URLSessionTransport")
+        try container.encodeIfPresent(self.error, forKey: "Error")
+        try container.encodeIfPresent(self.data, forKey: "Data")
+        try container.encodeIfPresent(self.url, forKey: "URL")
+        try container.encodeIfPresent(self.date, forKey: "Date")
+        try container.encodeIfPresent(self.string, forKey: "String")
+        try container.encodeIfPresent(self.int, forKey: "Int")
+        try container.encodeIfPresent(self.bool, forKey: "Bool")
+        try container.encodeIfPresent(self.double, forKey: "Double")
+        try container.encodeIfPresent(self.codable, forKey: "Codable")
+        try container.encodeIfPresent(self.decoder, forKey: "Decoder")
+        try container.encodeIfPresent(self.encoder, forKey: "Encoder")
+        try container.encodeIfPresent(self.codingKeys, forKey: "CodingKeys")
+        try container.encodeIfPresent(self.swift, forKey: "Swift")
+        try container.encodeIfPresent(self.foundation, forKey: "Foundation")
+        try container.encodeIfPresent(self.unknown, forKey: "unknown")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.hashValue, forKey: "hashValue")
     }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
-public struct AllNamesAsEnumValues: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `OpenAIClient`
-    public static var openAIClient: Self { Self(rawValue: "OpenAIClient") }
-
-    /// `OpenAIError`
-    public static var openAIError: Self { Self(rawValue: "OpenAIError") }
-
-    /// `JSONValue`
-    public static var jsonValue: Self { Self(rawValue: "JSONValue") }
-
-    /// `OpenEnum`
-    public static var openEnum: Self { Self(rawValue: "OpenEnum") }
-
-    /// `AnyCodingKey`
-    public static var anyCodingKey: Self { Self(rawValue: "AnyCodingKey") }
-
-    /// `FileUpload`
-    public static var fileUpload: Self { Self(rawValue: "FileUpload") }
-
-    /// `RequestOptions`
-    public static var requestOptions: Self { Self(rawValue: "RequestOptions") }
-
-    /// `HTTPRequest`
-    public static var httpRequest: Self { Self(rawValue: "HTTPRequest") }
-
-    /// `HTTPResponse`
-    public static var httpResponse: Self { Self(rawValue: "HTTPResponse") }
-
-    /// `HTTPTransport`
-    public static var httpTransport: Self { Self(rawValue: "HTTPTransport") }
-
-    /// `URLSessionTransport`
-    public static var urlSessionTransport: Self { Self(rawValue: "URLSessionTransport") }
-
-    /// `Error`
-    public static var error: Self { Self(rawValue: "Error") }
-
-    /// `Data`
-    public static var data: Self { Self(rawValue: "Data") }
-
-    /// `URL`
-    public static var url: Self { Self(rawValue: "URL") }
-
-    /// `Date`
-    public static var date: Self { Self(rawValue: "Date") }
-
-    /// `String`
-    public static var string: Self { Self(rawValue: "String") }
-
-    /// `Int`
-    public static var int: Self { Self(rawValue: "Int") }
-
-    /// `Bool`
-    public static var bool: Self { Self(rawValue: "Bool") }
-
-    /// `Double`
-    public static var double: Self { Self(rawValue: "Double") }
-
-    /// `Codable`
-    public static var codable: Self { Self(rawValue: "Codable") }
-
-    /// `Decoder`
-    public static var decoder: Self { Self(rawValue: "Decoder") }
-
-    /// `Encoder`
-    public static var encoder: Self { Self(rawValue: "Encoder") }
-
-    /// `CodingKeys`
-    public static var codingKeys: Self { Self(rawValue: "CodingKeys") }
-
-    /// `Swift`
-    public static var swift: Self { Self(rawValue: "Swift") }
-
-    /// `Foundation`
-    public static var foundation: Self { Self(rawValue: "Foundation") }
-
-    /// `unknown`
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    /// `description`
-    public static var descriptionValue: Self { Self(rawValue: "description") }
-
-    /// `hashValue`
-    public static var hashValueValue: Self { Self(rawValue: "hashValue") }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `OpenAIClient`.
     case openAIClient(OpenAIClientObject)
     /// Selected when `type` is `OpenAIError`.
@@ -1491,5 +472,863 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRep
         case .unknown2(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
+public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AnyCodingKeyObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `AnyCodingKeyObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "AnyCodingKey", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("AnyCodingKey", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Bool`.
+public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BoolObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `BoolObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Bool", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Bool", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Codable`.
+public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CodableObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `CodableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Codable", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Codable", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CodingKeys`.
+public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CodingKeysValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `CodingKeysValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "CodingKeys", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("CodingKeys", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Data`.
+public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DataObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `DataObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Data", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Data", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Date`.
+public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DateObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `DateObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Date", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Date", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Decoder`.
+public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DecoderObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `DecoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Decoder", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Decoder", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Double`.
+public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DoubleObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `DoubleObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Double", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Double", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Encoder`.
+public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `EncoderObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `EncoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Encoder", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Encoder", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Error`.
+public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ErrorObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Error", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Error", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/FileUpload`.
+public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FileUploadObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `FileUploadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "FileUpload", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("FileUpload", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Foundation`.
+public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FoundationValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `FoundationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Foundation", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Foundation", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/HTTPRequest`.
+public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `HTTPRequestObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `HTTPRequestObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "HTTPRequest", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("HTTPRequest", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/HTTPResponse`.
+public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `HTTPResponseObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `HTTPResponseObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "HTTPResponse", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("HTTPResponse", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/HTTPTransport`.
+public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `HTTPTransportObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `HTTPTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "HTTPTransport", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("HTTPTransport", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Int`.
+public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `IntObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `IntObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Int", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Int", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/JSONValue`.
+public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `JSONValueObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `JSONValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "JSONValue", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("JSONValue", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OpenAIClient`.
+public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OpenAIClientObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `OpenAIClientObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "OpenAIClient", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("OpenAIClient", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OpenAIError`.
+public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OpenAIErrorObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `OpenAIErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "OpenAIError", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("OpenAIError", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OpenEnum`.
+public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OpenEnumObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `OpenEnumObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "OpenEnum", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("OpenEnum", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/RequestOptions`.
+public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RequestOptionsObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `RequestOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "RequestOptions", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("RequestOptions", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/String`.
+public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `StringObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `StringObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "String", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("String", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Swift`.
+public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SwiftValue`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `SwiftValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "Swift", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("Swift", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/URL`.
+public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `URLObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `URLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "URL", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("URL", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
+public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `URLSessionTransportObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `URLSessionTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "URLSessionTransport", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("URLSessionTransport", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/unknown`.
+public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Unknown`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Unknown` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "unknown", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("unknown", forKey: "type")
+        try container.encodeIfPresent(self.value, forKey: "value")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Request`.
-public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Request: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var model: ChatModel
     public var voice: Request.Voice?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +19,15 @@ public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.voice = voice
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case voice
-    }
-
     /// Decodes `Request` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(ChatModel.self, .model)
-        self.voice = try reader.optional(Request.Voice.self, .voice)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(ChatModel.self, "model")
+        self.voice = try reader.optional(Request.Voice.self, "voice")
         self.specDeviations = reader.finish()
     }
 
@@ -40,9 +35,9 @@ public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.voice, forKey: .voice)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.voice, forKey: "voice")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

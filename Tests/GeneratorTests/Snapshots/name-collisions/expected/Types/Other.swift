@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
-public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The JSON member `file_id`.
     public var fileID: Swift.String
     /// The JSON member `fileId`.
@@ -30,22 +30,16 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.settings = settings
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case fileID2 = "fileId"
-        case settings
-    }
-
     /// Decodes `FooBar` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.fileID2 = try reader.optional(Swift.String.self, .fileID2)
-        self.settings = try reader.optional(FooBar.SettingsValue.self, .settings)
+        var reader = try ObjectReader(decoder)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.fileID2 = try reader.optional(Swift.String.self, "fileId")
+        self.settings = try reader.optional(FooBar.SettingsValue.self, "settings")
         self.specDeviations = reader.finish()
     }
 
@@ -53,16 +47,16 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.fileID2, forKey: .fileID2)
-        try container.encodeIfPresent(self.settings, forKey: .settings)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encodeIfPresent(self.fileID2, forKey: "fileId")
+        try container.encodeIfPresent(self.settings, forKey: "settings")
     }
 
     /// Inline object whose natural nested name is the top-level `Settings`.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
-    public struct SettingsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct SettingsValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -72,18 +66,14 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
             self.mode = mode
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case mode
-        }
-
         /// Decodes `SettingsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.mode = try reader.optional(Swift.String.self, .mode)
+            var reader = try ObjectReader(decoder)
+            self.mode = try reader.optional(Swift.String.self, "mode")
             self.specDeviations = reader.finish()
         }
 
@@ -91,14 +81,14 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.mode, forKey: .mode)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.mode, forKey: "mode")
         }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/FooBar`.
-public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -108,18 +98,14 @@ public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting 
         self.name = name
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-    }
-
     /// Decodes `FooBarObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.optional(Swift.String.self, .name)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
 
@@ -127,43 +113,8 @@ public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.name, forKey: .name)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Settings`.
-public struct Settings: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var theme: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Settings`.
-    public init(theme: Swift.String? = nil) {
-        self.theme = theme
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case theme
-    }
-
-    /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.theme = try reader.optional(Swift.String.self, .theme)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.theme, forKey: .theme)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
     }
 }
 
@@ -197,4 +148,35 @@ public struct ImageSize: OpenEnum {
 
     /// `description`
     public static var descriptionValue: Self { Self(rawValue: "description") }
+}
+
+/// - Remark: Generated from `#/components/schemas/Settings`.
+public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var theme: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Settings`.
+    public init(theme: Swift.String? = nil) {
+        self.theme = theme
+    }
+
+    /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.theme = try reader.optional(Swift.String.self, "theme")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.theme, forKey: "theme")
+    }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Thread`.
-public struct Thread: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: [Swift.String: Swift.String]?
     public var title: Swift.String?
     public var archived: Swift.Bool?
@@ -22,22 +22,16 @@ public struct Thread: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.archived = archived
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case title
-        case archived
-    }
-
     /// Decodes `Thread` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.metadata = try reader.optional([Swift.String: Swift.String].self, .metadata)
-        self.title = try reader.optional(Swift.String.self, .title)
-        self.archived = try reader.optional(Swift.Bool.self, .archived)
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional([Swift.String: Swift.String].self, "metadata")
+        self.title = try reader.optional(Swift.String.self, "title")
+        self.archived = try reader.optional(Swift.Bool.self, "archived")
         self.specDeviations = reader.finish()
     }
 
@@ -45,9 +39,9 @@ public struct Thread: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.metadata, forKey: .metadata)
-        try container.encode(self.title, forKey: .title)
-        try container.encodeIfPresent(self.archived, forKey: .archived)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.title, forKey: "title")
+        try container.encodeIfPresent(self.archived, forKey: "archived")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Required, but may be null.
     public var requiredNullable: Swift.String?
     /// May be absent.
@@ -30,22 +30,16 @@ public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.optionalNullable = optionalNullable
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case requiredNullable = "required_nullable"
-        case optionalPlain = "optional_plain"
-        case optionalNullable = "optional_nullable"
-    }
-
     /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.requiredNullable = try reader.optional(Swift.String.self, .requiredNullable)
-        self.optionalPlain = try reader.optional(Swift.String.self, .optionalPlain)
-        self.optionalNullable = try reader.optional(Swift.Int.self, .optionalNullable)
+        var reader = try ObjectReader(decoder)
+        self.requiredNullable = try reader.optional(Swift.String.self, "required_nullable")
+        self.optionalPlain = try reader.optional(Swift.String.self, "optional_plain")
+        self.optionalNullable = try reader.optional(Swift.Int.self, "optional_nullable")
         self.specDeviations = reader.finish()
     }
 
@@ -53,9 +47,9 @@ public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.requiredNullable, forKey: .requiredNullable)
-        try container.encodeIfPresent(self.optionalPlain, forKey: .optionalPlain)
-        try container.encodeIfPresent(self.optionalNullable, forKey: .optionalNullable)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.requiredNullable, forKey: "required_nullable")
+        try container.encodeIfPresent(self.optionalPlain, forKey: "optional_plain")
+        try container.encodeIfPresent(self.optionalNullable, forKey: "optional_nullable")
     }
 }

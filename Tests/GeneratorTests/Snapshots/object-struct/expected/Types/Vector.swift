@@ -6,7 +6,7 @@ import Foundation
 /// A file attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFile`.
-public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier.
     public var id: Swift.String
     /// The JSON member `file_id`.
@@ -55,32 +55,21 @@ public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporti
         self.score = score
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case fileID = "file_id"
-        case createdAt = "created_at"
-        case displayName = "display_name"
-        case usageBytes = "usage_bytes"
-        case imageURL = "image_url"
-        case isReady = "is_ready"
-        case score
-    }
-
     /// Decodes `VectorStoreFile` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.displayName = try reader.optional(Swift.String.self, .displayName)
-        self.usageBytes = try reader.optional(Swift.Int.self, .usageBytes)
-        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
-        self.isReady = try reader.optional(Swift.Bool.self, .isReady)
-        self.score = try reader.optional(Swift.Double.self, .score)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.displayName = try reader.optional(Swift.String.self, "display_name")
+        self.usageBytes = try reader.optional(Swift.Int.self, "usage_bytes")
+        self.imageURL = try reader.optional(Swift.String.self, "image_url")
+        self.isReady = try reader.optional(Swift.Bool.self, "is_ready")
+        self.score = try reader.optional(Swift.Double.self, "score")
         self.specDeviations = reader.finish()
     }
 
@@ -88,14 +77,14 @@ public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(self.displayName, forKey: .displayName)
-        try container.encodeIfPresent(self.usageBytes, forKey: .usageBytes)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.isReady, forKey: .isReady)
-        try container.encodeIfPresent(self.score, forKey: .score)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.displayName, forKey: "display_name")
+        try container.encodeIfPresent(self.usageBytes, forKey: "usage_bytes")
+        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+        try container.encodeIfPresent(self.isReady, forKey: "is_ready")
+        try container.encodeIfPresent(self.score, forKey: "score")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
-public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var role: Swift.String
     public var content: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +19,15 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
         self.content = content
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case role
-        case content
-    }
-
     /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.role = try reader.required(Swift.String.self, .role)
-        self.content = try reader.required(Swift.String.self, .content)
+        var reader = try ObjectReader(decoder)
+        self.role = try reader.required(Swift.String.self, "role")
+        self.content = try reader.required(Swift.String.self, "content")
         self.specDeviations = reader.finish()
     }
 
@@ -40,59 +35,16 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.content, forKey: .content)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/Item`.
-public struct Item: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var role: Swift.String
-    public var id: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Item`.
-    public init(
-        role: Swift.String,
-        id: Swift.String? = nil
-    ) {
-        self.role = role
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case role
-        case id
-    }
-
-    /// Decodes `Item` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.role = try reader.required(Swift.String.self, .role)
-        self.id = try reader.optional(Swift.String.self, .id)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.role, forKey: .role)
-        try container.encodeIfPresent(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.content, forKey: "content")
     }
 }
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case easyInputMessage(EasyInputMessage)
     case item(Item)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -122,5 +74,43 @@ public enum InputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         case .item(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Item`.
+public struct Item: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var role: Swift.String
+    public var id: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Item`.
+    public init(
+        role: Swift.String,
+        id: Swift.String? = nil
+    ) {
+        self.role = role
+        self.id = id
+    }
+
+    /// Decodes `Item` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.role = try reader.required(Swift.String.self, "role")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.role, forKey: "role")
+        try container.encodeIfPresent(self.id, forKey: "id")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -14,18 +14,14 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
         self.input = input
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case input
-    }
-
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.input = try reader.required(Swift.String.self, .input)
+        var reader = try ObjectReader(decoder)
+        self.input = try reader.required(Swift.String.self, "input")
         self.specDeviations = reader.finish()
     }
 
@@ -33,13 +29,13 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.input, forKey: .input)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.input, forKey: "input")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/Response`.
-public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -49,18 +45,14 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.id = id
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
     /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -68,7 +60,7 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// A HAL-style link object whose `self` member shadows `self` in the memberwise init.
 ///
 /// - Remark: Generated from `#/components/schemas/Link`.
-public struct Link: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Link: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var `self`: Swift.String
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -21,20 +21,15 @@ public struct Link: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.name = name
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case `self`
-        case name
-    }
-
     /// Decodes `Link` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.`self` = try reader.required(Swift.String.self, .`self`)
-        self.name = try reader.optional(Swift.String.self, .name)
+        var reader = try ObjectReader(decoder)
+        self.`self` = try reader.required(Swift.String.self, "self")
+        self.name = try reader.optional(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
 
@@ -42,8 +37,8 @@ public struct Link: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.`self`, forKey: .`self`)
-        try container.encodeIfPresent(self.name, forKey: .name)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.`self`, forKey: "self")
+        try container.encodeIfPresent(self.name, forKey: "name")
     }
 }

@@ -3,8 +3,39 @@
 
 import Foundation
 
+/// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
+public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var key: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ComparisonFilter`.
+    public init(key: Swift.String) {
+        self.key = key
+    }
+
+    /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.key = try reader.required(Swift.String.self, "key")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.key, forKey: "key")
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
-public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var type: CompoundFilter.TypeValue
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +50,15 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
         self.filters = filters
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case filters
-    }
-
     /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.type = try reader.required(CompoundFilter.TypeValue.self, .type)
-        self.filters = try reader.required([CompoundFilter.Filter].self, .filters)
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(CompoundFilter.TypeValue.self, "type")
+        self.filters = try reader.required([CompoundFilter.Filter].self, "filters")
         self.specDeviations = reader.finish()
     }
 
@@ -40,9 +66,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encode(self.filters, forKey: .filters)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encode(self.filters, forKey: "filters")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -65,7 +91,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    public enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case comparisonFilter(ComparisonFilter)
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -99,43 +125,8 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
-public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var key: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ComparisonFilter`.
-    public init(key: Swift.String) {
-        self.key = key
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case key
-    }
-
-    /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.key = try reader.required(Swift.String.self, .key)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.key, forKey: .key)
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
-public struct TreeNode: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct TreeNode: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     private var _parent: Indirect<TreeNode>?
     public var parent: TreeNode? {
@@ -157,22 +148,16 @@ public struct TreeNode: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.children = children
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case parent
-        case children
-    }
-
     /// Decodes `TreeNode` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
-        self._parent = try reader.optional(TreeNode.self, .parent).map(Indirect.init)
-        self.children = try reader.optional([TreeNode].self, .children)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self._parent = try reader.optional(TreeNode.self, "parent").map(Indirect.init)
+        self.children = try reader.optional([TreeNode].self, "children")
         self.specDeviations = reader.finish()
     }
 
@@ -180,9 +165,9 @@ public struct TreeNode: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self._parent?.value, forKey: .parent)
-        try container.encodeIfPresent(self.children, forKey: .children)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self._parent?.value, forKey: "parent")
+        try container.encodeIfPresent(self.children, forKey: "children")
     }
 }

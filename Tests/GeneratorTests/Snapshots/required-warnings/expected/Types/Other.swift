@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
-public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The JSON member `sequence_number`.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -18,20 +18,15 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReportin
         self.sequenceNumber = sequenceNumber
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
     /// Decodes `AudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.audio.done", .type, required: true)
-        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.audio.done", required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.specDeviations = reader.finish()
     }
 
@@ -39,14 +34,14 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.audio.done", forKey: .type)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.audio.done", forKey: "type")
+        try container.encode(self.sequenceNumber, forKey: "sequence_number")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DuplicateRequired`.
-public struct DuplicateRequired: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct DuplicateRequired: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -56,18 +51,14 @@ public struct DuplicateRequired: Codable, Hashable, Sendable, SpecDeviationRepor
         self.name = name
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-    }
-
     /// Decodes `DuplicateRequired` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.name = try reader.required(Swift.String.self, .name)
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
 
@@ -75,7 +66,7 @@ public struct DuplicateRequired: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
-public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var choices: [ChatCompletionChunk.Choice]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +19,15 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
         self.choices = choices
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case choices
-    }
-
     /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.choices = try reader.required([ChatCompletionChunk.Choice].self, .choices)
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.choices = try reader.required([ChatCompletionChunk.Choice].self, "choices")
         self.specDeviations = reader.finish()
     }
 
@@ -40,13 +35,13 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.choices, forKey: .choices)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.choices, forKey: "choices")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var index: Swift.Int
         /// The JSON member `finish_reason`.
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
@@ -65,20 +60,15 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
             self.finishReason = finishReason
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case index
-            case finishReason = "finish_reason"
-        }
-
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.index = try reader.required(Swift.Int.self, .index)
-            self.finishReason = try reader.optional(ChatCompletionChunk.Choice.FinishReason.self, .finishReason)
+            var reader = try ObjectReader(decoder)
+            self.index = try reader.required(Swift.Int.self, "index")
+            self.finishReason = try reader.optional(ChatCompletionChunk.Choice.FinishReason.self, "finish_reason")
             self.specDeviations = reader.finish()
         }
 
@@ -86,9 +76,9 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.index, forKey: .index)
-            try container.encode(self.finishReason, forKey: .finishReason)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.index, forKey: "index")
+            try container.encode(self.finishReason, forKey: "finish_reason")
         }
 
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

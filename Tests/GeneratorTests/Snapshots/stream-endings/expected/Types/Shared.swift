@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var model: Swift.String
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -19,20 +19,15 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
         self.stream = stream
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case stream
-    }
-
     /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.model = try reader.required(Swift.String.self, .model)
-        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(Swift.String.self, "model")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
         self.specDeviations = reader.finish()
     }
 
@@ -40,23 +35,19 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
-public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCompletedEvent`.
     public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
     }
 
     /// Decodes `ResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -65,8 +56,8 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.completed", .type, required: true)
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.completed", required: true)
         self.specDeviations = reader.finish()
     }
 
@@ -74,53 +65,15 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.completed", forKey: .type)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
-public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ResponseTextDeltaEvent`.
-    public init(delta: Swift.String) {
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case delta
-        case type
-    }
-
-    /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.output_text.delta", .type, required: true)
-        self.delta = try reader.required(Swift.String.self, .delta)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_text.delta", forKey: .type)
-        try container.encode(self.delta, forKey: .delta)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.completed", forKey: "type")
     }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
-public enum ResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+public enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
     /// Selected when `type` is `response.output_text.delta`.
@@ -151,5 +104,38 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseReprese
         case .responseOutputTextDelta(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
+public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseTextDeltaEvent`.
+    public init(delta: Swift.String) {
+        self.delta = delta
+    }
+
+    /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.output_text.delta", required: true)
+        self.delta = try reader.required(Swift.String.self, "delta")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.output_text.delta", forKey: "type")
+        try container.encode(self.delta, forKey: "delta")
     }
 }

@@ -3,6 +3,70 @@
 
 import Foundation
 
+/// - Remark: Generated from `#/components/schemas/Run`.
+public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The status of a run.
+    public var status: RunStatus
+    /// The JSON member `reasoning_effort`.
+    public var reasoningEffort: Run.ReasoningEffort?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Run`.
+    ///
+    /// - Parameters:
+    ///   - status: The status of a run.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    public init(
+        status: RunStatus,
+        reasoningEffort: Run.ReasoningEffort? = nil
+    ) {
+        self.status = status
+        self.reasoningEffort = reasoningEffort
+    }
+
+    /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.status = try reader.required(RunStatus.self, "status")
+        self.reasoningEffort = try reader.optional(Run.ReasoningEffort.self, "reasoning_effort")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+    }
+
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Run/properties/reasoning_effort`.
+    public struct ReasoningEffort: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+
+        /// `medium`
+        public static var medium: Self { Self(rawValue: "medium") }
+
+        /// `high`
+        public static var high: Self { Self(rawValue: "high") }
+    }
+}
+
 /// The status of a run.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -29,73 +93,4 @@ public struct RunStatus: OpenEnum {
 
     /// `failed`
     public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The status of a run.
-    public var status: RunStatus
-    /// The JSON member `reasoning_effort`.
-    public var reasoningEffort: Run.ReasoningEffort?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Run`.
-    ///
-    /// - Parameters:
-    ///   - status: The status of a run.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
-    public init(
-        status: RunStatus,
-        reasoningEffort: Run.ReasoningEffort? = nil
-    ) {
-        self.status = status
-        self.reasoningEffort = reasoningEffort
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case status
-        case reasoningEffort = "reasoning_effort"
-    }
-
-    /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.status = try reader.required(RunStatus.self, .status)
-        self.reasoningEffort = try reader.optional(Run.ReasoningEffort.self, .reasoningEffort)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Run/properties/reasoning_effort`.
-    public struct ReasoningEffort: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-    }
 }

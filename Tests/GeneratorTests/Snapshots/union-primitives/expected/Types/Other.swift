@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EmbeddingInput`.
-public enum EmbeddingInput: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public enum EmbeddingInput: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     case integers([Swift.Int])
@@ -53,7 +53,7 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, UnknownCaseRepresentabl
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.

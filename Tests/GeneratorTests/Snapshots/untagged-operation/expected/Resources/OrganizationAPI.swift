@@ -43,7 +43,7 @@ extension OrganizationCostsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/responses/200/content/application~1json/schema`.
-    public struct RetrieveResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public struct RetrieveResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var amount: Swift.Double
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -53,20 +53,15 @@ extension OrganizationCostsAPI {
             self.amount = amount
         }
 
-        enum CodingKeys: Swift.String, CodingKey {
-            case amount
-            case object
-        }
-
         /// Decodes `RetrieveResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant("page", .object, required: true)
-            self.amount = try reader.required(Swift.Double.self, .amount)
+            var reader = try ObjectReader(decoder)
+            try reader.constant("object", is: "page", required: true)
+            self.amount = try reader.required(Swift.Double.self, "amount")
             self.specDeviations = reader.finish()
         }
 
@@ -74,9 +69,9 @@ extension OrganizationCostsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("page", forKey: .object)
-            try container.encode(self.amount, forKey: .amount)
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("page", forKey: "object")
+            try container.encode(self.amount, forKey: "amount")
         }
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/Color`.
-public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var shade: Color.Shade
     public var alpha: Swift.Double?
@@ -23,20 +23,15 @@ public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.alpha = alpha
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case shade
-        case alpha
-    }
-
     /// Decodes `Color` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.shade = try reader.required(Color.Shade.self, .shade)
-        self.alpha = try reader.optional(Swift.Double.self, .alpha)
+        var reader = try ObjectReader(decoder)
+        self.shade = try reader.required(Color.Shade.self, "shade")
+        self.alpha = try reader.optional(Swift.Double.self, "alpha")
         self.specDeviations = reader.finish()
     }
 
@@ -44,9 +39,9 @@ public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.shade, forKey: .shade)
-        try container.encodeIfPresent(self.alpha, forKey: .alpha)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.shade, forKey: "shade")
+        try container.encodeIfPresent(self.alpha, forKey: "alpha")
     }
 
     /// A shade, shared through a YAML anchor.
@@ -70,7 +65,7 @@ public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
 }
 
 /// - Remark: Generated from `#/components/schemas/Palette`.
-public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var background: Palette.Background
     public var opacity: Swift.Double?
@@ -89,20 +84,15 @@ public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
         self.opacity = opacity
     }
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case background
-        case opacity
-    }
-
     /// Decodes `Palette` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.background = try reader.required(Palette.Background.self, .background)
-        self.opacity = try reader.optional(Swift.Double.self, .opacity)
+        var reader = try ObjectReader(decoder)
+        self.background = try reader.required(Palette.Background.self, "background")
+        self.opacity = try reader.optional(Swift.Double.self, "opacity")
         self.specDeviations = reader.finish()
     }
 
@@ -110,9 +100,9 @@ public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.background, forKey: .background)
-        try container.encodeIfPresent(self.opacity, forKey: .opacity)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.background, forKey: "background")
+        try container.encodeIfPresent(self.opacity, forKey: "opacity")
     }
 
     /// A shade, shared through a YAML anchor.

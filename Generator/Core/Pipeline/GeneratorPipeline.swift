@@ -1,0 +1,48 @@
+import OpenAPI
+
+/// The generator's stages, in order, and the one place that wires them: **load** (YAML → the
+/// OpenAPI model, `Spec/overrides.json`'s schema corrections laid over it), **translate** (→ the
+/// IR, ``APIModel``: names, shapes, modules and areas decided), **render** (→ files: layout by
+/// content and Swift text). `generate` and `check` run all three, `diff` the first two, and the
+/// tests any of them.
+public struct GeneratorPipeline: Sendable {
+    public var configuration: GeneratorConfiguration
+
+    public init(configuration: GeneratorConfiguration = GeneratorConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Parses the spec and applies the overrides' schema corrections.
+    ///
+    /// - Throws: ``OpenAPIError`` naming file:line:column and the JSON pointer when the spec is
+    ///   not YAML, not OpenAPI 3.x, or has a dangling `$ref`.
+    public func load(_ bytes: [UInt8], file: String) throws -> OpenAPIDocument {
+        try OpenAPILoader(
+            schemaOverrides: configuration.overrides.schemas, overridesFile: configuration.overrides.source
+        )
+        .load(bytes, file: file)
+    }
+
+    /// Translates a loaded spec into the IR, with the warnings found on the way.
+    public func translate(_ document: OpenAPIDocument) -> (model: APIModel, diagnostics: [Diagnostic]) {
+        Translator().translate(
+            document, overrides: configuration.overrides, adminModule: configuration.access != "internal")
+    }
+
+    /// All three stages: the files of the SDK for the spec `bytes`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The spec (YAML or JSON).
+    ///   - file: Its path, as locations name it.
+    ///   - sha256: Its hash, for the manifest.
+    /// - Throws: ``OpenAPIError`` from ``load(_:file:)``, or when schemas refer to each other
+    ///   through `$ref` alone (they describe no value, and Swift cannot declare them).
+    public func run(_ bytes: [UInt8], file: String, sha256: String) throws -> GenerationResult {
+        let document = try load(bytes, file: file)
+        let (model, diagnostics) = translate(document)
+        try SwiftGenerator.rejectReferenceCycles(model, document: document)
+        return SwiftGenerator.render(
+            model, diagnostics: diagnostics, schemaCount: document.schemas.count, sha256: sha256,
+            configuration: configuration)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import OpenAPI
+import TestSupport
+import XCTest
+
+@testable import GeneratorCore
+
+/// Types files by content: an area's files are named for their first type, and adding a type
+/// changes the file that holds it, not the others.
+final class FileLayoutTests: XCTestCase {
+    static func units(_ names: [String], lines: Int = 100) -> [FileLayout.Unit] {
+        names.sorted().map { FileLayout.Unit(name: $0, lines: lines) }
+    }
+
+    func testAnAreaWithinTheCapIsOneFileNamedForTheArea() {
+        let files = FileLayout.files(area: "Files", units: Self.units(["A", "B", "C"]), lineCap: 4000)
+        XCTAssertEqual(files.map(\.name), ["Files"])
+        XCTAssertEqual(files.map(\.units), [0..<3])
+    }
+
+    func testALargerAreaIsCutAtAnchorsAndTheCapAndNamedForEachFirstType() {
+        let names = (0..<400).map { "Type\($0)" }
+        let units = Self.units(names)
+        let files = FileLayout.files(area: "Shared", units: units, lineCap: 4000)
+        XCTAssertGreaterThan(files.count, 10)
+        XCTAssertEqual(files.first?.units.lowerBound, 0)
+        XCTAssertEqual(files.last?.units.upperBound, units.count)
+        for (file, next) in zip(files, files.dropFirst()) {
+            XCTAssertEqual(file.units.upperBound, next.units.lowerBound, "files cover every type once, in order")
+        }
+        for file in files {
+            XCTAssertEqual(file.name, "Shared+\(units[file.units.lowerBound].name)")
+            let lines = units[file.units].reduce(0) { $0 + $1.lines + 1 }
+            XCTAssertLessThanOrEqual(lines, 4000, file.name)
+            // Every cut but a forced one is before an anchor.
+            let start = units[file.units.lowerBound].name
+            if file.units.lowerBound > 0 && !FileLayout.isAnchor(start) {
+                let before = files.first { $0.units.upperBound == file.units.lowerBound }!
+                XCTAssertGreaterThan(units[before.units].reduce(0) { $0 + $1.lines + 1 } + 101, 4000, start)
+            }
+        }
+    }
+
+    func testATypeLargerThanTheCapHasAFileOfItsOwn() {
+        var units = Self.units((0..<60).map { "T\($0)" })
+        units[30].lines = 9000
+        let files = FileLayout.files(area: "Other", units: units, lineCap: 4000)
+        XCTAssertTrue(files.contains { $0.units == 30..<31 }, "\(files)")
+    }
+
+    func testAddingATypeChangesOnlyTheFileThatHoldsIt() {
+        let names = (0..<400).map { "Type\($0)" }
+        let before = FileLayout.files(area: "Shared", units: Self.units(names), lineCap: 4000)
+        // A name that is not an anchor, sorted into the middle.
+        let added = ["Type200a", "Type200b", "Type200c", "Type200d"].first { !FileLayout.isAnchor($0) }!
+        let afterUnits = Self.units(names + [added])
+        let after = FileLayout.files(area: "Shared", units: afterUnits, lineCap: 4000)
+        let beforeNames = Set(before.map(\.name))
+        let afterNames = Set(after.map(\.name))
+        XCTAssertEqual(beforeNames, afterNames, "no file is renamed")
+        let beforeUnits = Self.units(names)
+        var changed: [String] = []
+        for file in after {
+            let old = before.first { $0.name == file.name }!
+            if afterUnits[file.units].map(\.name) != beforeUnits[old.units].map(\.name) { changed.append(file.name) }
+        }
+        XCTAssertEqual(changed.count, 1, "\(changed)")
+        let holder = after.first { afterUnits[$0.units].contains { $0.name == added } }!
+        XCTAssertEqual(changed, [holder.name])
+    }
+
+    /// The locked spec plus one schema: only the file that holds the new type and the manifest
+    /// change.
+    func testAddingOneSchemaToTheLockedSpecChangesOnlyItsFileAndTheManifest() throws {
+        let (bytes, path) = try GeneratorRealSpecTests.lockedSpec()
+        let text = String(decoding: bytes, as: UTF8.self)
+        let marker = "\ncomponents:\n  schemas:\n"
+        let range = try XCTUnwrap(text.range(of: marker), "the spec has no components/schemas")
+        let added = """
+                ZebraCrossingNote:
+                  type: object
+                  description: A schema no operation reaches, so it goes in the Other area.
+                  properties:
+                    text: {type: string}
+                    crossed_at: {type: integer}
+
+            """
+        let grown = text.replacingCharacters(in: range, with: marker + added)
+        func generate(_ spec: String) throws -> [String: String] {
+            let result = try SwiftGenerator.generate(
+                specBytes: Array(spec.utf8), specFile: path, sha256: SHA256.hex(Array(spec.utf8)),
+                configuration: GeneratorConfiguration())
+            return Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
+        }
+        let before = try generate(text)
+        let after = try generate(grown)
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        XCTAssertEqual(changed.count, 2, "\(changed)")
+        XCTAssertTrue(changed.contains("Manifest.swift"), "\(changed)")
+        let holder = try XCTUnwrap(changed.first { $0 != "Manifest.swift" })
+        XCTAssertTrue(holder.hasPrefix("Types/Other"), holder)
+        XCTAssertTrue(after[holder]!.contains("public struct ZebraCrossingNote: Codable"), holder)
+        XCTAssertNotNil(before[holder], "the type joins an existing file: \(holder)")
+    }
+}
