@@ -69,6 +69,52 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertEqual(changed, [holder.name])
     }
 
+    func testATypeLargerThanTheCapHasItsNestedTypesInExtensionsInFilesOfTheirOwn() throws {
+        var spec = """
+            openapi: 3.1.0
+            info: {title: split, version: 1.0.0}
+            paths: {}
+            components:
+              schemas:
+                Shape:
+                  oneOf:
+
+            """
+        for name in ["circle", "square", "triangle"] {
+            spec += """
+                        - type: object
+                          properties:
+                            type: {type: string, enum: [\(name)]}
+                            size: {type: number}
+                            label: {type: string}
+                            color: {type: string}
+                          required: [type, size]
+
+                """
+        }
+        spec += "      discriminator: {propertyName: type}\n"
+        let result = try SwiftGenerator.generate(
+            specBytes: Array(spec.utf8), specFile: "split.yaml", sha256: String(repeating: "0", count: 64),
+            configuration: GeneratorConfiguration(lineCap: 100))
+        let files = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
+        // Shape and the extension with Circle fit one file; Square and Triangle start files of their own.
+        XCTAssertEqual(
+            files.keys.filter { $0.hasPrefix("Types/") }.sorted(),
+            ["Types/Other+Shape+Square.swift", "Types/Other+Shape+Triangle.swift", "Types/Other+Shape.swift"])
+        let main = try XCTUnwrap(files["Types/Other+Shape.swift"])
+        XCTAssertTrue(main.contains("public enum Shape: Codable, Equatable, Sendable"))
+        XCTAssertTrue(main.contains("case circle(Shape.Circle)"))
+        // The enum closes before the extension that holds Circle.
+        let enumEnd = try XCTUnwrap(main.range(of: "\n}\n\nextension Shape {\n"), main)
+        XCTAssertLessThan(try XCTUnwrap(main.range(of: "case unknown(JSONValue)")).lowerBound, enumEnd.lowerBound)
+        XCTAssertTrue(main[enumEnd.upperBound...].contains("    public struct Circle: Codable, Equatable, Sendable"))
+        for nested in ["Square", "Triangle"] {
+            let part = try XCTUnwrap(files["Types/Other+Shape+\(nested).swift"])
+            XCTAssertTrue(part.contains("\nextension Shape {\n"), part)
+            XCTAssertTrue(part.contains("\n    public struct \(nested): Codable, Equatable, Sendable"), part)
+        }
+    }
+
     /// The locked spec plus one schema: only the file that holds the new type and the manifest
     /// change.
     func testAddingOneSchemaToTheLockedSpecChangesOnlyItsFileAndTheManifest() throws {

@@ -9,7 +9,8 @@
 /// `<Area>+<FirstType>.swift`. A new type joins the file of the type before it; only a new
 /// anchor splits a file. (Counting files, `Shared1…Shared9`, renumbered every later file.)
 enum FileLayout {
-    /// One top-level type: its Swift name and its rendered line count.
+    /// One top-level type (or a nested type of a type larger than the cap, `Outer.Nested`, in an
+    /// extension of it): its Swift name and its rendered line count.
     struct Unit {
         var name: String
         var lines: Int
@@ -37,7 +38,8 @@ enum FileLayout {
         return starts.indices.map { position in
             let start = starts[position]
             let end = position + 1 < starts.count ? starts[position + 1] : units.count
-            return ("\(area)+\(units[start].name)", start..<end)
+            // A nested type split out of a large one (`Outer.Nested`) names its file `Area+Outer+Nested`.
+            return ("\(area)+\(units[start].name.replacingOccurrences(of: ".", with: "+"))", start..<end)
         }
     }
 

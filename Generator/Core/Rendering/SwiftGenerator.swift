@@ -83,8 +83,21 @@ public enum SwiftGenerator {
                 resourceNested[resourceType, default: []].append(printer)
                 continue
             }
-            byArea[AreaKey(module: top.module, area: top.area ?? "Other"), default: []].append(
-                (top.declaration.name, printer))
+            let key = AreaKey(module: top.module, area: top.area ?? "Other")
+            // A type larger than the cap keeps its own members in its file; each nested type goes
+            // in an extension of it, laid out like the other types (`Area+Outer.Nested`).
+            if printer.lines.count > configuration.lineCap, let (outer, nested) = Self.withoutNested(top.declaration) {
+                var main = CodePrinter()
+                renderer.render(outer, into: &main)
+                byArea[key, default: []].append((outer.name, main))
+                for child in nested {
+                    var part = CodePrinter()
+                    part.block("extension \(outer.name)") { body in renderer.render(child, into: &body) }
+                    byArea[key, default: []].append(("\(outer.name).\(child.name)", part))
+                }
+                continue
+            }
+            byArea[key, default: []].append((top.declaration.name, printer))
         }
         for key in byArea.keys.sorted() {
             let header = Self.header(key.module)
@@ -195,6 +208,22 @@ public enum SwiftGenerator {
             message:
                 "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
             location: AliasCycles.location(of: top, in: document))
+    }
+
+    /// A struct or union without its nested types, and those types; `nil` when it has none.
+    static func withoutNested(_ declaration: Declaration) -> (Declaration, [Declaration])? {
+        switch declaration {
+        case .structure(var decl) where !decl.nested.isEmpty:
+            let nested = decl.nested
+            decl.nested = []
+            return (.structure(decl), nested)
+        case .union(var decl) where !decl.nested.isEmpty:
+            let nested = decl.nested
+            decl.nested = []
+            return (.union(decl), nested)
+        default:
+            return nil
+        }
     }
 
     /// Types files are grouped by module, then area.

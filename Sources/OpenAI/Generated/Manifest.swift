@@ -66,8 +66,9 @@
 // file: Types/Moderations.swift
 // file: Types/Other+ActiveStatus.swift
 // file: Types/Other+BetaResponseInjectFailedEvent.swift
-// file: Types/Other+BetaResponsesServerEvent.swift
-// file: Types/Other+BetaResponsesWebSocketStreamEvent.swift
+// file: Types/Other+BetaResponsesServerEvent+ResponseCodeInterpreterCallInProgress.swift
+// file: Types/Other+BetaResponsesServerEvent+ResponseImageGenerationCallPartialImage.swift
+// file: Types/Other+BetaResponsesServerEvent+ResponseReasoningSummaryTextDone.swift
 // file: Types/Other+ContainerResource.swift
 // file: Types/Other+RunStepDeltaStepDetailsToolCallsObject.swift
 // file: Types/Realtime+AudioTranscription.swift
@@ -78,8 +79,7 @@
 // file: Types/Realtime+RealtimeSessionCreateResponseGa.swift
 // file: Types/Realtime+RealtimeTranslationClientEventInputAudioBufferAppend.swift
 // file: Types/Response+ResponseFormatTextGrammar.swift
-// file: Types/Response+ResponsesServerEvent.swift
-// file: Types/Response+ResponsesWebSocketStreamEvent.swift
+// file: Types/Response+ResponsesServerEvent+ResponseOutputTextAnnotationAdded.swift
 // file: Types/Responses+BetaContextManagementParam.swift
 // file: Types/Responses+BetaModerationMode.swift
 // file: Types/Responses+BetaResponseIncompleteEvent.swift

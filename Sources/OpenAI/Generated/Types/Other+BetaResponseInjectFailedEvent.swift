@@ -552,3 +552,815 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         try container.encodeIfPresent(self.multiAgent, forKey: "multi_agent")
     }
 }
+
+/// Server events emitted by the Responses WebSocket server.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent`.
+public enum BetaResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
+    case responseAudioDelta(BetaResponsesServerEvent.ResponseAudioDelta)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
+    case responseAudioDone(BetaResponsesServerEvent.ResponseAudioDone)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
+    case responseAudioTranscriptDelta(BetaResponsesServerEvent.ResponseAudioTranscriptDelta)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
+    case responseAudioTranscriptDone(BetaResponsesServerEvent.ResponseAudioTranscriptDone)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
+    case responseCodeInterpreterCallCodeDelta(BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
+    case responseCodeInterpreterCallCodeDone(BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDone)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
+    case responseCodeInterpreterCallCompleted(BetaResponsesServerEvent.ResponseCodeInterpreterCallCompleted)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
+    case responseCodeInterpreterCallInProgress(BetaResponsesServerEvent.ResponseCodeInterpreterCallInProgress)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
+    case responseCodeInterpreterCallInterpreting(BetaResponsesServerEvent.ResponseCodeInterpreterCallInterpreting)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
+    case responseCompleted(BetaResponsesServerEvent.ResponseCompleted)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
+    case responseContentPartAdded(BetaResponsesServerEvent.ResponseContentPartAdded)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
+    case responseContentPartDone(BetaResponsesServerEvent.ResponseContentPartDone)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
+    case responseCreated(BetaResponsesServerEvent.ResponseCreated)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
+    case responseFileSearchCallCompleted(BetaResponsesServerEvent.ResponseFileSearchCallCompleted)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
+    case responseFileSearchCallInProgress(BetaResponsesServerEvent.ResponseFileSearchCallInProgress)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
+    case responseFileSearchCallSearching(BetaResponsesServerEvent.ResponseFileSearchCallSearching)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
+    case responseFunctionCallArgumentsDelta(BetaResponsesServerEvent.ResponseFunctionCallArgumentsDelta)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
+    case responseFunctionCallArgumentsDone(BetaResponsesServerEvent.ResponseFunctionCallArgumentsDone)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
+    case responseShellCallCommandAdded(BetaResponsesServerEvent.ResponseShellCallCommandAdded)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
+    case responseShellCallCommandDelta(BetaResponsesServerEvent.ResponseShellCallCommandDelta)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
+    case responseShellCallCommandDone(BetaResponsesServerEvent.ResponseShellCallCommandDone)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
+    case responseShellCallOutputContentDelta(BetaResponsesServerEvent.ResponseShellCallOutputContentDelta)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
+    case responseShellCallOutputContentDone(BetaResponsesServerEvent.ResponseShellCallOutputContentDone)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
+    case responseInProgress(BetaResponsesServerEvent.ResponseInProgress)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
+    case responseFailed(BetaResponsesServerEvent.ResponseFailed)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
+    case responseIncomplete(BetaResponsesServerEvent.ResponseIncomplete)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
+    case responseOutputItemAdded(BetaResponsesServerEvent.ResponseOutputItemAdded)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
+    case responseOutputItemDone(BetaResponsesServerEvent.ResponseOutputItemDone)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
+    case responseReasoningSummaryPartAdded(BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
+    case responseReasoningSummaryPartDone(BetaResponsesServerEvent.ResponseReasoningSummaryPartDone)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
+    case responseReasoningSummaryTextDelta(BetaResponsesServerEvent.ResponseReasoningSummaryTextDelta)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
+    case responseReasoningSummaryTextDone(BetaResponsesServerEvent.ResponseReasoningSummaryTextDone)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
+    case responseReasoningTextDelta(BetaResponsesServerEvent.ResponseReasoningTextDelta)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
+    case responseReasoningTextDone(BetaResponsesServerEvent.ResponseReasoningTextDone)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
+    case responseRefusalDelta(BetaResponsesServerEvent.ResponseRefusalDelta)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
+    case responseRefusalDone(BetaResponsesServerEvent.ResponseRefusalDone)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
+    case responseOutputTextDelta(BetaResponsesServerEvent.ResponseOutputTextDelta)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
+    case responseOutputTextDone(BetaResponsesServerEvent.ResponseOutputTextDone)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
+    case responseWebSearchCallCompleted(BetaResponsesServerEvent.ResponseWebSearchCallCompleted)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
+    case responseWebSearchCallInProgress(BetaResponsesServerEvent.ResponseWebSearchCallInProgress)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
+    case responseWebSearchCallSearching(BetaResponsesServerEvent.ResponseWebSearchCallSearching)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
+    case responseImageGenerationCallCompleted(BetaResponsesServerEvent.ResponseImageGenerationCallCompleted)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
+    case responseImageGenerationCallGenerating(BetaResponsesServerEvent.ResponseImageGenerationCallGenerating)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
+    case responseImageGenerationCallInProgress(BetaResponsesServerEvent.ResponseImageGenerationCallInProgress)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
+    case responseImageGenerationCallPartialImage(BetaResponsesServerEvent.ResponseImageGenerationCallPartialImage)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
+    case responseMCPCallArgumentsDelta(BetaResponsesServerEvent.ResponseMCPCallArgumentsDelta)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
+    case responseMCPCallArgumentsDone(BetaResponsesServerEvent.ResponseMCPCallArgumentsDone)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
+    case responseMCPCallCompleted(BetaResponsesServerEvent.ResponseMCPCallCompleted)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
+    case responseMCPCallFailed(BetaResponsesServerEvent.ResponseMCPCallFailed)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
+    case responseMCPCallInProgress(BetaResponsesServerEvent.ResponseMCPCallInProgress)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
+    case responseMCPListToolsCompleted(BetaResponsesServerEvent.ResponseMCPListToolsCompleted)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
+    case responseMCPListToolsFailed(BetaResponsesServerEvent.ResponseMCPListToolsFailed)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
+    case responseMCPListToolsInProgress(BetaResponsesServerEvent.ResponseMCPListToolsInProgress)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
+    case responseOutputTextAnnotationAdded(BetaResponsesServerEvent.ResponseOutputTextAnnotationAdded)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
+    case responseQueued(BetaResponsesServerEvent.ResponseQueued)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
+    case responseCustomToolCallInputDelta(BetaResponsesServerEvent.ResponseCustomToolCallInputDelta)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
+    case responseCustomToolCallInputDone(BetaResponsesServerEvent.ResponseCustomToolCallInputDone)
+    /// Emitted when an error occurs while processing a Responses WebSocket request. Selected when `type` is `error`.
+    case error(BetaResponseWsError)
+    /// Emitted when all injected input items were validated and committed to the active response. Selected when `type` is `response.inject.created`.
+    case responseInjectCreated(BetaResponseInjectCreatedEvent)
+    /// Emitted when injected input could not be committed to a response. Selected when `type` is `response.inject.failed`.
+    case responseInjectFailed(BetaResponseInjectFailedEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "response.audio.delta":
+            self = .responseAudioDelta(try BetaResponsesServerEvent.ResponseAudioDelta(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try BetaResponsesServerEvent.ResponseAudioDone(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try BetaResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try BetaResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try BetaResponsesServerEvent.ResponseCompleted(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try BetaResponsesServerEvent.ResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try BetaResponsesServerEvent.ResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try BetaResponsesServerEvent.ResponseCreated(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try BetaResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try BetaResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try BetaResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try BetaResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try BetaResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try BetaResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try BetaResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try BetaResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try BetaResponsesServerEvent.ResponseInProgress(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try BetaResponsesServerEvent.ResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try BetaResponsesServerEvent.ResponseIncomplete(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try BetaResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try BetaResponsesServerEvent.ResponseOutputItemDone(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try BetaResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try BetaResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try BetaResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try BetaResponsesServerEvent.ResponseRefusalDelta(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try BetaResponsesServerEvent.ResponseRefusalDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try BetaResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try BetaResponsesServerEvent.ResponseOutputTextDone(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try BetaResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try BetaResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try BetaResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try BetaResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try BetaResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try BetaResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try BetaResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try BetaResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try BetaResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try BetaResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try BetaResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try BetaResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try BetaResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try BetaResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try BetaResponsesServerEvent.ResponseQueued(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try BetaResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try BetaResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
+        case "error":
+            self = .error(try BetaResponseWsError(from: decoder))
+        case "response.inject.created":
+            self = .responseInjectCreated(try BetaResponseInjectCreatedEvent(from: decoder))
+        case "response.inject.failed":
+            self = .responseInjectFailed(try BetaResponseInjectFailedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .responseInjectCreated(let value): try value.encode(to: encoder)
+        case .responseInjectFailed(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when there is a partial audio response.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/0`.
+    public struct ResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// A sequence number for this chunk of the stream response.
+        public var sequenceNumber: Swift.Int
+        /// A chunk of Base64 encoded response audio bytes.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: A sequence number for this chunk of the stream response.
+        ///   - delta: A chunk of Base64 encoded response audio bytes.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            delta: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the audio response is complete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/1`.
+    public struct ResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The sequence number of the delta.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the delta.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when there is a partial transcript of audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/2`.
+    public struct ResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The partial transcript of the audio response.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioTranscriptDelta`.
+        ///
+        /// - Parameters:
+        ///   - delta: The partial transcript of the audio response.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.transcript.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.transcript.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the full audio transcript is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/3`.
+    public struct ResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioTranscriptDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.transcript.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.transcript.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a partial code snippet is streamed by the code interpreter.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/4`.
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response for which the code is being streamed.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The partial code snippet being streamed by the code interpreter.
+        public var delta: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - delta: The partial code snippet being streamed by the code interpreter.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call_code.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the code snippet is finalized by the code interpreter.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/5`.
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response for which the code is finalized.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The final code snippet output by the code interpreter.
+        public var code: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code is finalized.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - code: The final code snippet output by the code interpreter.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            code: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.code = code
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call_code.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.code = try reader.required(Swift.String.self, "code")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call_code.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.code, forKey: "code")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the code interpreter call is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/6`.
+    public struct ResponseCodeInterpreterCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response for which the code interpreter call is completed.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call.completed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call.completed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}

@@ -468,3 +468,2823 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
         try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
     }
 }
+
+/// Server events emitted by the Responses WebSocket server.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ResponsesServerEvent`.
+public enum ResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
+    case responseAudioDelta(ResponsesServerEvent.ResponseAudioDelta)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
+    case responseAudioDone(ResponsesServerEvent.ResponseAudioDone)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
+    case responseAudioTranscriptDelta(ResponsesServerEvent.ResponseAudioTranscriptDelta)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
+    case responseAudioTranscriptDone(ResponsesServerEvent.ResponseAudioTranscriptDone)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
+    case responseCodeInterpreterCallCodeDelta(ResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
+    case responseCodeInterpreterCallCodeDone(ResponsesServerEvent.ResponseCodeInterpreterCallCodeDone)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
+    case responseCodeInterpreterCallCompleted(ResponsesServerEvent.ResponseCodeInterpreterCallCompleted)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
+    case responseCodeInterpreterCallInProgress(ResponsesServerEvent.ResponseCodeInterpreterCallInProgress)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
+    case responseCodeInterpreterCallInterpreting(ResponsesServerEvent.ResponseCodeInterpreterCallInterpreting)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
+    case responseCompleted(ResponsesServerEvent.ResponseCompleted)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
+    case responseContentPartAdded(ResponsesServerEvent.ResponseContentPartAdded)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
+    case responseContentPartDone(ResponsesServerEvent.ResponseContentPartDone)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
+    case responseCreated(ResponsesServerEvent.ResponseCreated)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
+    case responseFileSearchCallCompleted(ResponsesServerEvent.ResponseFileSearchCallCompleted)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
+    case responseFileSearchCallInProgress(ResponsesServerEvent.ResponseFileSearchCallInProgress)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
+    case responseFileSearchCallSearching(ResponsesServerEvent.ResponseFileSearchCallSearching)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
+    case responseFunctionCallArgumentsDelta(ResponsesServerEvent.ResponseFunctionCallArgumentsDelta)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
+    case responseFunctionCallArgumentsDone(ResponsesServerEvent.ResponseFunctionCallArgumentsDone)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
+    case responseShellCallCommandAdded(ResponsesServerEvent.ResponseShellCallCommandAdded)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
+    case responseShellCallCommandDelta(ResponsesServerEvent.ResponseShellCallCommandDelta)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
+    case responseShellCallCommandDone(ResponsesServerEvent.ResponseShellCallCommandDone)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
+    case responseShellCallOutputContentDelta(ResponsesServerEvent.ResponseShellCallOutputContentDelta)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
+    case responseShellCallOutputContentDone(ResponsesServerEvent.ResponseShellCallOutputContentDone)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
+    case responseInProgress(ResponsesServerEvent.ResponseInProgress)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
+    case responseFailed(ResponsesServerEvent.ResponseFailed)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
+    case responseIncomplete(ResponsesServerEvent.ResponseIncomplete)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
+    case responseOutputItemAdded(ResponsesServerEvent.ResponseOutputItemAdded)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
+    case responseOutputItemDone(ResponsesServerEvent.ResponseOutputItemDone)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
+    case responseReasoningSummaryPartAdded(ResponsesServerEvent.ResponseReasoningSummaryPartAdded)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
+    case responseReasoningSummaryPartDone(ResponsesServerEvent.ResponseReasoningSummaryPartDone)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
+    case responseReasoningSummaryTextDelta(ResponsesServerEvent.ResponseReasoningSummaryTextDelta)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
+    case responseReasoningSummaryTextDone(ResponsesServerEvent.ResponseReasoningSummaryTextDone)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
+    case responseReasoningTextDelta(ResponsesServerEvent.ResponseReasoningTextDelta)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
+    case responseReasoningTextDone(ResponsesServerEvent.ResponseReasoningTextDone)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
+    case responseRefusalDelta(ResponsesServerEvent.ResponseRefusalDelta)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
+    case responseRefusalDone(ResponsesServerEvent.ResponseRefusalDone)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
+    case responseOutputTextDelta(ResponsesServerEvent.ResponseOutputTextDelta)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
+    case responseOutputTextDone(ResponsesServerEvent.ResponseOutputTextDone)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
+    case responseWebSearchCallCompleted(ResponsesServerEvent.ResponseWebSearchCallCompleted)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
+    case responseWebSearchCallInProgress(ResponsesServerEvent.ResponseWebSearchCallInProgress)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
+    case responseWebSearchCallSearching(ResponsesServerEvent.ResponseWebSearchCallSearching)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
+    case responseImageGenerationCallCompleted(ResponsesServerEvent.ResponseImageGenerationCallCompleted)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
+    case responseImageGenerationCallGenerating(ResponsesServerEvent.ResponseImageGenerationCallGenerating)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
+    case responseImageGenerationCallInProgress(ResponsesServerEvent.ResponseImageGenerationCallInProgress)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
+    case responseImageGenerationCallPartialImage(ResponsesServerEvent.ResponseImageGenerationCallPartialImage)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
+    case responseMCPCallArgumentsDelta(ResponsesServerEvent.ResponseMCPCallArgumentsDelta)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
+    case responseMCPCallArgumentsDone(ResponsesServerEvent.ResponseMCPCallArgumentsDone)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
+    case responseMCPCallCompleted(ResponsesServerEvent.ResponseMCPCallCompleted)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
+    case responseMCPCallFailed(ResponsesServerEvent.ResponseMCPCallFailed)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
+    case responseMCPCallInProgress(ResponsesServerEvent.ResponseMCPCallInProgress)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
+    case responseMCPListToolsCompleted(ResponsesServerEvent.ResponseMCPListToolsCompleted)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
+    case responseMCPListToolsFailed(ResponsesServerEvent.ResponseMCPListToolsFailed)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
+    case responseMCPListToolsInProgress(ResponsesServerEvent.ResponseMCPListToolsInProgress)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
+    case responseOutputTextAnnotationAdded(ResponsesServerEvent.ResponseOutputTextAnnotationAdded)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
+    case responseQueued(ResponsesServerEvent.ResponseQueued)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
+    case responseCustomToolCallInputDelta(ResponsesServerEvent.ResponseCustomToolCallInputDelta)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
+    case responseCustomToolCallInputDone(ResponsesServerEvent.ResponseCustomToolCallInputDone)
+    /// Emitted when an error occurs while processing a Responses WebSocket request. Selected when `type` is `error`.
+    case error(ResponseWsError)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "response.audio.delta":
+            self = .responseAudioDelta(try ResponsesServerEvent.ResponseAudioDelta(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try ResponsesServerEvent.ResponseAudioDone(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try ResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try ResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try ResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try ResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try ResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try ResponsesServerEvent.ResponseCompleted(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try ResponsesServerEvent.ResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try ResponsesServerEvent.ResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try ResponsesServerEvent.ResponseCreated(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try ResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try ResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try ResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try ResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try ResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try ResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try ResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try ResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try ResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try ResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try ResponsesServerEvent.ResponseInProgress(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try ResponsesServerEvent.ResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try ResponsesServerEvent.ResponseIncomplete(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try ResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try ResponsesServerEvent.ResponseOutputItemDone(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try ResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try ResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try ResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try ResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try ResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try ResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try ResponsesServerEvent.ResponseRefusalDelta(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try ResponsesServerEvent.ResponseRefusalDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try ResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try ResponsesServerEvent.ResponseOutputTextDone(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try ResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try ResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try ResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try ResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try ResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try ResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try ResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try ResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try ResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try ResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try ResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try ResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try ResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try ResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try ResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try ResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try ResponsesServerEvent.ResponseQueued(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try ResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try ResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
+        case "error":
+            self = .error(try ResponseWsError(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when there is a partial audio response.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/0`.
+    public struct ResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// A sequence number for this chunk of the stream response.
+        public var sequenceNumber: Swift.Int
+        /// A chunk of Base64 encoded response audio bytes.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: A sequence number for this chunk of the stream response.
+        ///   - delta: A chunk of Base64 encoded response audio bytes.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            delta: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.delta", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.delta", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the audio response is complete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/1`.
+    public struct ResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the delta.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the delta.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.done", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.done", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when there is a partial transcript of audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/2`.
+    public struct ResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The partial transcript of the audio response.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioTranscriptDelta`.
+        ///
+        /// - Parameters:
+        ///   - delta: The partial transcript of the audio response.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.transcript.delta", required: true)
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.transcript.delta", forKey: "type")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the full audio transcript is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/3`.
+    public struct ResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseAudioTranscriptDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.audio.transcript.done", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.audio.transcript.done", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a partial code snippet is streamed by the code interpreter.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/4`.
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response for which the code is being streamed.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The partial code snippet being streamed by the code interpreter.
+        public var delta: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - delta: The partial code snippet being streamed by the code interpreter.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call_code.delta", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the code snippet is finalized by the code interpreter.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/5`.
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response for which the code is finalized.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The final code snippet output by the code interpreter.
+        public var code: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code is finalized.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - code: The final code snippet output by the code interpreter.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            code: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.code = code
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call_code.done", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.code = try reader.required(Swift.String.self, "code")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call_code.done", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.code, forKey: "code")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the code interpreter call is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/6`.
+    public struct ResponseCodeInterpreterCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response for which the code interpreter call is completed.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call.completed", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call.completed", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a code interpreter call is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/7`.
+    public struct ResponseCodeInterpreterCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response for which the code interpreter call is in progress.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call.in_progress", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the code interpreter is actively interpreting the code snippet.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/8`.
+    public struct ResponseCodeInterpreterCallInterpreting: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response for which the code interpreter is interpreting code.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the code interpreter tool call item.
+        public var itemID: Swift.String
+        /// The sequence number of this event, used to order streaming events.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
+        ///   - itemID: The unique identifier of the code interpreter tool call item.
+        ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.code_interpreter_call.interpreting", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the model response is complete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/9`.
+    public struct ResponseCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Properties of the completed response.
+        public var response: Response
+        /// The sequence number for this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCompleted`.
+        ///
+        /// - Parameters:
+        ///   - response: Properties of the completed response.
+        ///   - sequenceNumber: The sequence number for this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: Response,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.completed", required: true)
+            self.response = try reader.required(Response.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.completed", forKey: "type")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a new content part is added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/10`.
+    public struct ResponseContentPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the output item that the content part was added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the content part was added to.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that was added.
+        public var contentIndex: Swift.Int
+        /// The content part that was added.
+        public var part: OutputContent
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseContentPartAdded`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the content part was added to.
+        ///   - outputIndex: The index of the output item that the content part was added to.
+        ///   - contentIndex: The index of the content part that was added.
+        ///   - part: The content part that was added.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            part: OutputContent,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.part = part
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.content_part.added", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.part = try reader.required(OutputContent.self, "part")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.content_part.added", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.part, forKey: "part")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a content part is done.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/11`.
+    public struct ResponseContentPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the output item that the content part was added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the content part was added to.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that is done.
+        public var contentIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The content part that is done.
+        public var part: OutputContent
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseContentPartDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the content part was added to.
+        ///   - outputIndex: The index of the output item that the content part was added to.
+        ///   - contentIndex: The index of the content part that is done.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - part: The content part that is done.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            part: OutputContent,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.sequenceNumber = sequenceNumber
+            self.part = part
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.content_part.done", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.part = try reader.required(OutputContent.self, "part")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.content_part.done", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.part, forKey: "part")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// An event that is emitted when a response is created.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/12`.
+    public struct ResponseCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The response that was created.
+        public var response: Response
+        /// The sequence number for this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCreated`.
+        ///
+        /// - Parameters:
+        ///   - response: The response that was created.
+        ///   - sequenceNumber: The sequence number for this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: Response,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.created", required: true)
+            self.response = try reader.required(Response.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.created", forKey: "type")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Event representing a delta (partial update) to the input of a custom tool call.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/55`.
+    public struct ResponseCustomToolCallInputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The index of the output this delta applies to.
+        public var outputIndex: Swift.Int
+        /// Unique identifier for the API item associated with this event.
+        public var itemID: Swift.String
+        /// The incremental input data (delta) for the custom tool call.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCustomToolCallInputDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - outputIndex: The index of the output this delta applies to.
+        ///   - itemID: Unique identifier for the API item associated with this event.
+        ///   - delta: The incremental input data (delta) for the custom tool call.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.custom_tool_call_input.delta", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.custom_tool_call_input.delta", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Event indicating that input for a custom tool call is complete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/56`.
+    public struct ResponseCustomToolCallInputDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The index of the output this event applies to.
+        public var outputIndex: Swift.Int
+        /// Unique identifier for the API item associated with this event.
+        public var itemID: Swift.String
+        /// The complete input data for the custom tool call.
+        public var input: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCustomToolCallInputDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - outputIndex: The index of the output this event applies to.
+        ///   - itemID: Unique identifier for the API item associated with this event.
+        ///   - input: The complete input data for the custom tool call.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            input: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.input = input
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.custom_tool_call_input.done", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.input = try reader.required(Swift.String.self, "input")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.custom_tool_call_input.done", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.input, forKey: "input")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// An event that is emitted when a response fails.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/24`.
+    public struct ResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The response that failed.
+        public var response: Response
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFailed`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - response: The response that failed.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            response: Response,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.response = response
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.failed", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.response = try reader.required(Response.self, "response")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.failed", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.response, forKey: "response")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a file search call is completed (results found).
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/13`.
+    public struct ResponseFileSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item that the file search call is initiated.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is initiated.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.completed", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.completed", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a file search call is initiated.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/14`.
+    public struct ResponseFileSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item that the file search call is initiated.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is initiated.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.in_progress", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.in_progress", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a file search is currently searching.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/15`.
+    public struct ResponseFileSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item that the file search call is searching.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallSearching`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is searching.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.searching", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.searching", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when there is a partial function-call arguments delta.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/16`.
+    public struct ResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the output item that the function-call arguments delta is added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the function-call arguments delta is added to.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The function-call arguments delta that is added.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFunctionCallArgumentsDelta`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
+        ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - delta: The function-call arguments delta that is added.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            delta: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.function_call_arguments.delta", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.function_call_arguments.delta", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when function-call arguments are finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/17`.
+    public struct ResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the item.
+        public var itemID: Swift.String
+        /// The name of the function that was called.
+        public var name: Swift.String?
+        /// The index of the output item.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The function-call arguments.
+        public var arguments: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFunctionCallArgumentsDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item.
+        ///   - outputIndex: The index of the output item.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - arguments: The function-call arguments.
+        ///   - name: The name of the function that was called.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            arguments: Swift.String,
+            name: Swift.String? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.name = name
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.arguments = arguments
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.function_call_arguments.done", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.function_call_arguments.done", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.arguments, forKey: "arguments")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an image generation tool call has completed and the final image is available.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/41`.
+    public struct ResponseImageGenerationCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            itemID: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.itemID = itemID
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.completed", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.completed", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state).
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/42`.
+    public struct ResponseImageGenerationCallGenerating: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallGenerating`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.generating", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.generating", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an image generation tool call is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/43`.
+    public struct ResponseImageGenerationCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.in_progress", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.in_progress", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a partial image is available during image generation streaming.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/44`.
+    public struct ResponseImageGenerationCallPartialImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
+        public var partialImageIndex: Swift.Int
+        /// Base64-encoded partial image data, suitable for rendering as an image.
+        public var partialImageB64: Swift.String
+        /// The image size that was used.
+        public var size: Swift.String?
+        /// The image quality that was used.
+        public var quality: Swift.String?
+        /// The background setting that was used.
+        public var background: Swift.String?
+        /// The output format that was used.
+        public var outputFormat: Swift.String?
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallPartialImage`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - partialImageIndex: 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
+        ///   - partialImageB64: Base64-encoded partial image data, suitable for rendering as an image.
+        ///   - size: The image size that was used.
+        ///   - quality: The image quality that was used.
+        ///   - background: The background setting that was used.
+        ///   - outputFormat: The output format that was used.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            partialImageIndex: Swift.Int,
+            partialImageB64: Swift.String,
+            size: Swift.String? = nil,
+            quality: Swift.String? = nil,
+            background: Swift.String? = nil,
+            outputFormat: Swift.String? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.partialImageIndex = partialImageIndex
+            self.partialImageB64 = partialImageB64
+            self.size = size
+            self.quality = quality
+            self.background = background
+            self.outputFormat = outputFormat
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.partial_image", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
+            self.partialImageB64 = try reader.required(Swift.String.self, "partial_image_b64")
+            self.size = try reader.optional(Swift.String.self, "size")
+            self.quality = try reader.optional(Swift.String.self, "quality")
+            self.background = try reader.optional(Swift.String.self, "background")
+            self.outputFormat = try reader.optional(Swift.String.self, "output_format")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.partial_image", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.partialImageIndex, forKey: "partial_image_index")
+            try container.encode(self.partialImageB64, forKey: "partial_image_b64")
+            try container.encodeIfPresent(self.size, forKey: "size")
+            try container.encodeIfPresent(self.quality, forKey: "quality")
+            try container.encodeIfPresent(self.background, forKey: "background")
+            try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the response is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/23`.
+    public struct ResponseInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The response that is in progress.
+        public var response: Response
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseInProgress`.
+        ///
+        /// - Parameters:
+        ///   - response: The response that is in progress.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: Response,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.in_progress", required: true)
+            self.response = try reader.required(Response.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.in_progress", forKey: "type")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// An event that is emitted when a response finishes as incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/25`.
+    public struct ResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The response that was incomplete.
+        public var response: Response
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseIncomplete`.
+        ///
+        /// - Parameters:
+        ///   - response: The response that was incomplete.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: Response,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.incomplete", required: true)
+            self.response = try reader.required(Response.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.incomplete", forKey: "type")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/45`.
+    public struct ResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the MCP tool call item being processed.
+        public var itemID: Swift.String
+        /// A JSON string containing the partial update to the arguments for the MCP tool call.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallArgumentsDelta`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call_arguments.delta", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call_arguments.delta", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the arguments for an MCP tool call are finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/46`.
+    public struct ResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the MCP tool call item being processed.
+        public var itemID: Swift.String
+        /// A JSON string containing the finalized arguments for the MCP tool call.
+        public var arguments: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallArgumentsDone`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            arguments: Swift.String,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.arguments = arguments
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call_arguments.done", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call_arguments.done", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.arguments, forKey: "arguments")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an MCP  tool call has completed successfully.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/47`.
+    public struct ResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the MCP tool call item that completed.
+        public var itemID: Swift.String
+        /// The index of the output item that completed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that completed.
+        ///   - outputIndex: The index of the output item that completed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call.completed", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call.completed", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an MCP  tool call has failed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/48`.
+    public struct ResponseMCPCallFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the MCP tool call item that failed.
+        public var itemID: Swift.String
+        /// The index of the output item that failed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallFailed`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that failed.
+        ///   - outputIndex: The index of the output item that failed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call.failed", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call.failed", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an MCP  tool call is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/49`.
+    public struct ResponseMCPCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the MCP tool call item being processed.
+        public var itemID: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call.in_progress", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call.in_progress", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the list of available MCP tools has been successfully retrieved.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/50`.
+    public struct ResponseMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the MCP tool call item that produced this output.
+        public var itemID: Swift.String
+        /// The index of the output item that was processed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPListToolsCompleted`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that produced this output.
+        ///   - outputIndex: The index of the output item that was processed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_list_tools.completed", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_list_tools.completed", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the attempt to list available MCP tools has failed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/51`.
+    public struct ResponseMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the MCP tool call item that failed.
+        public var itemID: Swift.String
+        /// The index of the output item that failed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPListToolsFailed`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that failed.
+        ///   - outputIndex: The index of the output item that failed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_list_tools.failed", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_list_tools.failed", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/52`.
+    public struct ResponseMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the MCP tool call item that is being processed.
+        public var itemID: Swift.String
+        /// The index of the output item that is being processed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPListToolsInProgress`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that is being processed.
+        ///   - outputIndex: The index of the output item that is being processed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_list_tools.in_progress", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_list_tools.in_progress", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a new output item is added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/26`.
+    public struct ResponseOutputItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item that was added.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The output item that was added. For reasoning items, `encrypted_content`
+        /// may be incomplete while the item is in progress. Use the reasoning item
+        /// from the corresponding `response.output_item.done` event when passing it
+        /// as input to a subsequent request.
+        public var item: OutputItem
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseOutputItemAdded`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that was added.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - item: The output item that was added.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            item: OutputItem,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.item = item
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.output_item.added", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.item = try reader.required(OutputItem.self, "item")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.output_item.added", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.item, forKey: "item")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when an output item is marked done.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/27`.
+    public struct ResponseOutputItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The index of the output item that was marked done.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The output item that was marked done.
+        public var item: OutputItem
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseOutputItemDone`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that was marked done.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - item: The output item that was marked done.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            item: OutputItem,
+            streamID: Swift.String? = nil
+        ) {
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.item = item
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.output_item.done", required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.item = try reader.required(OutputItem.self, "item")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.output_item.done", forKey: "type")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.item, forKey: "item")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}

@@ -3,6 +3,1081 @@
 
 import Foundation
 
+extension BetaResponsesServerEvent {
+    /// Emitted when a reasoning summary text is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/31`.
+    public struct ResponseReasoningSummaryTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the item this summary text is associated with.
+        public var itemID: Swift.String
+        /// The index of the output item this summary text is associated with.
+        public var outputIndex: Swift.Int
+        /// The index of the summary part within the reasoning summary.
+        public var summaryIndex: Swift.Int
+        /// The full text of the completed reasoning summary.
+        public var text: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseReasoningSummaryTextDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item this summary text is associated with.
+        ///   - outputIndex: The index of the output item this summary text is associated with.
+        ///   - summaryIndex: The index of the summary part within the reasoning summary.
+        ///   - text: The full text of the completed reasoning summary.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            summaryIndex: Swift.Int,
+            text: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.summaryIndex = summaryIndex
+            self.text = text
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.reasoning_summary_text.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
+            self.text = try reader.required(Swift.String.self, "text")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.reasoning_summary_text.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.summaryIndex, forKey: "summary_index")
+            try container.encode(self.text, forKey: "text")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a delta is added to a reasoning text.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/32`.
+    public struct ResponseReasoningTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the item this reasoning text delta is associated with.
+        public var itemID: Swift.String
+        /// The index of the output item this reasoning text delta is associated with.
+        public var outputIndex: Swift.Int
+        /// The index of the reasoning content part this delta is associated with.
+        public var contentIndex: Swift.Int
+        /// The text delta that was added to the reasoning content.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseReasoningTextDelta`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item this reasoning text delta is associated with.
+        ///   - outputIndex: The index of the output item this reasoning text delta is associated with.
+        ///   - contentIndex: The index of the reasoning content part this delta is associated with.
+        ///   - delta: The text delta that was added to the reasoning content.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.reasoning_text.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.reasoning_text.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a reasoning text is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/33`.
+    public struct ResponseReasoningTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the item this reasoning text is associated with.
+        public var itemID: Swift.String
+        /// The index of the output item this reasoning text is associated with.
+        public var outputIndex: Swift.Int
+        /// The index of the reasoning content part.
+        public var contentIndex: Swift.Int
+        /// The full text of the completed reasoning content.
+        public var text: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseReasoningTextDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item this reasoning text is associated with.
+        ///   - outputIndex: The index of the output item this reasoning text is associated with.
+        ///   - contentIndex: The index of the reasoning content part.
+        ///   - text: The full text of the completed reasoning content.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            text: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.text = text
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.reasoning_text.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.text = try reader.required(Swift.String.self, "text")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.reasoning_text.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.text, forKey: "text")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when there is a partial refusal text.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/34`.
+    public struct ResponseRefusalDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the output item that the refusal text is added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the refusal text is added to.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that the refusal text is added to.
+        public var contentIndex: Swift.Int
+        /// The refusal text that is added.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseRefusalDelta`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the refusal text is added to.
+        ///   - outputIndex: The index of the output item that the refusal text is added to.
+        ///   - contentIndex: The index of the content part that the refusal text is added to.
+        ///   - delta: The refusal text that is added.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.refusal.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.refusal.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when refusal text is finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/35`.
+    public struct ResponseRefusalDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the output item that the refusal text is finalized.
+        public var itemID: Swift.String
+        /// The index of the output item that the refusal text is finalized.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that the refusal text is finalized.
+        public var contentIndex: Swift.Int
+        /// The refusal text that is finalized.
+        public var refusal: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseRefusalDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the refusal text is finalized.
+        ///   - outputIndex: The index of the output item that the refusal text is finalized.
+        ///   - contentIndex: The index of the content part that the refusal text is finalized.
+        ///   - refusal: The refusal text that is finalized.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            refusal: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.refusal = refusal
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.refusal.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.refusal = try reader.required(Swift.String.self, "refusal")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.refusal.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.refusal, forKey: "refusal")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// A streaming event that indicated a shell command was added to a tool call.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/18`.
+    public struct ResponseShellCallCommandAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the event that was emitted.
+        public var sequenceNumber: Swift.Int
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that was updated.
+        public var outputIndex: Swift.Int
+        /// The index of the shell command that was added.
+        public var commandIndex: Swift.Int
+        /// The shell command that was added.
+        public var command: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseShellCallCommandAdded`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the event that was emitted.
+        ///   - outputIndex: The index of the output item that was updated.
+        ///   - commandIndex: The index of the shell command that was added.
+        ///   - command: The shell command that was added.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            commandIndex: Swift.Int,
+            command: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.commandIndex = commandIndex
+            self.command = command
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.shell_call_command.added", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.commandIndex = try reader.required(Swift.Int.self, "command_index")
+            self.command = try reader.required(Swift.String.self, "command")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.shell_call_command.added", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.commandIndex, forKey: "command_index")
+            try container.encode(self.command, forKey: "command")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// A streaming event that indicated a shell command was incrementally updated.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/19`.
+    public struct ResponseShellCallCommandDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the event that was emitted.
+        public var sequenceNumber: Swift.Int
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that was updated.
+        public var outputIndex: Swift.Int
+        /// The index of the shell command that was updated.
+        public var commandIndex: Swift.Int
+        /// The shell command delta that was appended.
+        public var delta: Swift.String
+        /// An obfuscation string that was added to pad the event payload.
+        public var obfuscation: Swift.String?
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseShellCallCommandDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the event that was emitted.
+        ///   - outputIndex: The index of the output item that was updated.
+        ///   - commandIndex: The index of the shell command that was updated.
+        ///   - delta: The shell command delta that was appended.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - obfuscation: An obfuscation string that was added to pad the event payload.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            commandIndex: Swift.Int,
+            delta: Swift.String,
+            agent: BetaAgentTag? = nil,
+            obfuscation: Swift.String? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.commandIndex = commandIndex
+            self.delta = delta
+            self.obfuscation = obfuscation
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.shell_call_command.delta", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.commandIndex = try reader.required(Swift.Int.self, "command_index")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.shell_call_command.delta", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.commandIndex, forKey: "command_index")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// A streaming event that indicated a shell command was completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/20`.
+    public struct ResponseShellCallCommandDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the event that was emitted.
+        public var sequenceNumber: Swift.Int
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that was updated.
+        public var outputIndex: Swift.Int
+        /// The index of the shell command that was completed.
+        public var commandIndex: Swift.Int
+        /// The final shell command that was emitted.
+        public var command: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseShellCallCommandDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the event that was emitted.
+        ///   - outputIndex: The index of the output item that was updated.
+        ///   - commandIndex: The index of the shell command that was completed.
+        ///   - command: The final shell command that was emitted.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            commandIndex: Swift.Int,
+            command: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.commandIndex = commandIndex
+            self.command = command
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.shell_call_command.done", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.commandIndex = try reader.required(Swift.Int.self, "command_index")
+            self.command = try reader.required(Swift.String.self, "command")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.shell_call_command.done", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.commandIndex, forKey: "command_index")
+            try container.encode(self.command, forKey: "command")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// A streaming event that indicated shell call output was incrementally added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/21`.
+    public struct ResponseShellCallOutputContentDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the event that was emitted.
+        public var sequenceNumber: Swift.Int
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the output item that was updated.
+        public var itemID: Swift.String
+        /// The index of the output item that was updated.
+        public var outputIndex: Swift.Int
+        /// The index of the shell command that produced output.
+        public var commandIndex: Swift.Int
+        /// The stdout/stderr delta that was emitted.
+        public var delta: BetaShellCallOutputDelta
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseShellCallOutputContentDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the event that was emitted.
+        ///   - itemID: The ID of the output item that was updated.
+        ///   - outputIndex: The index of the output item that was updated.
+        ///   - commandIndex: The index of the shell command that produced output.
+        ///   - delta: The stdout/stderr delta that was emitted.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            commandIndex: Swift.Int,
+            delta: BetaShellCallOutputDelta,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.commandIndex = commandIndex
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.shell_call_output_content.delta", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.commandIndex = try reader.required(Swift.Int.self, "command_index")
+            self.delta = try reader.required(BetaShellCallOutputDelta.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.shell_call_output_content.delta", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.commandIndex, forKey: "command_index")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// A streaming event that indicated shell call output was completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/22`.
+    public struct ResponseShellCallOutputContentDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The sequence number of the event that was emitted.
+        public var sequenceNumber: Swift.Int
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the output item that was updated.
+        public var itemID: Swift.String
+        /// The index of the output item that was updated.
+        public var outputIndex: Swift.Int
+        /// The index of the shell command that produced output.
+        public var commandIndex: Swift.Int
+        /// The output contents emitted for the shell command.
+        public var output: [BetaFunctionShellCallOutputContent]
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseShellCallOutputContentDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of the event that was emitted.
+        ///   - itemID: The ID of the output item that was updated.
+        ///   - outputIndex: The index of the output item that was updated.
+        ///   - commandIndex: The index of the shell command that produced output.
+        ///   - output: The output contents emitted for the shell command.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            commandIndex: Swift.Int,
+            output: [BetaFunctionShellCallOutputContent],
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.sequenceNumber = sequenceNumber
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.commandIndex = commandIndex
+            self.output = output
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.shell_call_output_content.done", required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.commandIndex = try reader.required(Swift.Int.self, "command_index")
+            self.output = try reader.required([BetaFunctionShellCallOutputContent].self, "output")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.shell_call_output_content.done", forKey: "type")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.commandIndex, forKey: "command_index")
+            try container.encode(self.output, forKey: "output")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a web search call is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/38`.
+    public struct ResponseWebSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the web search call is associated with.
+        public var outputIndex: Swift.Int
+        /// Unique ID for the output item associated with the web search call.
+        public var itemID: Swift.String
+        /// The sequence number of the web search call being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseWebSearchCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the web search call is associated with.
+        ///   - itemID: Unique ID for the output item associated with the web search call.
+        ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.web_search_call.completed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.web_search_call.completed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a web search call is initiated.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/39`.
+    public struct ResponseWebSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the web search call is associated with.
+        public var outputIndex: Swift.Int
+        /// Unique ID for the output item associated with the web search call.
+        public var itemID: Swift.String
+        /// The sequence number of the web search call being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseWebSearchCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the web search call is associated with.
+        ///   - itemID: Unique ID for the output item associated with the web search call.
+        ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.web_search_call.in_progress", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.web_search_call.in_progress", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a web search call is executing.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/40`.
+    public struct ResponseWebSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the web search call is associated with.
+        public var outputIndex: Swift.Int
+        /// Unique ID for the output item associated with the web search call.
+        public var itemID: Swift.String
+        /// The sequence number of the web search call being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseWebSearchCallSearching`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the web search call is associated with.
+        ///   - itemID: Unique ID for the output item associated with the web search call.
+        ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.web_search_call.searching", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.web_search_call.searching", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
