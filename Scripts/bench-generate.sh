@@ -177,24 +177,11 @@ print(completion.choices.first?.message.content ?? "")
 EOF
 }
 
-for tree in "${TREES[@]}"; do
-    dir="$ROOT"
-    [[ "$tree" == base ]] && dir="$WORK/base"
-    printf '\n==> %s: %s\n' "$tree" "$(describe_tree "$dir")"
-    for build in $BUILDS; do
-        configuration="${build#*-}"
-        scratch="$WORK/scratch-$tree-$build"
-        case "$build" in
-            module-*) command=(swift build -c "$configuration" --package-path "$dir" --target OpenAI) ;;
-            app-*)
-                make_app "$dir" "$WORK/app-$tree"
-                command=(swift build -c "$configuration" --package-path "$WORK/app-$tree")
-                ;;
-        esac
-        command+=(--scratch-path "$scratch")
-        printf '\n--> %s %s: %s\n' "$tree" "$build" "${command[*]}"
-        # Wall time, the peak RSS of the largest process (getrusage of the reaped children) and object bytes.
-        python3 - "$WORK/$tree-$build" "$scratch" "${command[@]}" <<'PY'
+# Runs a clean build: `timed_build RESULT_FILE SCRATCH COMMAND...` prints the wall time, the peak RSS of the largest
+# process (getrusage of the reaped children) and the object bytes under SCRATCH, writes the seconds to RESULT_FILE,
+# and removes SCRATCH.
+timed_build() {
+    python3 - "$@" <<'PY'
 import os, resource, subprocess, sys, time
 
 result_file, scratch, command = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -213,7 +200,26 @@ print(f"wall {elapsed:.2f} s, peak memory {peak_mib:.0f} MiB, object files {obje
 with open(result_file, "w") as f:
     f.write(f"{elapsed:.2f}\n")
 PY
-        rm -rf "$scratch"
+    rm -rf "$2"
+}
+
+for tree in "${TREES[@]}"; do
+    dir="$ROOT"
+    [[ "$tree" == base ]] && dir="$WORK/base"
+    printf '\n==> %s: %s\n' "$tree" "$(describe_tree "$dir")"
+    for build in $BUILDS; do
+        configuration="${build#*-}"
+        scratch="$WORK/scratch-$tree-$build"
+        case "$build" in
+            module-*) command=(swift build -c "$configuration" --package-path "$dir" --target OpenAI) ;;
+            app-*)
+                make_app "$dir" "$WORK/app-$tree"
+                command=(swift build -c "$configuration" --package-path "$WORK/app-$tree")
+                ;;
+        esac
+        command+=(--scratch-path "$scratch")
+        printf '\n--> %s %s: %s\n' "$tree" "$build" "${command[*]}"
+        timed_build "$WORK/$tree-$build" "$scratch" "${command[@]}"
     done
 done
 
@@ -225,23 +231,9 @@ for cap in $LINE_CAPS; do
     "$GENERATOR" generate --spec "$ROOT/Spec/openapi.yaml" --output "$copy/Sources/OpenAI/Generated" \
         --line-cap "$cap" > "$WORK/cap-$cap.log"
     printf '\n--> line cap %s: %s\n' "$cap" "$(describe_tree "$copy")"
-    scratch="$WORK/scratch-cap-$cap"
-    python3 - "$WORK/line-cap-$cap" "$scratch" swift build --package-path "$copy" --target OpenAI \
-        --scratch-path "$scratch" <<'PY'
-import subprocess, sys, time
-
-result_file, scratch, command = sys.argv[1], sys.argv[2], sys.argv[3:]
-start = time.perf_counter()
-completed = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-elapsed = time.perf_counter() - start
-if completed.returncode != 0:
-    print(completed.stdout[-6000:], end="")
-    sys.exit(f"bench-generate: {' '.join(command)} failed with exit status {completed.returncode}")
-print(f"wall {elapsed:.2f} s")
-with open(result_file, "w") as f:
-    f.write(f"{elapsed:.2f}\n")
-PY
-    rm -rf "$scratch" "$copy"
+    timed_build "$WORK/line-cap-$cap" "$WORK/scratch-cap-$cap" \
+        swift build --package-path "$copy" --target OpenAI --scratch-path "$WORK/scratch-cap-$cap"
+    rm -rf "$copy"
 done
 
 # The figure in $WORK/$1, or `skipped`.

@@ -22,12 +22,13 @@ public struct Translator {
         schemas.secretPointers = overrides.secretMembers
 
         // Areas: the tag of the operations that reach a schema; "Shared" when several do.
-        let areas = schemaAreas(document, schemas: schemas)
+        let references = SchemaReferences(document)
+        let areas = schemaAreas(document, references: references)
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
         let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
         let adminSchemas = Self.adminOnlySchemas(
-            document, routes: routes, adminRoots: adminRoots,
+            document, references: references, routes: routes, adminRoots: adminRoots,
             alsoCore: Set(overrides.streaming.values.map(\.eventSchema)))
 
         // Component schemas sent as multipart forms: their binary fields are file uploads.
@@ -215,8 +216,7 @@ public struct Translator {
 
     /// The area of each component schema: the first tag of the operations that reach it, or
     /// "Shared" when operations of several tags do.
-    func schemaAreas(_ document: OpenAPIDocument, schemas: SchemaTranslator) -> [String: String] {
-        let references = SchemaReferences(document)
+    func schemaAreas(_ document: OpenAPIDocument, references: SchemaReferences) -> [String: String] {
         var areas: [String: Set<String>] = [:]
         for operation in document.operations {
             let area = operation.tags.first.map(Naming.typeName) ?? "Other"
@@ -260,11 +260,11 @@ public struct Translator {
     /// streams `Spec/overrides.json` declares). No `OpenAI` type refers to one: component reuse
     /// leaves these out (``SchemaTranslator/enableComponentReuse(excluding:)``).
     static func adminOnlySchemas(
-        _ document: OpenAPIDocument, routes: [String: OperationTranslator.Route], adminRoots: Set<String>,
+        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: OperationTranslator.Route],
+        adminRoots: Set<String>,
         alsoCore: Set<String> = []
     ) -> Set<String> {
         guard !adminRoots.isEmpty else { return [] }
-        let references = SchemaReferences(document)
         var reachedByAny: Set<String> = []
         var coreRoots: Set<String> = []
         for operation in document.operations {
