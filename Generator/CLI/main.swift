@@ -124,7 +124,7 @@ func run(_ options: Options) -> Int32 {
         }
         for diagnostic in result.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
         var byKind: [String: Int] = [:]
-        for diagnostic in warnings { byKind[diagnostic.kind, default: 0] += 1 }
+        for diagnostic in warnings { byKind[diagnostic.kind.rawValue, default: 0] += 1 }
         let lines = result.files.reduce(0) { $0 + $1.contents.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 } }
         print("openai-generator \(SwiftGenerator.version): \(options.spec) (sha256 \(sha256))")
         print("operations: \(result.operationCount) (methods: \(result.operationCount))")
@@ -132,7 +132,7 @@ func run(_ options: Options) -> Int32 {
             "schemas: \(result.schemaCount); types: \(result.typeCount) (inline schemas emitted as an equal component: \(result.reusedComponents))"
         )
         print("files: \(result.files.count) (\(lines) lines) in \(options.output); \(written) changed")
-        print("warnings: \(warnings.count)")
+        print("warnings: \(warnings.count); notes: \(result.diagnostics.count - warnings.count)")
         for kind in byKind.keys.sorted() { print("  \(kind): \(byKind[kind]!)") }
         print(
             "streaming variants: \(result.streamingOperations); incomplete: \(result.incompleteOperations.count)\(result.incompleteOperations.isEmpty ? "" : " (" + result.incompleteOperations.joined(separator: ", ") + ")")"

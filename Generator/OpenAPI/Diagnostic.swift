@@ -19,8 +19,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(mark.line):\(mark.column) (\(pointer))" }
 }
 
-/// A problem in the spec that the generator reports and works around: it stops generation only
-/// under `generate --strict`, which fails on any warning.
+/// A problem in the spec or the overlay that the generator reports and works around. A warning
+/// stops generation only under `generate --strict`; a note never does.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How much a diagnostic matters.
     public enum Severity: String, Hashable, Sendable {
@@ -30,21 +30,58 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case note
     }
 
-    /// What kind of problem; summaries count warnings by kind.
-    public var kind: String
+    /// What kind of problem, each with its severity; summaries count warnings by kind. The raw
+    /// value is the name printed in brackets after the message.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// A YAML mapping has the same key twice; the last one is used.
+        case duplicateKey = "duplicate-key"
+        /// `required` names a member more than once.
+        case duplicateRequired = "duplicate-required"
+        /// `required` names a member the schema does not declare; it is ignored.
+        case requiredUndeclared = "required-undeclared"
+        /// An `allOf` of a union and members: generated as the union.
+        case allOfUnion = "allof-union"
+        /// A discriminator without `mapping`: decoding dispatches on each variant's constant
+        /// value, which is what the API sends.
+        case discriminatorWithoutMapping = "discriminator-without-mapping"
+        /// `oneOf` variants that can match the same JSON object; decoding tries them in spec order.
+        case overlappingOneOf = "overlapping-oneOf"
+        /// A schema that holds itself through arrays or dictionaries only; decoded as `JSONValue`.
+        case recursiveAlias = "recursive-alias"
+        /// An operation named after its operationId because the route rules gave a taken name.
+        case routeFallback = "route-fallback"
+        /// A schema correction of the overlay whose pointer matches no schema.
+        case overlayUnmatched = "overlay-unmatched"
+        /// A `stream-endings` entry that is missing or does not fit its event type.
+        case streamEnding = "stream-ending"
+        /// A `body-defaults` entry that names no optional member of a JSON body.
+        case bodyDefault = "body-default"
+        /// A Swift type name that is taken and got a suffix: a component's (`Error` →
+        /// `ErrorObject`), or a nested type's number (`Item2`).
+        case nameTaken = "name-taken"
+
+        /// The severity of every diagnostic of this kind.
+        public var severity: Severity {
+            switch self {
+            case .duplicateRequired, .discriminatorWithoutMapping, .nameTaken: .note
+            default: .warning
+            }
+        }
+    }
+
+    public var kind: Kind
     public var message: String
     public var location: SourceLocation
-    public var severity: Severity
+    public var severity: Severity { kind.severity }
 
-    public init(kind: String, message: String, location: SourceLocation, severity: Severity = .warning) {
+    public init(_ kind: Kind, message: String, location: SourceLocation) {
         self.kind = kind
         self.message = message
         self.location = location
-        self.severity = severity
     }
 
     public var description: String {
-        "\(location.file):\(location.mark.line):\(location.mark.column): \(severity.rawValue): \(message) [\(kind)] at \(location.pointer)"
+        "\(location.file):\(location.mark.line):\(location.mark.column): \(severity.rawValue): \(message) [\(kind.rawValue)] at \(location.pointer)"
     }
 }
 

@@ -1,42 +1,10 @@
 import YAML
 
-/// A correction the project lays over one schema of the spec (`Spec/overrides.json` `schemas`,
-/// keyed by the schema's JSON pointer), applied while the schema is loaded.
-public struct SchemaCorrection: Hashable, Sendable {
-    /// `x-swift-type`: the hand-written Swift type that stands for the schema.
-    public var swiftType: String?
-    /// `enum`: the values that replace the schema's enum.
-    public var enumValues: [String]?
-    /// `not-required`: members removed from `required`.
-    public var notRequired: Set<String>
-    /// `nullable-properties`: members that also accept `null`.
-    public var nullableProperties: Set<String>
-
-    public init(
-        swiftType: String? = nil, enumValues: [String]? = nil, notRequired: Set<String> = [],
-        nullableProperties: Set<String> = []
-    ) {
-        self.swiftType = swiftType
-        self.enumValues = enumValues
-        self.notRequired = notRequired
-        self.nullableProperties = nullableProperties
-    }
-}
-
 /// Builds an ``OpenAPIDocument`` from YAML: resolves `#/components/responses` references,
 /// keeps schema references by name, checks that every `$ref` points at something, and records
-/// spec problems as diagnostics.
+/// spec problems as diagnostics. The project's corrections are a later stage, ``SchemaOverlay``.
 public struct OpenAPILoader {
-    /// Corrections keyed by the JSON pointer of the schema they apply to (the project's overlay,
-    /// `Spec/overrides.json`); one whose pointer names no schema is an `overlay-unmatched` warning.
-    public var schemaOverrides: [String: SchemaCorrection]
-    /// The overlay's file, as `overlay-unmatched` warnings name it.
-    public var overridesFile: String
-
-    public init(schemaOverrides: [String: SchemaCorrection] = [:], overridesFile: String = "Spec/overrides.json") {
-        self.schemaOverrides = schemaOverrides
-        self.overridesFile = overridesFile
-    }
+    public init() {}
 
     /// Parses `bytes` as YAML (JSON is YAML) and loads the OpenAPI document.
     ///
@@ -51,11 +19,11 @@ public struct OpenAPILoader {
                 message: "invalid YAML: \(error.message)",
                 location: SourceLocation(file: file, mark: error.mark, pointer: error.pointer ?? "#"))
         }
-        var context = LoadContext(file: file, overrides: schemaOverrides, overridesFile: overridesFile)
+        var context = LoadContext(file: file)
         for warning in parsed.warnings {
             context.diagnostics.append(
                 Diagnostic(
-                    kind: "duplicate-key", message: warning.message,
+                    .duplicateKey, message: warning.message,
                     location: SourceLocation(file: file, mark: warning.mark, pointer: "#")))
         }
         return try context.loadDocument(parsed.root)
@@ -64,10 +32,6 @@ public struct OpenAPILoader {
 
 struct LoadContext {
     let file: String
-    let overrides: [String: SchemaCorrection]
-    let overridesFile: String
-    /// The pointers of the corrections applied so far.
-    var appliedOverrides: Set<String> = []
     var diagnostics: [Diagnostic] = []
     var componentNames: Set<String> = []
     var responseComponents: [String: YAMLNode] = [:]
@@ -75,10 +39,8 @@ struct LoadContext {
     /// The component schema being loaded, for `$recursiveRef: '#'`.
     var currentComponent: String?
 
-    init(file: String, overrides: [String: SchemaCorrection], overridesFile: String) {
+    init(file: String) {
         self.file = file
-        self.overrides = overrides
-        self.overridesFile = overridesFile
     }
 
     func location(_ node: YAMLNode, _ pointer: String) -> SourceLocation {
@@ -151,18 +113,6 @@ struct LoadContext {
             throw OpenAPIError(
                 message: "dangling $ref: no schema named \(reference.name) in #/components/schemas",
                 location: reference.location)
-        }
-
-        // A correction for a schema the spec no longer has (moved or renamed upstream) corrects
-        // nothing: say so, where the overlay has it.
-        for pointer in overrides.keys.sorted() where !appliedOverrides.contains(pointer) {
-            diagnostics.append(
-                Diagnostic(
-                    kind: "overlay-unmatched",
-                    message: "the schema correction for \(pointer) matches no schema of \(file); it is not applied",
-                    location: SourceLocation(
-                        file: overridesFile, mark: Mark(line: 1, column: 1),
-                        pointer: "#/schemas/" + escapePointerToken(pointer))))
         }
 
         return OpenAPIDocument(
@@ -388,22 +338,11 @@ struct LoadContext {
             default: break
             }
         }
-        if let correction = overrides[pointer] {
-            // The project's corrections (Spec/overrides.json).
-            appliedOverrides.insert(pointer)
-            if let type = correction.swiftType { swiftType = type }
-            if let values = correction.enumValues { enumValues = values.map { .string($0) } }
-            required.removeAll { correction.notRequired.contains($0) }
-            properties = properties.map { entry in
-                correction.nullableProperties.contains(entry.name)
-                    ? (entry.name, entry.schema.makingNullable()) : entry
-            }
-        }
         var seen: Set<String> = []
         for name in required where !seen.insert(name).inserted {
             diagnostics.append(
                 Diagnostic(
-                    kind: "duplicate-required",
+                    .duplicateRequired,
                     message: "`required` lists \(name) more than once", location: location))
         }
         return Schema(

@@ -159,7 +159,9 @@ public struct OpenAPIDocument: Sendable {
     public var title: String
     public var version: String
     /// Component schemas in document order.
-    public var schemas: [(name: String, schema: Schema)]
+    public var schemas: [(name: String, schema: Schema)] {
+        didSet { schemaIndex = Self.index(schemas) }
+    }
     public var operations: [Operation]
     public var webhooks: [Webhook]
     /// Security scheme names applied when an operation lists none.
@@ -183,9 +185,13 @@ public struct OpenAPIDocument: Sendable {
         self.webhooks = webhooks
         self.defaultSecurity = defaultSecurity
         self.diagnostics = diagnostics
+        self.schemaIndex = Self.index(schemas)
+    }
+
+    private static func index(_ schemas: [(name: String, schema: Schema)]) -> [String: Int] {
         var index: [String: Int] = [:]
         for (offset, entry) in schemas.enumerated() { index[entry.name] = offset }
-        self.schemaIndex = index
+        return index
     }
 
     /// The component schema `name`.

@@ -115,6 +115,77 @@ final class FileLayoutTests: XCTestCase {
         }
     }
 
+    /// A root resource's file is cut at the cap like an area, between resources: the root keeps
+    /// the file named for it, each later piece is named for its first resource, and every piece
+    /// still holds whole resources.
+    func testAResourceFileLargerThanTheCapIsSplitBetweenResources() throws {
+        var spec = """
+            openapi: 3.1.0
+            info: {title: resources, version: 1.0.0}
+            paths:
+
+            """
+        for (path, parameter) in [
+            ("/things", nil), ("/things/{thing_id}", "thing_id"), ("/things/{thing_id}/parts", "thing_id"),
+            ("/things/{thing_id}/labels", "thing_id"),
+        ] {
+            spec += "  \(path):\n"
+            for method in ["get", "post"] {
+                spec += """
+                        \(method):
+                          operationId: \(method)\(path.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))
+
+                    """
+                if let parameter {
+                    spec += """
+                              parameters:
+                                - {name: \(parameter), in: path, required: true, schema: {type: string}}
+
+                        """
+                }
+                spec += """
+                          responses:
+                            '200':
+                              description: ok
+                              content:
+                                application/json:
+                                  schema: {type: object, properties: {id: {type: string}}}
+
+                    """
+            }
+        }
+        func resourceFiles(lineCap: Int) throws -> [String: String] {
+            let result = try SwiftGenerator.generate(
+                specBytes: Array(spec.utf8), specFile: "resources.yaml", sha256: String(repeating: "0", count: 64),
+                configuration: GeneratorConfiguration(lineCap: lineCap))
+            return Dictionary(
+                uniqueKeysWithValues: result.files.filter { $0.path.hasPrefix("Resources/") }.map {
+                    ($0.path, $0.contents)
+                })
+        }
+        let whole = try resourceFiles(lineCap: 4000)
+        XCTAssertEqual(whole.keys.sorted(), ["Resources/ThingsAPI.swift"])
+        let wholeLines = whole["Resources/ThingsAPI.swift"]!.split(separator: "\n", omittingEmptySubsequences: false)
+            .count
+        let cap = wholeLines / 2
+        let split = try resourceFiles(lineCap: cap)
+        XCTAssertGreaterThan(split.count, 1, split.keys.sorted().description)
+        XCTAssertTrue(split.keys.contains("Resources/ThingsAPI.swift"))
+        for (path, contents) in split where path != "Resources/ThingsAPI.swift" {
+            XCTAssertTrue(path.hasPrefix("Resources/ThingsAPI+Things"), path)
+            XCTAssertFalse(contents.contains("extension OpenAIClient"), path)
+        }
+        XCTAssertTrue(split["Resources/ThingsAPI.swift"]!.contains("extension OpenAIClient"))
+        // Every resource struct is declared exactly once, whole, in one of the pieces.
+        let all = split.values.joined()
+        for type in ["ThingsAPI", "ThingsLabelsAPI", "ThingsPartsAPI"] {
+            XCTAssertEqual(all.components(separatedBy: "public struct \(type): Sendable {").count, 2, type)
+        }
+        XCTAssertEqual(
+            all.components(separatedBy: "public func ").count,
+            whole.values.joined().components(separatedBy: "public func ").count)
+    }
+
     /// The locked spec plus one schema: only the file that holds the new type and the manifest
     /// change.
     func testAddingOneSchemaToTheLockedSpecChangesOnlyItsFileAndTheManifest() throws {

@@ -90,9 +90,36 @@ final class GeneratorCLITests: XCTestCase {
         // Without --strict the same spec generates, and the warning is reported.
         let lenient = try run(arguments)
         XCTAssertEqual(lenient.status, 0, lenient.output)
-        XCTAssertTrue(lenient.output.contains("warnings: 1"), lenient.output)
+        XCTAssertTrue(lenient.output.contains("warnings: 1; notes: 0"), lenient.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Manifest.swift").path))
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A note (here a duplicate `required` entry) is printed but does not fail `--strict`.
+    func testStrictGenerationPassesWithNotesOnly() throws {
+        let text = """
+            openapi: 3.1.0
+            info: {title: strict, version: 1.0.0}
+            paths: {}
+            components:
+              schemas:
+                Thing:
+                  type: object
+                  properties: {id: {type: string}}
+                  required: [id, id]
+            """
+        let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
+        try Data(text.utf8).write(to: spec)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let strict = try run([
+            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent", "--strict",
+        ])
+        XCTAssertEqual(strict.status, 0, strict.output)
+        XCTAssertTrue(
+            strict.output.contains("note: `required` lists id more than once [duplicate-required]"), strict.output)
+        XCTAssertTrue(strict.output.contains("warnings: 0; notes: 1"), strict.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Manifest.swift").path))
     }
 
     func testInvalidYAMLNamesFileLineAndColumnAndLeavesTheOutputAlone() throws {

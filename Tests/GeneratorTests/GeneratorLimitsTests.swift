@@ -84,7 +84,7 @@ final class GeneratorLimitsTests: XCTestCase {
         XCTAssertTrue(allOf.files.contains { $0.contents.contains("public struct A: Codable") })
         let result = try generate(
             Self.head + "    A: {type: array, items: {$ref: '#/components/schemas/A'}}\n")
-        XCTAssertEqual(result.diagnostics.map(\.kind), ["recursive-alias"])
+        XCTAssertEqual(result.diagnostics.map(\.kind), [.recursiveAlias])
         XCTAssertTrue(result.files.contains { $0.contents.contains("public typealias A = JSONValue") })
     }
 

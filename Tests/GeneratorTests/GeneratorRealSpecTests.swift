@@ -60,7 +60,7 @@ final class GeneratorRealSpecTests: XCTestCase {
         let (bytes, path) = try Self.lockedSpec()
         let result = try SwiftGenerator.generate(
             specBytes: bytes, specFile: path, sha256: "test", configuration: GeneratorConfiguration())
-        let messages = result.diagnostics.map { "\($0.kind) \($0.location.pointer) \($0.message)" }
+        let messages = result.diagnostics.map { "\($0.kind.rawValue) \($0.location.pointer) \($0.message)" }
         XCTAssertTrue(
             messages.contains {
                 $0.hasPrefix("required-undeclared #/components/schemas/ResponseAudioDoneEvent ")

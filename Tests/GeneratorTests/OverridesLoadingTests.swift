@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPI
 import XCTest
+import YAML
 
 @testable import GeneratorCore
 
@@ -56,13 +57,79 @@ final class OverridesLoadingTests: XCTestCase {
               schemas:
                 A: {type: object, properties: {id: {type: string}}}
             """
-        let loader = OpenAPILoader(schemaOverrides: [
+        let overlay = SchemaOverlay(corrections: [
             "#/components/schemas/A": SchemaCorrection(notRequired: ["id"]),
             "#/components/schemas/Gone": SchemaCorrection(swiftType: "JSONValue"),
         ])
-        let document = try loader.load(Array(spec.utf8), file: "t.yaml")
-        let unmatched = document.diagnostics.filter { $0.kind == "overlay-unmatched" }
+        let document = overlay.apply(to: try OpenAPILoader().load(Array(spec.utf8), file: "t.yaml"))
+        let unmatched = document.diagnostics.filter { $0.kind == .overlayUnmatched }
         XCTAssertEqual(unmatched.map(\.location.pointer), ["#/schemas/#~1components~1schemas~1Gone"])
         XCTAssertTrue(unmatched[0].message.contains("#/components/schemas/Gone matches no schema of t.yaml"))
+    }
+
+    /// The overlay is a stage of its own over the loaded model: it corrects schemas at any depth
+    /// (here inside an operation's reply), copies only the schemas on the way there, and leaves
+    /// the loader's document as it was.
+    func testTheOverlayCorrectsSchemasAtAnyDepthAndSharesTheRest() throws {
+        let spec = """
+            openapi: 3.1.0
+            info: {title: t, version: 1.0.0}
+            paths:
+              /things:
+                get:
+                  operationId: listThings
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              kind: {type: string, enum: [a, b]}
+                              note: {type: string}
+                            required: [kind, note]
+            components:
+              schemas:
+                Untouched: {type: object, properties: {id: {type: string}}}
+                Corrected: {type: object, properties: {id: {type: string}}, required: [id]}
+            """
+        let loaded = try OpenAPILoader().load(Array(spec.utf8), file: "t.yaml")
+        let reply = "#/paths/~1things/get/responses/200/content/application~1json/schema"
+        let overlay = SchemaOverlay(corrections: [
+            reply: SchemaCorrection(notRequired: ["note"], nullableProperties: ["note"]),
+            reply + "/properties/kind": SchemaCorrection(enumValues: ["a", "b", "c"]),
+            "#/components/schemas/Corrected": SchemaCorrection(swiftType: "JSONValue", notRequired: ["id"]),
+        ])
+        let document = overlay.apply(to: loaded)
+        XCTAssertEqual(document.diagnostics.filter { $0.kind == .overlayUnmatched }.count, 0)
+
+        let schema = try XCTUnwrap(document.operations[0].responses[0].content[0].schema)
+        XCTAssertEqual(schema.required, ["kind"])
+        let properties = Dictionary(uniqueKeysWithValues: schema.properties.map { ($0.name, $0.schema) })
+        XCTAssertEqual(properties["kind"]?.enumValues, [.string("a"), .string("b"), .string("c")])
+        XCTAssertEqual(properties["note"]?.nullable, true)
+        XCTAssertEqual(document.schema(named: "Corrected")?.swiftType, "JSONValue")
+        XCTAssertEqual(document.schema(named: "Corrected")?.required, [])
+        // Only what lies on the way to a correction is copied.
+        XCTAssertTrue(document.schema(named: "Untouched") === loaded.schema(named: "Untouched"))
+        XCTAssertFalse(document.schema(named: "Corrected") === loaded.schema(named: "Corrected"))
+        // The loader's document is unchanged.
+        let original = try XCTUnwrap(loaded.operations[0].responses[0].content[0].schema)
+        XCTAssertEqual(original.required, ["kind", "note"])
+        XCTAssertEqual(original.properties[1].schema.nullable, false)
+        XCTAssertNil(loaded.schema(named: "Corrected")?.swiftType)
+    }
+
+    /// Every diagnostic kind has one severity; notes change nothing a caller sees.
+    func testDiagnosticKindsHaveTheirSeverity() {
+        let notes = Diagnostic.Kind.allCases.filter { $0.severity == .note }
+        XCTAssertEqual(Set(notes), [.duplicateRequired, .discriminatorWithoutMapping, .nameTaken])
+        XCTAssertEqual(Diagnostic.Kind.allCases.count, 12)
+        let location = SourceLocation(file: "s.yaml", mark: Mark(line: 3, column: 5), pointer: "#/components/schemas/A")
+        XCTAssertEqual(
+            "\(Diagnostic(.duplicateRequired, message: "`required` lists id more than once", location: location))",
+            "s.yaml:3:5: note: `required` lists id more than once [duplicate-required] at #/components/schemas/A")
+        XCTAssertEqual(Diagnostic(.routeFallback, message: "m", location: location).severity, .warning)
     }
 }

@@ -35,7 +35,7 @@ final class RouteNamingTests: XCTestCase {
         for operation in model.operations {
             calls[operation.operationID] = (operation.resourcePath + [operation.methodName]).joined(separator: ".")
         }
-        return (calls, diagnostics.filter { $0.kind == "route-fallback" })
+        return (calls, diagnostics.filter { $0.kind == .routeFallback })
     }
 
     func testSingletonSubResourcesGetRetrieveAndUpdate() throws {

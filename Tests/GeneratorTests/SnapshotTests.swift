@@ -61,7 +61,7 @@ enum SnapshotFixtures {
 
     /// One diagnostic as a line of `diagnostics.txt`.
     static func line(_ diagnostic: Diagnostic) -> String {
-        "\(diagnostic.kind)\t\(diagnostic.location.pointer)\t\(diagnostic.message)"
+        "\(diagnostic.kind.rawValue)\t\(diagnostic.location.pointer)\t\(diagnostic.message)"
     }
 
     /// A unified-diff-like excerpt around the first line where `expected` and `actual` differ,

@@ -69,6 +69,17 @@ public struct Property: Hashable, Sendable {
 
     /// Whether the Swift type is optional.
     public var isOptional: Bool { !required || nullable }
+
+    /// Whether the value lives in private storage behind a computed property of the public name:
+    /// a boxed value (unboxed by the accessor) or a deprecated member (whose accessor carries the
+    /// deprecation, which the generated code itself must not trigger).
+    public var hasPrivateStorage: Bool { boxed || documentation.deprecated }
+
+    /// The identifier the value is stored under (``Naming/storageName(_:)`` when private).
+    public var storageName: String { hasPrivateStorage ? Naming.storageName(name) : name }
+
+    /// The memberwise initializer's local name for this property (``Naming/parameterLocalName(_:)``).
+    public var parameterLocalName: String { Naming.parameterLocalName(name) }
 }
 
 public struct StructDecl: Hashable, Sendable {
@@ -82,6 +93,29 @@ public struct StructDecl: Hashable, Sendable {
     public var nested: [Declaration]
     /// A cursor page (`data` + `has_more`): conforms to `CursorPage`.
     public var page: PageInfo? = nil
+
+    /// The runtime protocols the struct adopts beyond the value conformances every type has.
+    public var conformances: [Conformance] {
+        var result: [Conformance] = [.specDeviationReporting]
+        if multipart { result.append(.multipartFormEncodable) }
+        if page != nil { result.append(.cursorPage) }
+        if properties.contains(where: { $0.isSecret && $0.constant == nil }) { result.append(.customReflectable) }
+        return result
+    }
+}
+
+/// A protocol a generated type adopts because of what its schema is.
+public enum Conformance: String, Hashable, Sendable {
+    /// Every struct: members missing or unexpected in a reply stay observable.
+    case specDeviationReporting = "SpecDeviationReporting"
+    /// A `multipart/form-data` body.
+    case multipartFormEncodable = "MultipartFormEncodable"
+    /// A cursor page (``PageInfo``).
+    case cursorPage = "CursorPage"
+    /// A struct with credential members, whose mirror redacts them.
+    case customReflectable = "CustomReflectable"
+    /// A union with a plain string case, writable as a string literal (`content: "Hi"`).
+    case expressibleByStringLiteral = "ExpressibleByStringLiteral"
 }
 
 /// How a list reply exposes its items and the next cursor.
@@ -95,6 +129,8 @@ public struct PageInfo: Hashable, Sendable {
     }
 
     public var itemType: TypeRef
+    /// The Swift name of the `data` member, which holds the items.
+    public var items: String
     /// The Swift name of the `has_more` member.
     public var hasMore: String
     /// Whether `has_more` may be absent, which reads as no more pages.
@@ -134,6 +170,12 @@ public struct UnionDecl: Hashable, Sendable {
     /// Cases hold the union itself through a cycle: `indirect enum`.
     public var isIndirect: Bool
     public var nested: [Declaration]
+
+    /// The runtime protocols the union adopts beyond the value conformances and
+    /// `UnknownCaseRepresentable`.
+    public var conformances: [Conformance] {
+        cases.contains { $0.type == .string } ? [.expressibleByStringLiteral] : []
+    }
 }
 
 public struct AliasDecl: Hashable, Sendable {
@@ -353,9 +395,59 @@ public enum StreamEndingRule: Hashable, Sendable {
 public struct APIModel: Sendable {
     public var declarations: [TopLevelDeclaration]
     public var operations: [OperationDecl]
+    /// The client's resource tree, every resource once, parents before their children, in path
+    /// order (``ResourceDecl/tree(of:)``).
+    public var resources: [ResourceDecl] = []
     /// Webhook payload union members: (event name as sent, payload type).
     public var webhooks: [(name: String, type: TypeRef)]
     /// The inline schemas emitted as the component of the same shape: JSON pointer → the
     /// component's Swift name (what `diff` compares at that pointer).
     public var reusedComponents: [String: String] = [:]
+}
+
+/// A resource of ``OpenAIClient``: `client.chat.completions` is the resource at `["chat",
+/// "completions"]`, the Swift struct `ChatCompletionsAPI`; its operations are methods, its
+/// sub-resources properties.
+public struct ResourceDecl: Hashable, Sendable {
+    /// A sub-resource: the property that reaches it and its Swift type.
+    public struct Child: Hashable, Sendable {
+        public var member: String
+        public var typeName: String
+    }
+
+    /// Member names from the client down, e.g. `["chat", "completions"]`.
+    public var path: [String]
+    /// The Swift type (``ResourceNaming/typeName(_:)``).
+    public var typeName: String
+    /// The module of its root resource (one file per root, one module per file).
+    public var module: SDKModule
+    /// Its sub-resources, by member name.
+    public var children: [Child]
+    /// The operationIds of its methods, by method name.
+    public var operationIDs: [String]
+
+    /// The type of the root resource, which names the file the resource is in.
+    public var rootTypeName: String { ResourceNaming.typeName([path[0]]) }
+
+    /// The resource tree of `operations`: every resource path an operation lies on or under.
+    public static func tree(of operations: [OperationDecl]) -> [ResourceDecl] {
+        var byPath: [[String]: [OperationDecl]] = [:]
+        var paths: Set<[String]> = []
+        var rootModules: [String: SDKModule] = [:]
+        for operation in operations {
+            byPath[operation.resourcePath, default: []].append(operation)
+            for end in operation.resourcePath.indices { paths.insert(Array(operation.resourcePath[...end])) }
+            rootModules[operation.resourcePath[0]] = operation.module
+        }
+        let sorted = paths.sorted { $0.joined(separator: ".") < $1.joined(separator: ".") }
+        return sorted.map { path in
+            let children = paths.filter { $0.count == path.count + 1 && Array($0.prefix(path.count)) == path }
+                .sorted { $0.last! < $1.last! }
+                .map { Child(member: $0.last!, typeName: ResourceNaming.typeName($0)) }
+            return ResourceDecl(
+                path: path, typeName: ResourceNaming.typeName(path), module: rootModules[path[0]] ?? .openAI,
+                children: children,
+                operationIDs: (byPath[path] ?? []).sorted { $0.methodName < $1.methodName }.map(\.operationID))
+        }
+    }
 }

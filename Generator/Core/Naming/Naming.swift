@@ -1,5 +1,7 @@
-/// The only place Swift identifiers are invented: case conversion, initialisms, keywords and
-/// reserved names.
+/// Swift identifiers from the spec's names: case conversion, initialisms, keywords and reserved
+/// names by context. With ``TypeNames`` (types and their suffixes), ``RouteNaming`` (resources and
+/// methods), ``UnionCaseNaming`` (union cases) and ``FileLayout`` (files), `Core/Naming` is where
+/// every name the generator invents comes from.
 public enum Naming {
     /// Words written in upper case everywhere but at the start of a lowerCamelCase name.
     static let initialisms: [String: String] = [
@@ -18,11 +20,28 @@ public enum Naming {
         "consuming", "package", "some", "any", "Type", "Protocol", "_",
     ]
 
-    /// Type names that cannot be used for a nested type even with back-quotes, or that would hide
-    /// a name the generated code uses.
+    /// Reserved words by context. Members: ``keywords`` are back-quoted. Every type, nested ones
+    /// included: ``reservedTypeNames`` get the suffix `Value`. Top-level types and the nested types
+    /// that would hide one: ``runtimeTypeNames`` (which include the reserved type names) get the
+    /// suffix `Object` for a component, `Value` for a nested type (``TypeNames``).
     static let reservedTypeNames: Set<String> = [
         "Type", "Protocol", "Self", "Any", "CodingKeys", "Swift", "Foundation", "OpenAI",
     ]
+
+    /// Names the hand-written runtime and the generated code use unqualified, or that user code
+    /// reaches for: `Error` → `ErrorObject`. Includes ``reservedTypeNames``.
+    static let runtimeTypeNames: Set<String> = reservedTypeNames.union([
+        "Error", "Data", "URL", "Date", "String", "Int", "Double", "Float", "Bool", "Array",
+        "Dictionary", "Set", "Optional", "Result", "Task", "Never", "Void", "Character", "Decoder",
+        "Encoder", "Codable", "Encodable", "Decodable", "Hashable", "Equatable", "Sendable", "CodingKey",
+        "UUID", "TimeInterval", "Duration", "Range", "Sequence", "Collection", "AsyncSequence",
+        "AsyncStream", "AsyncThrowingStream", "JSONEncoder", "JSONDecoder", "URLSession", "URLRequest",
+        "URLQueryItem", "URLComponents", "CharacterSet", "ProcessInfo", "Hasher", "Substring",
+        "OpenAIClient", "OpenAIError", "JSONValue", "OpenEnum", "AnyCodingKey", "FileUpload",
+        "RequestOptions", "HTTPRequest", "HTTPResponse", "HTTPTransport", "URLSessionTransport",
+        "APIRequest", "Indirect", "RetryPolicy", "MultipartForm", "MultipartFormEncodable",
+        "ServerSentEvent", "ServerSentEventParser", "ServerSentEventStream", "EmbeddingVector",
+    ])
 
     /// Splits `text` into words at `_`, `-`, `.`, `/`, spaces and other punctuation, and at
     /// lower-to-upper case changes (`fileId` → `file`, `Id`; `JSONSchema` → `JSON`, `Schema`).
@@ -121,6 +140,17 @@ public enum Naming {
     /// Back-quotes `name` when it is a Swift keyword.
     public static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The identifier of a member's private storage: `_` and the name, unescaped (`_default`).
+    public static func storageName(_ name: String) -> String {
+        "_" + unescaped(name)
+    }
+
+    /// The local name of a memberwise-init parameter for the member `name`: `self` cannot be
+    /// one, so it is `selfValue`; otherwise the member's name.
+    public static func parameterLocalName(_ name: String) -> String {
+        unescaped(name) == "self" ? "selfValue" : name
     }
 
     /// `name` without back-quotes.

@@ -1,10 +1,10 @@
 import OpenAPI
 
 /// The generator's stages, in order, and the one place that wires them: **load** (YAML → the
-/// OpenAPI model, `Spec/overrides.json`'s schema corrections laid over it), **translate** (→ the
-/// IR, ``APIModel``: names, shapes, modules and areas decided), **render** (→ files: layout by
-/// content and Swift text). `generate` and `check` run all three, `diff` the first two, and the
-/// tests any of them.
+/// OpenAPI model), **overlay** (`Spec/overrides.json`'s schema corrections laid over that model,
+/// ``SchemaOverlay``), **translate** (→ the IR, ``APIModel``: names, shapes, modules and areas
+/// decided), **render** (→ files: layout by content and Swift text). `generate` and `check` run
+/// all four, `diff` the first three, and the tests any of them.
 public struct GeneratorPipeline: Sendable {
     public var configuration: GeneratorConfiguration
 
@@ -12,15 +12,19 @@ public struct GeneratorPipeline: Sendable {
         self.configuration = configuration
     }
 
-    /// Parses the spec and applies the overrides' schema corrections.
+    /// Parses the spec, then lays the overrides' schema corrections over it (``overlay(_:)``).
     ///
     /// - Throws: ``OpenAPIError`` naming file:line:column and the JSON pointer when the spec is
     ///   not YAML, not OpenAPI 3.x, or has a dangling `$ref`.
     public func load(_ bytes: [UInt8], file: String) throws -> OpenAPIDocument {
-        try OpenAPILoader(
-            schemaOverrides: configuration.overrides.schemas, overridesFile: configuration.overrides.source
-        )
-        .load(bytes, file: file)
+        overlay(try OpenAPILoader().load(bytes, file: file))
+    }
+
+    /// The overlay stage alone: `document` with `Spec/overrides.json`'s schema corrections applied,
+    /// and an `overlay-unmatched` diagnostic for each one that matches no schema.
+    public func overlay(_ document: OpenAPIDocument) -> OpenAPIDocument {
+        SchemaOverlay(corrections: configuration.overrides.schemas, file: configuration.overrides.source)
+            .apply(to: document)
     }
 
     /// Translates a loaded spec into the IR, with the warnings found on the way.
@@ -29,7 +33,7 @@ public struct GeneratorPipeline: Sendable {
             document, overrides: configuration.overrides, adminModule: configuration.access != "internal")
     }
 
-    /// All three stages: the files of the SDK for the spec `bytes`.
+    /// All four stages: the files of the SDK for the spec `bytes`.
     ///
     /// - Parameters:
     ///   - bytes: The spec (YAML or JSON).

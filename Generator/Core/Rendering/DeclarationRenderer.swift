@@ -41,47 +41,39 @@ struct DeclarationRenderer {
         property.isOptional ? "\(property.type.swift)?" : property.type.swift
     }
 
-    /// The identifier of a property's storage, when it differs from its public name.
-    func storageName(_ property: Property) -> String {
-        property.boxed || property.documentation.deprecated ? "_" + Naming.unescaped(property.name) : property.name
-    }
-
     func renderStruct(_ decl: StructDecl, into printer: inout CodePrinter) {
         let stored = decl.properties.filter { $0.constant == nil }
         let constants = decl.properties.filter { $0.constant != nil }
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
-        var conformances = "\(Self.valueConformances), SpecDeviationReporting"
-        if decl.multipart { conformances += ", MultipartFormEncodable" }
-        if decl.page != nil { conformances += ", CursorPage" }
+        let conformances = ([Self.valueConformances] + decl.conformances.map(\.rawValue)).joined(separator: ", ")
         let secrets = decl.properties.filter { $0.isSecret && $0.constant == nil }
-        if !secrets.isEmpty { conformances += ", CustomReflectable" }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
             for property in stored {
                 let type = propertyType(property)
                 if property.boxed {
                     body.line(
-                        "private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")"
+                        "private var \(property.storageName): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")"
                     )
                     body.documentation(propertyDocumentation(property))
                     if property.documentation.deprecated { body.line("@available(*, deprecated)") }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         if property.isOptional {
-                            accessor.line("get { \(storageName(property))?.value }")
-                            accessor.line("set { \(storageName(property)) = newValue.map(Indirect.init) }")
+                            accessor.line("get { \(property.storageName)?.value }")
+                            accessor.line("set { \(property.storageName) = newValue.map(Indirect.init) }")
                         } else {
-                            accessor.line("get { \(storageName(property)).value }")
-                            accessor.line("set { \(storageName(property)) = Indirect(newValue) }")
+                            accessor.line("get { \(property.storageName).value }")
+                            accessor.line("set { \(property.storageName) = Indirect(newValue) }")
                         }
                     }
                 } else if property.documentation.deprecated {
-                    body.line("private var \(storageName(property)): \(type)")
+                    body.line("private var \(property.storageName): \(type)")
                     body.documentation(propertyDocumentation(property))
                     body.line("@available(*, deprecated)")
                     body.block("\(access) var \(property.name): \(type)") { accessor in
-                        accessor.line("get { \(storageName(property)) }")
-                        accessor.line("set { \(storageName(property)) = newValue }")
+                        accessor.line("get { \(property.storageName) }")
+                        accessor.line("set { \(property.storageName) = newValue }")
                     }
                 } else {
                     body.documentation(propertyDocumentation(property))
@@ -105,7 +97,7 @@ struct DeclarationRenderer {
             if let page = decl.page {
                 body.line()
                 body.line("/// The items of this page (`data`).")
-                body.line("\(access) var pageItems: \(TypeRef.array(page.itemType).swift) { \(Self.dataName(decl)) }")
+                body.line("\(access) var pageItems: \(TypeRef.array(page.itemType).swift) { \(page.items) }")
                 body.line("/// Whether more items follow (`has_more`).")
                 body.line(
                     "\(access) var hasMorePages: Swift.Bool { \(page.hasMore)\(page.hasMoreIsOptional ? " ?? false" : "") }"
@@ -126,7 +118,7 @@ struct DeclarationRenderer {
                         let suffix = property.boxed ? (property.isOptional ? "?.value" : ".value") : ""
                         let value =
                             property.isSecret
-                            ? "Redaction.placeholder" : "self.\(storageName(property))\(suffix) as Any"
+                            ? "Redaction.placeholder" : "self.\(property.storageName)\(suffix) as Any"
                         mirror.line("        (\(label), \(value)),")
                     }
                     mirror.line("        (\"specDeviations\", self.specDeviations),")
@@ -142,7 +134,7 @@ struct DeclarationRenderer {
                         } else {
                             let suffix = property.boxed ? (property.isOptional ? "?.value" : ".value") : ""
                             method.line(
-                                "try form.append(\(property.wireName.swiftLiteral), self.\(storageName(property))\(suffix))"
+                                "try form.append(\(property.wireName.swiftLiteral), self.\(property.storageName)\(suffix))"
                             )
                         }
                     }
@@ -166,20 +158,11 @@ struct DeclarationRenderer {
         }.joined(separator: " ?? ")
     }
 
-    static func dataName(_ decl: StructDecl) -> String {
-        decl.properties.first { $0.wireName == "data" }!.name
-    }
-
-    /// The local name of a memberwise-init parameter: `self` cannot be one.
-    static func localName(_ property: Property) -> String {
-        Naming.unescaped(property.name) == "self" ? "selfValue" : property.name
-    }
-
     func renderMemberwiseInit(_ decl: StructDecl, stored: [Property], into printer: inout CodePrinter) {
         // Parameters without a default first, each group in schema order (API Design Guidelines).
         let ordered = stored.filter { !$0.isOptional } + stored.filter(\.isOptional)
         var parameters = ordered.map { property -> String in
-            let local = Self.localName(property)
+            let local = property.parameterLocalName
             let label = local == property.name ? property.name : "\(property.name) \(local)"
             return property.isOptional
                 ? "\(label): \(propertyType(property)) = nil" : "\(label): \(propertyType(property))"
@@ -220,14 +203,14 @@ struct DeclarationRenderer {
 
     private func emitAssignments(_ decl: StructDecl, stored: [Property], into body: inout CodePrinter) {
         for property in stored {
-            let value = Self.localName(property)
+            let value = property.parameterLocalName
             if property.boxed {
                 body.line(
                     property.isOptional
-                        ? "self.\(storageName(property)) = \(value).map(Indirect.init)"
-                        : "self.\(storageName(property)) = Indirect(\(value))")
+                        ? "self.\(property.storageName) = \(value).map(Indirect.init)"
+                        : "self.\(property.storageName) = Indirect(\(value))")
             } else {
-                body.line("self.\(storageName(property)) = \(value)")
+                body.line("self.\(property.storageName) = \(value)")
             }
         }
         if decl.additionalProperties != nil { body.line("self.additionalProperties = additionalProperties") }
@@ -256,7 +239,7 @@ struct DeclarationRenderer {
                 if property.boxed {
                     expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
                 }
-                body.line("self.\(storageName(property)) = \(expression)")
+                body.line("self.\(property.storageName) = \(expression)")
             }
             if let additional = decl.additionalProperties {
                 let known = keyed.map { $0.wireName.swiftLiteral }.joined(separator: ", ")
@@ -281,7 +264,7 @@ struct DeclarationRenderer {
                 )
             }
             for property in stored {
-                var value = "self." + storageName(property)
+                var value = "self." + property.storageName
                 if property.boxed { value += property.isOptional ? "?.value" : ".value" }
                 // Required and nullable: `nil` is sent as an explicit `null`.
                 let method = property.required || !property.isOptional ? "encode" : "encodeIfPresent"
@@ -324,12 +307,9 @@ struct DeclarationRenderer {
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: notes)
-        // A union with a plain string case can be written as a string literal (`content: "Hi"`).
+        let conformances = ([Self.valueConformances, "UnknownCaseRepresentable"] + decl.conformances.map(\.rawValue))
+            .joined(separator: ", ")
         let stringCase = decl.cases.first { $0.type == .string }
-        let conformances =
-            stringCase == nil
-            ? "\(Self.valueConformances), UnknownCaseRepresentable"
-            : "\(Self.valueConformances), UnknownCaseRepresentable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 var sentences = DocText.summary(unionCase.documentation).map { [DocText.sentence($0)] } ?? []

@@ -111,72 +111,46 @@ public enum SwiftGenerator {
             }
         }
 
-        // Resources and operations, one file per root resource.
+        // Resources and operations: one file per root resource, split at the line cap like an
+        // area's types (FileLayout), one resource per unit.
         let operationRenderer = OperationRenderer(access: configuration.access)
-        var resources: [[String]: [OperationDecl]] = [:]
-        var allResourcePaths: Set<[String]> = []
-        var rootModules: [String: SDKModule] = [:]
-        for operation in model.operations {
-            resources[operation.resourcePath, default: []].append(operation)
-            for end in operation.resourcePath.indices { allResourcePaths.insert(Array(operation.resourcePath[...end])) }
-            rootModules[operation.resourcePath[0]] = operation.module
-        }
-        let roots = Set(allResourcePaths.map { $0[0] }).sorted()
-        for root in roots {
-            let module = rootModules[root] ?? .openAI
-            var printer = CodePrinter()
-            let paths = allResourcePaths.filter { $0[0] == root }.sorted {
-                $0.joined(separator: ".") < $1.joined(separator: ".")
-            }
-            let rootType = ResourceNaming.typeName([root])
-            printer.block("extension OpenAIClient") { body in
-                body.line("/// The `\(root)` resource and the resources below it.")
-                body.line(
-                    "\(configuration.access) var \(Naming.escaped(root)): \(rootType) { \(rootType)(client: self) }")
-            }
-            for path in paths {
-                let typeName = ResourceNaming.typeName(path)
-                let children = allResourcePaths.filter {
-                    $0.count == path.count + 1 && Array($0.prefix(path.count)) == path
-                }
-                .sorted { $0.last! < $1.last! }
-                printer.line()
-                printer.line(
-                    "/// The `\(path.joined(separator: "."))` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties."
-                )
-                printer.block("\(configuration.access) struct \(typeName): Sendable") { body in
-                    body.line("/// The client that sends this resource's requests.")
-                    body.line("\(configuration.access) let client: OpenAIClient")
-                    for child in children {
-                        let childType = ResourceNaming.typeName(child)
-                        body.line()
-                        body.line("/// The `\(child.joined(separator: "."))` resource.")
+        let operationsByID = Dictionary(model.operations.map { ($0.operationID, $0) }, uniquingKeysWith: { a, _ in a })
+        var byRoot: [String: [ResourceDecl]] = [:]
+        for resource in model.resources { byRoot[resource.rootTypeName, default: []].append(resource) }
+        for rootType in byRoot.keys.sorted() {
+            let resources = byRoot[rootType]!
+            let module = resources[0].module
+            var units: [(name: String, printer: CodePrinter)] = []
+            for resource in resources {
+                var printer = CodePrinter()
+                if resource.path.count == 1 {
+                    let root = resource.path[0]
+                    printer.block("extension OpenAIClient") { body in
+                        body.line("/// The `\(root)` resource and the resources below it.")
                         body.line(
-                            "\(configuration.access) var \(Naming.escaped(child.last!)): \(childType) { \(childType)(client: client) }"
+                            "\(configuration.access) var \(Naming.escaped(root)): \(rootType) { \(rootType)(client: self) }"
                         )
                     }
-                }
-                let operations = (resources[path] ?? []).sorted { $0.methodName < $1.methodName }
-                if !operations.isEmpty || resourceNested[typeName] != nil {
                     printer.line()
-                    printer.block("extension \(typeName)") { body in
-                        var first = true
-                        for operation in operations {
-                            if !first { body.line() }
-                            first = false
-                            operationRenderer.render(operation, into: &body)
-                        }
-                        for nested in resourceNested[typeName] ?? [] {
-                            body.line()
-                            body.append(nested)
-                        }
-                    }
                 }
+                renderResource(
+                    resource, operations: resource.operationIDs.compactMap { operationsByID[$0] },
+                    nested: resourceNested[resource.typeName] ?? [], renderer: operationRenderer,
+                    access: configuration.access, into: &printer)
+                units.append((resource.typeName, printer))
             }
-            files.append(
-                GeneratedFile(
-                    path: "\(module.folder)Resources/\(ResourceNaming.typeName([root])).swift",
-                    contents: Self.header(module) + "\n" + printer.text))
+            let layout = FileLayout.files(
+                area: rootType, units: units.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) },
+                lineCap: configuration.lineCap)
+            for file in layout {
+                // The root resource comes first, so its file keeps the root's name when split.
+                let name = file.units.lowerBound == 0 ? rootType : file.name
+                files.append(
+                    GeneratedFile(
+                        path: "\(module.folder)Resources/\(name).swift",
+                        contents: Self.header(module) + "\n"
+                            + units[file.units].map(\.printer.text).joined(separator: "\n")))
+            }
         }
 
         // For tests and tools: the response type of each JSON operation, a table per module.
@@ -196,6 +170,42 @@ public enum SwiftGenerator {
             schemaCount: schemaCount, typeCount: typeCount, incompleteOperations: incomplete,
             streamingOperations: model.operations.filter { $0.streaming != nil }.count,
             reusedComponents: model.reusedComponents.count)
+    }
+
+    /// One resource: its struct with the client and a property per sub-resource, then an
+    /// extension with its methods and the types nested in it.
+    static func renderResource(
+        _ resource: ResourceDecl, operations: [OperationDecl], nested: [CodePrinter], renderer: OperationRenderer,
+        access: String, into printer: inout CodePrinter
+    ) {
+        printer.line(
+            "/// The `\(resource.path.joined(separator: "."))` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties."
+        )
+        printer.block("\(access) struct \(resource.typeName): Sendable") { body in
+            body.line("/// The client that sends this resource's requests.")
+            body.line("\(access) let client: OpenAIClient")
+            for child in resource.children {
+                body.line()
+                body.line("/// The `\((resource.path + [child.member]).joined(separator: "."))` resource.")
+                body.line(
+                    "\(access) var \(Naming.escaped(child.member)): \(child.typeName) { \(child.typeName)(client: client) }"
+                )
+            }
+        }
+        guard !operations.isEmpty || !nested.isEmpty else { return }
+        printer.line()
+        printer.block("extension \(resource.typeName)") { body in
+            var first = true
+            for operation in operations {
+                if !first { body.line() }
+                first = false
+                renderer.render(operation, into: &body)
+            }
+            for type in nested {
+                body.line()
+                body.append(type)
+            }
+        }
     }
 
     /// Fails on a component that is a `$ref` chain back to itself (`A: {$ref: B}`,

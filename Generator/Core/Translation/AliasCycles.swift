@@ -49,7 +49,7 @@ enum AliasCycles {
             }
             diagnostics.append(
                 Diagnostic(
-                    kind: "recursive-alias",
+                    .recursiveAlias,
                     message:
                         "\(alias.name) holds itself through arrays or dictionaries only, which a Swift type alias cannot; decoded as JSONValue",
                     location: location(of: top, in: document)))

@@ -14,7 +14,7 @@ enum BodyDefaults {
             guard let members = defaults[operation.operationID] else { return operation }
             func warn(_ message: String) {
                 diagnostics.append(
-                    .overlay("body-default", section: "body-defaults", operationID: operation.operationID, message))
+                    .overlay(.bodyDefault, section: "body-defaults", operationID: operation.operationID, message))
             }
             let body = operation.bodies.lazy.compactMap { kind -> StructDecl? in
                 if case .json(.named(let name)) = kind { return structs[name] }

@@ -29,7 +29,8 @@ enum PaginationDetector {
             // A required `last_id` is always there: nothing after it is ever read.
             if let last, !last.isOptional { cursor = [.member(last.name)] }
             decl.page = PageInfo(
-                itemType: item, hasMore: more.name, hasMoreIsOptional: more.isOptional, nextCursor: cursor)
+                itemType: item, items: data.name, hasMore: more.name, hasMoreIsOptional: more.isOptional,
+                nextCursor: cursor)
             var copy = top
             copy.declaration = .structure(decl)
             return copy

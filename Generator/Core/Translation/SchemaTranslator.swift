@@ -15,10 +15,12 @@ struct SchemaTranslator {
     }
 
     let document: OpenAPIDocument
+    /// The type names of this translation (``TypeNames``).
+    private(set) var names: TypeNames
     /// Component schema name → Swift type name.
-    private(set) var componentTypeNames: [String: String] = [:]
+    var componentTypeNames: [String: String] { names.components }
     /// Every top-level Swift type name, which nested names must avoid.
-    private(set) var topLevelNames: Set<String> = []
+    var topLevelNames: Set<String> { names.topLevel }
     var diagnostics: [Diagnostic] = []
     /// JSON pointers of properties whose values are credentials (never printed).
     var secretPointers: Set<String> = []
@@ -30,75 +32,37 @@ struct SchemaTranslator {
     /// The inline schemas emitted as an equal component: JSON pointer → the component's Swift name.
     private(set) var reusedComponents: [String: String] = [:]
 
-    /// Names the hand-written runtime uses unqualified, or that user code reaches for: a schema
-    /// with such a name gets the suffix `Object` (`Error` → `ErrorObject`).
-    static let runtimeNames: Set<String> = [
-        "Error", "Data", "URL", "Date", "String", "Int", "Double", "Float", "Bool", "Array",
-        "Dictionary", "Set", "Optional", "Result", "Task", "Never", "Void", "Character", "Decoder",
-        "Encoder", "Codable", "Encodable", "Decodable", "Hashable", "Equatable", "Sendable", "CodingKey",
-        "UUID", "TimeInterval", "Duration", "Range", "Sequence", "Collection", "AsyncSequence",
-        "AsyncStream", "AsyncThrowingStream", "JSONEncoder", "JSONDecoder", "URLSession", "URLRequest",
-        "URLQueryItem", "URLComponents", "CharacterSet", "ProcessInfo", "Hasher", "Substring",
-        "OpenAIClient", "OpenAIError", "JSONValue", "OpenEnum", "AnyCodingKey", "FileUpload",
-        "RequestOptions", "HTTPRequest", "HTTPResponse", "HTTPTransport", "URLSessionTransport",
-        "APIRequest", "Indirect", "RetryPolicy", "MultipartForm", "MultipartFormEncodable",
-        "ServerSentEvent", "ServerSentEventParser", "ServerSentEventStream", "EmbeddingVector",
-        "Swift", "Foundation", "OpenAI", "Type", "Protocol", "Self", "Any",
-    ]
-
     init(document: OpenAPIDocument, reservedNames: Set<String>) {
         self.document = document
-        var used = Self.runtimeNames.union(reservedNames)
-        for (name, _) in document.schemas {
-            var swiftName = Naming.typeName(name)
-            if used.contains(swiftName) { swiftName += "Object" }
-            var candidate = swiftName
-            var counter = 2
-            while used.contains(candidate) {
-                candidate = swiftName + String(counter)
-                counter += 1
-            }
-            used.insert(candidate)
-            componentTypeNames[name] = candidate
-            topLevelNames.insert(candidate)
-        }
+        var diagnostics: [Diagnostic] = []
+        self.names = TypeNames(document: document, reserved: reservedNames, diagnostics: &diagnostics)
+        self.diagnostics = diagnostics
     }
 
     /// Reserves a top-level name for a synthesized type (e.g. a resource's query enum).
     mutating func reserveTopLevelName(_ name: String) -> String {
-        var candidate = name
-        var counter = 2
-        while topLevelNames.contains(candidate) || Self.runtimeNames.contains(candidate) {
-            candidate = name + String(counter)
-            counter += 1
-        }
-        topLevelNames.insert(candidate)
-        return candidate
+        names.reserveTopLevel(name)
     }
 
     // MARK: Names
 
-    /// A nested type name in `scope` derived from `base`, unique there and different from every
-    /// top-level name and every enclosing type.
-    func nestedName(_ base: String, in scope: Scope) -> String {
-        var name = Naming.typeName(base)
-        if topLevelNames.contains(name) || scope.ancestors.contains(name) || Self.runtimeNames.contains(name) {
-            name += "Value"
+    /// A nested type name in `scope` derived from `base` (``TypeNames/nestedName(_:used:ancestors:)``),
+    /// with a `name-taken` note at `schema` when the name needs a number.
+    mutating func nestedName(_ base: String, in scope: Scope, for schema: Schema) -> String {
+        let (name, numbered) = names.nestedName(base, used: &scope.usedNames, ancestors: scope.ancestors)
+        if numbered {
+            diagnostics.append(
+                Diagnostic(
+                    .nameTaken,
+                    message:
+                        "the nested type \(scope.qualified(Naming.typeName(base))) is taken; it is \(scope.qualified(name))",
+                    location: schema.location))
         }
-        var candidate = name
-        var counter = 2
-        while scope.usedNames.contains(candidate) || topLevelNames.contains(candidate)
-            || scope.ancestors.contains(candidate)
-        {
-            candidate = name + String(counter)
-            counter += 1
-        }
-        scope.usedNames.insert(candidate)
-        return candidate
+        return name
     }
 
-    func warn(_ kind: String, _ message: String, _ schema: Schema) -> Diagnostic {
-        Diagnostic(kind: kind, message: message, location: schema.location)
+    func warn(_ kind: Diagnostic.Kind, _ message: String, _ schema: Schema) -> Diagnostic {
+        Diagnostic(kind, message: message, location: schema.location)
     }
 
     // MARK: Schema analysis
@@ -355,7 +319,7 @@ struct SchemaTranslator {
     mutating func makeDeclaration(
         _ schema: Schema, name fixedName: String?, suggestedName: String, scope: Scope, multipart: Bool = false
     ) -> Declaration? {
-        func reserve() -> String { fixedName ?? nestedName(suggestedName, in: scope) }
+        func reserve() -> String { fixedName ?? nestedName(suggestedName, in: scope, for: schema) }
         let documentation = Documentation(
             summary: schema.description ?? schema.title, remark: schema.location.pointer,
             deprecated: schema.deprecated)
@@ -424,7 +388,7 @@ struct SchemaTranslator {
             if !shared.isEmpty {
                 diagnostics.append(
                     warn(
-                        "allof-union",
+                        .allOfUnion,
                         "\(scope.qualified(fixedName ?? suggestedName)): allOf of a union and the members \(shared.joined(separator: ", ")); generated as the union, whose variants must declare those members",
                         schema))
             }
@@ -476,7 +440,7 @@ struct SchemaTranslator {
         for missing in flattened.required where !declared.contains(missing) && reported.insert(missing).inserted {
             diagnostics.append(
                 warn(
-                    "required-undeclared",
+                    .requiredUndeclared,
                     "\(scope.qualified(name)) lists \(missing) in `required` but declares no such property; it is ignored",
                     schema))
         }
@@ -613,7 +577,7 @@ struct SchemaTranslator {
         if let explicit = schema.discriminator, explicit.mapping.isEmpty {
             diagnostics.append(
                 warn(
-                    "discriminator-without-mapping",
+                    .discriminatorWithoutMapping,
                     "\(scope.qualified(name)): discriminator `\(explicit.propertyName)` has no mapping; dispatching on each variant's constant value",
                     schema))
         }
@@ -638,32 +602,15 @@ struct SchemaTranslator {
         // Case names: the discriminator value when a variant has exactly one, else the `$ref`
         // name without the prefix all variants share, else the title, else the JSON kind.
         let refNames = branches.map { $0.ref.map { componentTypeNames[$0] ?? $0 } }
-        let prefix = Self.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
+        let prefix = UnionCaseNaming.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
         var used: Set<String> = ["unknown"]
         var cases: [UnionCase] = []
         for (index, branch) in branches.enumerated() {
-            var base: String
-            if values[index].count == 1 {
-                base = values[index][0]
-            } else if let refName = refNames[index] {
-                var stripped = String(refName.dropFirst(prefix.count))
-                if stripped.isEmpty || stripped.first!.isNumber { stripped = refName }
-                base = stripped
-            } else if let title = branch.title, !["string", "integer", "number", "bool"].contains(kind(branch)),
-                !["string", "array", "integer", "number", "boolean", "object"].contains(title.lowercased())
-            {
-                base = title
-            } else {
-                base = anonymousCaseName(branch)
-            }
-            var caseName = Naming.memberName(base)
-            let stem = Naming.unescaped(caseName)
-            var counter = 2
-            while used.contains(Naming.unescaped(caseName)) {
-                caseName = Naming.escaped(stem + String(counter))
-                counter += 1
-            }
-            used.insert(Naming.unescaped(caseName))
+            let base = UnionCaseNaming.base(
+                discriminatorValues: values[index], componentName: refNames[index], commonPrefix: prefix,
+                title: branch.title, isScalar: ["string", "integer", "number", "bool"].contains(kind(branch)),
+                anonymous: { anonymousCaseName(branch) })
+            let caseName = UnionCaseNaming.unique(base, used: &used)
             let resolved = resolve(
                 branch, suggestedName: Naming.unescaped(caseName), scope: inner, multipart: multipart)
             cases.append(
@@ -678,7 +625,7 @@ struct SchemaTranslator {
                 let names = objectBranches.map { cases[$0.offset].name }.joined(separator: ", ")
                 diagnostics.append(
                     warn(
-                        "overlapping-oneOf",
+                        .overlappingOneOf,
                         "\(scope.qualified(name)): oneOf variants \(names) can match the same JSON object; decoding tries them in spec order",
                         schema))
             }
@@ -698,9 +645,9 @@ struct SchemaTranslator {
         let element = (target(branch) ?? branch).items
         guard let element else { return "array" }
         if let ref = element.ref, let name = componentTypeNames[ref] {
-            return Self.plural(name)
+            return UnionCaseNaming.plural(name)
         }
-        if let title = element.title { return Self.plural(Naming.upperCamel(title)) }
+        if let title = element.title { return UnionCaseNaming.plural(Naming.upperCamel(title)) }
         let inner = anonymousCaseName(element, depth: depth + 1)
         switch inner {
         case "string": return "strings"
@@ -711,29 +658,9 @@ struct SchemaTranslator {
         case "object": return "objects"
         case "json": return "values"
         default:
-            return Self.plural(Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
+            return UnionCaseNaming.plural(
+                Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
         }
-    }
-
-    static func plural(_ name: String) -> String {
-        if name.hasSuffix("s") { return name + "List" }
-        if name.hasSuffix("y"), let last = name.dropLast().last, !"aeiou".contains(last) {
-            return String(name.dropLast()) + "ies"
-        }
-        return name + "s"
-    }
-
-    /// The longest prefix, in whole words, shared by all `names` (only when there are
-    /// `minimumCount` of them).
-    static func commonWordPrefix(_ names: [String], minimumCount: Int) -> String {
-        guard names.count >= 2, names.count == minimumCount else { return "" }
-        let split = names.map { Naming.words($0) }
-        var prefix: [String] = []
-        for (index, word) in split[0].enumerated() {
-            guard split.allSatisfy({ $0.count > index + 1 && $0[index] == word }) else { break }
-            prefix.append(word)
-        }
-        return prefix.joined()
     }
 
     // MARK: Components
@@ -755,7 +682,7 @@ struct SchemaTranslator {
         // An alias (e.g. a dictionary or array) whose element is an inline type: that type is
         // declared at the top level beside it.
         let resolved = resolve(schema, suggestedName: swiftName, scope: scope, multipart: multipart)
-        for nested in scope.nested { topLevelNames.insert(nested.name) }
+        for nested in scope.nested { names.insertTopLevel(nested.name) }
         return [.alias(AliasDecl(name: swiftName, documentation: documentation, target: resolved.type))] + scope.nested
     }
 

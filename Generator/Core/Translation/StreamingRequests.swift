@@ -56,7 +56,7 @@ enum StreamingRequests {
     ) -> StreamEndingRule {
         func warn(_ message: String) {
             diagnostics.append(
-                .overlay("stream-ending", section: "stream-endings", operationID: operation.operationID, message))
+                .overlay(.streamEnding, section: "stream-endings", operationID: operation.operationID, message))
         }
         guard let declared else {
             warn("no entry in stream-endings; a stream cut off between events cannot be told from a complete one")

@@ -13,7 +13,7 @@ public struct Translator {
     public func translate(
         _ document: OpenAPIDocument, overrides: Overrides = Overrides(), adminModule: Bool = true
     ) -> (model: APIModel, diagnostics: [Diagnostic]) {
-        let (routes, routeDiagnostics) = OperationTranslator(document: document, overrides: overrides).routes()
+        let (routes, routeDiagnostics) = RouteNaming(document: document, overrides: overrides).routes()
         let resourceTypeNames = Set(
             routes.values.flatMap { route in
                 route.resourcePath.indices.map { ResourceNaming.typeName(Array(route.resourcePath[...$0])) }
@@ -133,7 +133,7 @@ public struct Translator {
                 framing = declared.framing == "event" ? .eventNameAndData : .data
                 streams = true
             }
-            let (path, fixedQuery) = OperationTranslator.splitPath(operation.path)
+            let (path, fixedQuery) = RouteNaming.splitPath(operation.path)
             var summary = operation.summary ?? ""
             if let description = operation.description, description != summary {
                 summary = summary.isEmpty ? description : summary + "\n\n" + description
@@ -200,8 +200,8 @@ public struct Translator {
             operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &modelDiagnostics)
         return (
             APIModel(
-                declarations: declarations, operations: operations, webhooks: webhooks,
-                reusedComponents: schemas.reusedComponents),
+                declarations: declarations, operations: operations, resources: ResourceDecl.tree(of: operations),
+                webhooks: webhooks, reusedComponents: schemas.reusedComponents),
             document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
         )
     }
@@ -237,7 +237,7 @@ public struct Translator {
     /// and is plain JSON: a stream, a multipart form or a body default needs runtime API that only
     /// the `OpenAI` module sees.
     static func adminRoots(
-        _ document: OpenAPIDocument, routes: [String: OperationTranslator.Route], overrides: Overrides
+        _ document: OpenAPIDocument, routes: [String: RouteNaming.Route], overrides: Overrides
     ) -> Set<String> {
         var adminOnly: [String: Bool] = [:]
         for operation in document.operations {
@@ -260,7 +260,7 @@ public struct Translator {
     /// streams `Spec/overrides.json` declares). No `OpenAI` type refers to one: component reuse
     /// leaves these out (``SchemaTranslator/enableComponentReuse(excluding:)``).
     static func adminOnlySchemas(
-        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: OperationTranslator.Route],
+        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: RouteNaming.Route],
         adminRoots: Set<String>,
         alsoCore: Set<String> = []
     ) -> Set<String> {
@@ -327,12 +327,5 @@ struct SchemaReferences {
             for child in references[next] ?? [] where seen.insert(child).inserted { stack.append(child) }
         }
         return seen
-    }
-}
-
-/// Names of the resource types the client exposes (`client.chat.completions` → `ChatCompletionsAPI`).
-enum ResourceNaming {
-    static func typeName(_ path: [String]) -> String {
-        path.map { Naming.upperCamel($0) }.joined() + "API"
     }
 }

@@ -1,59 +1,9 @@
 import OpenAPI
 
-/// Naming overrides from `Spec/overrides.json`.
-public struct Overrides: Sendable {
-    /// operationId → `resource.path.method`, e.g. `createImage` → `images.generate`.
-    public var operations: [String: String]
-    /// JSON pointer → the correction laid over that schema.
-    public var schemas: [String: SchemaCorrection]
-    /// operationId → the event schema (component name) of a stream the spec does not declare,
-    /// and `event` framing when the event name travels in the `event:` line.
-    public var streaming: [String: (eventSchema: String, framing: String)]
-    /// operationId → what completes its event stream.
-    public var streamEndings: [String: StreamEndingOverride]
-    /// operationId → the media types of a reply that is file bytes although the spec says
-    /// otherwise (a JSON string, or no body), for `Accept`.
-    public var binaryResponses: [String: [String]]
-    /// operationId → JSON body members (wire name → string value) the SDK sets when the caller
-    /// left them unset.
-    public var bodyDefaults: [String: [String: String]]
-    /// JSON pointers of properties whose values are credentials: never printed.
-    public var secretMembers: Set<String> = []
-    /// The file they were read from, as diagnostics about them name it.
-    public var source = "Spec/overrides.json"
-
-    public init(
-        operations: [String: String] = [:], schemas: [String: SchemaCorrection] = [:],
-        streaming: [String: (eventSchema: String, framing: String)] = [:],
-        streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:],
-        bodyDefaults: [String: [String: String]] = [:]
-    ) {
-        self.operations = operations
-        self.schemas = schemas
-        self.streaming = streaming
-        self.streamEndings = streamEndings
-        self.binaryResponses = binaryResponses
-        self.bodyDefaults = bodyDefaults
-    }
-}
-
-/// What completes one operation's event stream besides `data: [DONE]`: the spec does not say.
-public struct StreamEndingOverride: Hashable, Sendable {
-    /// Event types (discriminator values or `event:` names) that complete the stream.
-    public var terminalEvents: [String]
-    /// Whether the stream is complete once every choice has a `finish_reason` (Chat Completions,
-    /// Completions).
-    public var finishedChoices: Bool
-
-    public init(terminalEvents: [String] = [], finishedChoices: Bool = false) {
-        self.terminalEvents = terminalEvents
-        self.finishedChoices = finishedChoices
-    }
-}
-
-/// Translates operations to client methods: resources follow the URL path, verbs come from the
-/// HTTP method and the path shape.
-struct OperationTranslator {
+/// The names of the client's resources and methods: resources follow the URL path, verbs come
+/// from the HTTP method and the path shape, a name taken twice falls back to the operationId with
+/// a `route-fallback` warning, and `Spec/overrides.json` `operations` names any operation.
+struct RouteNaming {
     let document: OpenAPIDocument
     let overrides: Overrides
 
@@ -82,7 +32,7 @@ struct OperationTranslator {
         func fallback(_ operationID: String, wanted: String, at location: SourceLocation) {
             diagnostics.append(
                 Diagnostic(
-                    kind: "route-fallback",
+                    .routeFallback,
                     message:
                         "operation \(operationID) would be \(wanted), which another operation has; it is named after its operationId (name it in Spec/overrides.json `operations`)",
                     location: location))
@@ -202,5 +152,12 @@ struct OperationTranslator {
 
     func successResponse(_ operation: Operation) -> Response? {
         operation.responses.first { $0.statusCode.hasPrefix("2") }
+    }
+}
+
+/// Names of the resource types the client exposes (`client.chat.completions` → `ChatCompletionsAPI`).
+enum ResourceNaming {
+    static func typeName(_ path: [String]) -> String {
+        path.map { Naming.upperCamel($0) }.joined() + "API"
     }
 }
