@@ -115,12 +115,12 @@ final class ModulePlacementTests: XCTestCase {
             files.keys.filter { $0.hasPrefix("Admin/") }.sorted(),
             [
                 "Admin/AdminOperationResponseTypes.swift", "Admin/Resources/OrganizationAPI.swift",
-                "Admin/Resources/ProjectsAPI.swift", "Admin/Types/Other.swift",
+                "Admin/Resources/ProjectsAPI.swift", "Admin/Types/Organization.swift",
             ])
         // InviteList is reached only by an admin operation. So is Invite, but WebhookInvitePayload,
         // which no operation reaches, refers to it: such a schema stays in OpenAI with all it refers
         // to. Owner is reached by operations of both modules.
-        XCTAssertEqual(Self.topLevelTypes(files["Admin/Types/Other.swift"]), ["InviteList"])
+        XCTAssertEqual(Self.topLevelTypes(files["Admin/Types/Organization.swift"]), ["InviteList"])
         let core = files.filter { $0.key.hasPrefix("Types/") }.values.flatMap { Self.topLevelTypes($0) }
         XCTAssertEqual(Set(core), ["FileList", "Invite", "Owner", "Thing", "WebhookInvitePayload"])
         // A root with a project-key operation stays in OpenAI, its admin operation included.

@@ -21,9 +21,9 @@ public struct Translator {
         var schemas = SchemaTranslator(document: document, reservedNames: resourceTypeNames)
         schemas.secretPointers = overrides.secretMembers
 
-        // Areas: the tag of the operations that reach a schema; "Shared" when several do.
+        // Areas: the tag of the operations that reach a schema most directly; "Shared" when several tie.
         let references = SchemaReferences(document)
-        let areas = schemaAreas(document, references: references)
+        let areas = schemaAreas(document, references: references, routes: routes)
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
         let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
@@ -214,17 +214,26 @@ public struct Translator {
         return "Other"
     }
 
-    /// The area of each component schema: the first tag of the operations that reach it, or
-    /// "Shared" when operations of several tags do.
-    func schemaAreas(_ document: OpenAPIDocument, references: SchemaReferences) -> [String: String] {
-        var areas: [String: Set<String>] = [:]
+    /// The area of each component schema: the first tag of the operations that reach it most
+    /// directly (through the fewest `$ref`s from an operation's parameters, bodies or replies), or
+    /// "Shared" when operations of several tags reach it equally directly. An operation without a
+    /// tag counts for its root resource (`/responses/compact` for `Responses`).
+    func schemaAreas(
+        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: RouteNaming.Route]
+    ) -> [String: String] {
+        var depths: [String: [String: Int]] = [:]  // schema → area → fewest references
         for operation in document.operations {
-            let area = operation.tags.first.map(Naming.typeName) ?? "Other"
-            for name in references.closure(of: references.roots(of: operation)) {
-                areas[name, default: []].insert(area)
+            let root = routes[Self.operationKey(operation)]?.resourcePath.first
+            let area = operation.tags.first.map(Naming.typeName) ?? root.map(Naming.typeName) ?? "Other"
+            for (name, depth) in references.depths(from: references.roots(of: operation)) {
+                depths[name, default: [:]][area] = min(depths[name]?[area] ?? .max, depth)
             }
         }
-        return areas.mapValues { $0.count == 1 ? $0.first! : "Shared" }
+        return depths.mapValues { byArea in
+            let nearest = byArea.values.min()!
+            let areas = byArea.filter { $0.value == nearest }.keys
+            return areas.count == 1 ? areas.first! : "Shared"
+        }
     }
 
     /// Whether the operation takes only the admin API key (`AdminApiKeyAuth` without `ApiKeyAuth`).
@@ -317,6 +326,26 @@ struct SchemaReferences {
             for media in response.content { if let schema = media.schema { Self.collect(schema, into: &roots) } }
         }
         return roots
+    }
+
+    /// `roots` (at depth 0) and every component reachable from them, with the fewest references
+    /// that lead there.
+    func depths(from roots: Set<String>) -> [String: Int] {
+        var result = Dictionary(uniqueKeysWithValues: roots.map { ($0, 0) })
+        var level = Array(roots)
+        var depth = 0
+        while !level.isEmpty {
+            depth += 1
+            var next: [String] = []
+            for name in level {
+                for child in references[name] ?? [] where result[child] == nil {
+                    result[child] = depth
+                    next.append(child)
+                }
+            }
+            level = next
+        }
+        return result
     }
 
     /// `roots` and every component reachable from them.

@@ -1111,6 +1111,41 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
+/// A function tool that can be used to generate a response.
+///
+/// - Remark: Generated from `#/components/schemas/ChatCompletionTool`.
+public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var function: FunctionObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatCompletionTool`.
+    public init(function: FunctionObject) {
+        self.function = function
+    }
+
+    /// Decodes `ChatCompletionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        self.function = try reader.required(FunctionObject.self, "function")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode(self.function, forKey: "function")
+    }
+}
+
 /// Controls which (if any) tool is called by the model.
 /// `none` means the model will not call any tool and instead generates a message.
 /// `auto` means the model can pick between generating a message or calling one or more tools.
@@ -2594,6 +2629,273 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
+/// The parameters the functions accepts, described as a JSON Schema object. See the [guide](https://platform.openai.com/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
+///
+/// Omitting `parameters` defines a function with an empty parameter list.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionParameters`.
+public typealias FunctionParameters = [Swift.String: JSONValue]
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ModelIdsShared`.
+public struct ModelIDsShared: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+}
+
 /// Static predicted output content, such as the content of a text file that is
 /// being regenerated.
 ///
@@ -2681,135 +2983,25 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/ResponseModalities`.
-public typealias ResponseModalities = [ResponseModality]
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
 ///
-/// - Remark: Generated from `#/components/schemas/ResponseModalities/anyOf/0/items`.
-public struct ResponseModality: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `audio`
-    public static var audio: Self { Self(rawValue: "audio") }
-}
-
-/// Specifies the processing type used for serving the request.
-///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
-///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
-///   - When not set, the default behavior is 'auto'.
-///
-///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ServiceTier/anyOf/0`.
-public struct ServiceTier: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `scale`
-    public static var scale: Self { Self(rawValue: "scale") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-}
-
-/// High level guidance for the amount of context window space to use for the
-/// search. One of `low`, `medium`, or `high`. `medium` is the default.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/WebSearchContextSize`.
-public struct WebSearchContextSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Approximate location parameters for the search.
-///
-/// - Remark: Generated from `#/components/schemas/WebSearchLocation`.
-public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The two-letter
-    /// [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user,
-    /// e.g. `US`.
-    public var country: Swift.String?
-    /// Free text input for the region of the user, e.g. `California`.
-    public var region: Swift.String?
-    /// Free text input for the city of the user, e.g. `San Francisco`.
-    public var city: Swift.String?
-    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones)
-    /// of the user, e.g. `America/Los_Angeles`.
-    public var timezone: Swift.String?
+/// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointParam`.
+public struct PromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `WebSearchLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    ///   - region: Free text input for the region of the user, e.g. `California`.
-    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
-    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
+    /// Creates a new `PromptCacheBreakpointParam`.
+    public init() {
     }
 
-    /// Decodes `WebSearchLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `PromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.country = try reader.optional(Swift.String.self, "country")
-        self.region = try reader.optional(Swift.String.self, "region")
-        self.city = try reader.optional(Swift.String.self, "city")
-        self.timezone = try reader.optional(Swift.String.self, "timezone")
+        try reader.constant("mode", is: "explicit", required: true)
         self.specDeviations = reader.finish()
     }
 
@@ -2818,9 +3010,6 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        try container.encode("explicit", forKey: "mode")
     }
 }

@@ -212,3 +212,163 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
+
+/// The `File` object represents a document that has been uploaded to OpenAI.
+///
+/// - Remark: Generated from `#/components/schemas/OpenAIFile`.
+public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The file identifier, which can be referenced in the API endpoints.
+    public var id: Swift.String
+    /// The size of the file, in bytes.
+    public var bytes: Swift.Int
+    /// The Unix timestamp (in seconds) for when the file was created.
+    public var createdAt: Swift.Int
+    /// The Unix timestamp (in seconds) for when the file will expire.
+    public var expiresAt: Swift.Int?
+    /// The name of the file.
+    public var filename: Swift.String
+    /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
+    public var purpose: OpenAIFile.Purpose
+    private var _status: OpenAIFile.Status?
+    /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
+    @available(*, deprecated)
+    public var status: OpenAIFile.Status? {
+        get { _status }
+        set { _status = newValue }
+    }
+    private var _statusDetails: Swift.String?
+    /// Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
+    @available(*, deprecated)
+    public var statusDetails: Swift.String? {
+        get { _statusDetails }
+        set { _statusDetails = newValue }
+    }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OpenAIFile`.
+    ///
+    /// - Parameters:
+    ///   - id: The file identifier, which can be referenced in the API endpoints.
+    ///   - bytes: The size of the file, in bytes.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
+    ///   - filename: The name of the file.
+    ///   - purpose: The intended purpose of the file.
+    ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
+    ///   - status: Deprecated.
+    ///   - statusDetails: Deprecated.
+    public init(
+        id: Swift.String,
+        bytes: Swift.Int,
+        createdAt: Swift.Int,
+        filename: Swift.String,
+        purpose: OpenAIFile.Purpose,
+        expiresAt: Swift.Int? = nil,
+        status: OpenAIFile.Status? = nil,
+        statusDetails: Swift.String? = nil
+    ) {
+        self.id = id
+        self.bytes = bytes
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.filename = filename
+        self.purpose = purpose
+        self._status = status
+        self._statusDetails = statusDetails
+    }
+
+    /// Decodes `OpenAIFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "file", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.bytes = try reader.required(Swift.Int.self, "bytes")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.purpose = try reader.required(OpenAIFile.Purpose.self, "purpose")
+        self._status = try reader.optional(OpenAIFile.Status.self, "status")
+        self._statusDetails = try reader.optional(Swift.String.self, "status_details")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.bytes, forKey: "bytes")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.filename, forKey: "filename")
+        try container.encode(self.purpose, forKey: "purpose")
+        try container.encodeIfPresent(self._status, forKey: "status")
+        try container.encodeIfPresent(self._statusDetails, forKey: "status_details")
+    }
+
+    /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/purpose`.
+    public struct Purpose: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `assistants`
+        public static var assistants: Self { Self(rawValue: "assistants") }
+
+        /// `assistants_output`
+        public static var assistantsOutput: Self { Self(rawValue: "assistants_output") }
+
+        /// `batch`
+        public static var batch: Self { Self(rawValue: "batch") }
+
+        /// `batch_output`
+        public static var batchOutput: Self { Self(rawValue: "batch_output") }
+
+        /// `fine-tune`
+        public static var fineTune: Self { Self(rawValue: "fine-tune") }
+
+        /// `fine-tune-results`
+        public static var fineTuneResults: Self { Self(rawValue: "fine-tune-results") }
+
+        /// `vision`
+        public static var vision: Self { Self(rawValue: "vision") }
+
+        /// `user_data`
+        public static var userData: Self { Self(rawValue: "user_data") }
+    }
+
+    /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
+    ///
+    /// - Important: Deprecated in the OpenAI API.
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `uploaded`
+        public static var uploaded: Self { Self(rawValue: "uploaded") }
+
+        /// `processed`
+        public static var processed: Self { Self(rawValue: "processed") }
+
+        /// `error`
+        public static var error: Self { Self(rawValue: "error") }
+    }
+}

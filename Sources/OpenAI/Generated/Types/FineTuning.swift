@@ -2351,6 +2351,392 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 }
 
+/// A PythonGrader object that runs a python script on the input.
+///
+/// - Remark: Generated from `#/components/schemas/GraderPython`.
+public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the grader.
+    public var name: Swift.String
+    /// The source code of the python script.
+    public var source: Swift.String
+    /// The image tag to use for the python script.
+    public var imageTag: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GraderPython`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the grader.
+    ///   - source: The source code of the python script.
+    ///   - imageTag: The image tag to use for the python script.
+    public init(
+        name: Swift.String,
+        source: Swift.String,
+        imageTag: Swift.String? = nil
+    ) {
+        self.name = name
+        self.source = source
+        self.imageTag = imageTag
+    }
+
+    /// Decodes `GraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "python", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.source = try reader.required(Swift.String.self, "source")
+        self.imageTag = try reader.optional(Swift.String.self, "image_tag")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("python", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.source, forKey: "source")
+        try container.encodeIfPresent(self.imageTag, forKey: "image_tag")
+    }
+}
+
+/// A ScoreModelGrader object that uses a model to assign a score to the input.
+///
+/// - Remark: Generated from `#/components/schemas/GraderScoreModel`.
+public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the grader.
+    public var name: Swift.String
+    /// The model to use for the evaluation.
+    public var model: Swift.String
+    /// The sampling parameters for the model.
+    public var samplingParams: GraderScoreModel.SamplingParams?
+    /// The input messages evaluated by the grader. Supports text, output text, input image, and input audio content blocks, and may include template strings.
+    public var input: [EvalItem]
+    /// The range of the score. Defaults to `[0, 1]`.
+    public var range: [Swift.Double]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GraderScoreModel`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the grader.
+    ///   - model: The model to use for the evaluation.
+    ///   - input: The input messages evaluated by the grader.
+    ///   - samplingParams: The sampling parameters for the model.
+    ///   - range: The range of the score.
+    public init(
+        name: Swift.String,
+        model: Swift.String,
+        input: [EvalItem],
+        samplingParams: GraderScoreModel.SamplingParams? = nil,
+        range: [Swift.Double]? = nil
+    ) {
+        self.name = name
+        self.model = model
+        self.samplingParams = samplingParams
+        self.input = input
+        self.range = range
+    }
+
+    /// Decodes `GraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "score_model", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.samplingParams = try reader.optional(GraderScoreModel.SamplingParams.self, "sampling_params")
+        self.input = try reader.required([EvalItem].self, "input")
+        self.range = try reader.optional([Swift.Double].self, "range")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("score_model", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
+        try container.encode(self.input, forKey: "input")
+        try container.encodeIfPresent(self.range, forKey: "range")
+    }
+
+    /// The sampling parameters for the model.
+    ///
+    /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
+    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var seed: Swift.Int?
+        /// The JSON member `top_p`.
+        public var topP: Swift.Double?
+        public var temperature: Swift.Double?
+        /// The JSON member `max_completions_tokens`.
+        public var maxCompletionsTokens: Swift.Int?
+        /// The JSON member `reasoning_effort`.
+        public var reasoningEffort: ReasoningEffort?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `SamplingParams`.
+        ///
+        /// - Parameters:
+        ///   - topP: The JSON member `top_p`.
+        ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        public init(
+            seed: Swift.Int? = nil,
+            topP: Swift.Double? = nil,
+            temperature: Swift.Double? = nil,
+            maxCompletionsTokens: Swift.Int? = nil,
+            reasoningEffort: ReasoningEffort? = nil
+        ) {
+            self.seed = seed
+            self.topP = topP
+            self.temperature = temperature
+            self.maxCompletionsTokens = maxCompletionsTokens
+            self.reasoningEffort = reasoningEffort
+        }
+
+        /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.seed = try reader.optional(Swift.Int.self, "seed")
+            self.topP = try reader.optional(Swift.Double.self, "top_p")
+            self.temperature = try reader.optional(Swift.Double.self, "temperature")
+            self.maxCompletionsTokens = try reader.optional(Swift.Int.self, "max_completions_tokens")
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.seed, forKey: "seed")
+            try container.encodeIfPresent(self.topP, forKey: "top_p")
+            try container.encodeIfPresent(self.temperature, forKey: "temperature")
+            try container.encodeIfPresent(self.maxCompletionsTokens, forKey: "max_completions_tokens")
+            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+        }
+    }
+}
+
+/// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation.
+///
+/// - Remark: Generated from `#/components/schemas/GraderStringCheck`.
+public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the grader.
+    public var name: Swift.String
+    /// The input text. This may include template strings.
+    public var input: Swift.String
+    /// The reference text. This may include template strings.
+    public var reference: Swift.String
+    /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
+    public var operation: GraderStringCheck.Operation
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GraderStringCheck`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the grader.
+    ///   - input: The input text.
+    ///   - reference: The reference text.
+    ///   - operation: The string check operation to perform.
+    public init(
+        name: Swift.String,
+        input: Swift.String,
+        reference: Swift.String,
+        operation: GraderStringCheck.Operation
+    ) {
+        self.name = name
+        self.input = input
+        self.reference = reference
+        self.operation = operation
+    }
+
+    /// Decodes `GraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "string_check", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.reference = try reader.required(Swift.String.self, "reference")
+        self.operation = try reader.required(GraderStringCheck.Operation.self, "operation")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("string_check", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.reference, forKey: "reference")
+        try container.encode(self.operation, forKey: "operation")
+    }
+
+    /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/GraderStringCheck/properties/operation`.
+    public struct Operation: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `eq`
+        public static var eq: Self { Self(rawValue: "eq") }
+
+        /// `ne`
+        public static var ne: Self { Self(rawValue: "ne") }
+
+        /// `like`
+        public static var like: Self { Self(rawValue: "like") }
+
+        /// `ilike`
+        public static var ilike: Self { Self(rawValue: "ilike") }
+    }
+}
+
+/// A TextSimilarityGrader object which grades text based on similarity metrics.
+///
+/// - Remark: Generated from `#/components/schemas/GraderTextSimilarity`.
+public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the grader.
+    public var name: Swift.String
+    /// The text being graded.
+    public var input: Swift.String
+    /// The text being graded against.
+    public var reference: Swift.String
+    /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
+    /// `gleu`, `meteor`, `rouge_1`, `rouge_2`, `rouge_3`, `rouge_4`, `rouge_5`,
+    /// or `rouge_l`.
+    public var evaluationMetric: GraderTextSimilarity.EvaluationMetric
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GraderTextSimilarity`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the grader.
+    ///   - input: The text being graded.
+    ///   - reference: The text being graded against.
+    ///   - evaluationMetric: The evaluation metric to use.
+    public init(
+        name: Swift.String,
+        input: Swift.String,
+        reference: Swift.String,
+        evaluationMetric: GraderTextSimilarity.EvaluationMetric
+    ) {
+        self.name = name
+        self.input = input
+        self.reference = reference
+        self.evaluationMetric = evaluationMetric
+    }
+
+    /// Decodes `GraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text_similarity", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.reference = try reader.required(Swift.String.self, "reference")
+        self.evaluationMetric = try reader.required(GraderTextSimilarity.EvaluationMetric.self, "evaluation_metric")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text_similarity", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.reference, forKey: "reference")
+        try container.encode(self.evaluationMetric, forKey: "evaluation_metric")
+    }
+
+    /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
+    /// `gleu`, `meteor`, `rouge_1`, `rouge_2`, `rouge_3`, `rouge_4`, `rouge_5`,
+    /// or `rouge_l`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/GraderTextSimilarity/properties/evaluation_metric`.
+    public struct EvaluationMetric: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `cosine`
+        public static var cosine: Self { Self(rawValue: "cosine") }
+
+        /// `fuzzy_match`
+        public static var fuzzyMatch: Self { Self(rawValue: "fuzzy_match") }
+
+        /// `bleu`
+        public static var bleu: Self { Self(rawValue: "bleu") }
+
+        /// `gleu`
+        public static var gleu: Self { Self(rawValue: "gleu") }
+
+        /// `meteor`
+        public static var meteor: Self { Self(rawValue: "meteor") }
+
+        /// `rouge_1`
+        public static var rouge1: Self { Self(rawValue: "rouge_1") }
+
+        /// `rouge_2`
+        public static var rouge2: Self { Self(rawValue: "rouge_2") }
+
+        /// `rouge_3`
+        public static var rouge3: Self { Self(rawValue: "rouge_3") }
+
+        /// `rouge_4`
+        public static var rouge4: Self { Self(rawValue: "rouge_4") }
+
+        /// `rouge_5`
+        public static var rouge5: Self { Self(rawValue: "rouge_5") }
+
+        /// `rouge_l`
+        public static var rougeL: Self { Self(rawValue: "rouge_l") }
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
 public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningCheckpointPermission]

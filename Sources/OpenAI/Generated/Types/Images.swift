@@ -2407,5 +2407,24 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 }
 
+/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/InputFidelity`.
+public struct InputFidelity: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+}
+
 /// - Remark: Generated from `#/components/schemas/PartialImages`.
 public typealias PartialImages = Swift.Int

@@ -1390,982 +1390,6 @@ public enum BetaResponsesWebSocketStreamEvent: Codable, Equatable, Sendable, Unk
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaServiceTierEnum`.
-public struct BetaServiceTierEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
-public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var model: Swift.String?
-    public var input: BetaInputParam?
-    /// The JSON member `previous_response_id`.
-    public var previousResponseID: Swift.String?
-    public var tools: [BetaTool]?
-    public var text: BetaResponseTextParam?
-    public var reasoning: BetaReasoning?
-    private var _truncation: BetaTruncationEnum?
-    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    @available(*, deprecated)
-    public var truncation: BetaTruncationEnum? {
-        get { _truncation }
-        set { _truncation = newValue }
-    }
-    public var instructions: Swift.String?
-    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
-    public var personality: BetaPersonalityEnum?
-    public var conversation: BetaConversationParam?
-    /// The JSON member `tool_choice`.
-    public var toolChoice: BetaToolChoiceParam?
-    /// The JSON member `parallel_tool_calls`.
-    public var parallelToolCalls: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaTokenCountsBody`.
-    ///
-    /// - Parameters:
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    ///   - personality: A model-owned style preset to apply to this request.
-    ///   - toolChoice: The JSON member `tool_choice`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
-    public init(
-        model: Swift.String? = nil,
-        input: BetaInputParam? = nil,
-        previousResponseID: Swift.String? = nil,
-        tools: [BetaTool]? = nil,
-        text: BetaResponseTextParam? = nil,
-        reasoning: BetaReasoning? = nil,
-        truncation: BetaTruncationEnum? = nil,
-        instructions: Swift.String? = nil,
-        personality: BetaPersonalityEnum? = nil,
-        conversation: BetaConversationParam? = nil,
-        toolChoice: BetaToolChoiceParam? = nil,
-        parallelToolCalls: Swift.Bool? = nil
-    ) {
-        self.model = model
-        self.input = input
-        self.previousResponseID = previousResponseID
-        self.tools = tools
-        self.text = text
-        self.reasoning = reasoning
-        self._truncation = truncation
-        self.instructions = instructions
-        self.personality = personality
-        self.conversation = conversation
-        self.toolChoice = toolChoice
-        self.parallelToolCalls = parallelToolCalls
-    }
-
-    /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(Swift.String.self, "model")
-        self.input = try reader.optional(BetaInputParam.self, "input")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.tools = try reader.optional([BetaTool].self, "tools")
-        self.text = try reader.optional(BetaResponseTextParam.self, "text")
-        self.reasoning = try reader.optional(BetaReasoning.self, "reasoning")
-        self._truncation = try reader.optional(BetaTruncationEnum.self, "truncation")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.personality = try reader.optional(BetaPersonalityEnum.self, "personality")
-        self.conversation = try reader.optional(BetaConversationParam.self, "conversation")
-        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
-        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self._truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.personality, forKey: "personality")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-    }
-}
-
-/// Token counts
-///
-/// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
-public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `input_tokens`.
-    public var inputTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaTokenCountsResource`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The JSON member `input_tokens`.
-    public init(inputTokens: Swift.Int) {
-        self.inputTokens = inputTokens
-    }
-
-    /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response.input_tokens", required: true)
-        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.input_tokens", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaTruncationEnum`.
-public struct BetaTruncationEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `disabled`
-    public static var disabled: Self { Self(rawValue: "disabled") }
-}
-
-/// - Remark: Generated from `#/components/schemas/C2PAProvenanceResult`.
-public struct C2PaProvenanceResult: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether a supported OpenAI C2PA provenance signal was detected.
-    /// If `not_detected`, it means the tool did not find supported signals in the uploaded file. The content could still have been generated by OpenAI if the metadata was stripped or has evidence of tampering, the watermark was degraded, it comes from a legacy generation model, or it was created before provenance signals were available. Content could also still be AI-generated by another company's model, which the tool currently does not detect.
-    public var outcome: ProvenanceDetectionResultAPI
-    /// The validation status of the C2PA manifest in the uploaded image.
-    public var validationState: C2PaValidationStateAPI
-    public var issuer: Swift.String?
-    public var model: Swift.String?
-    /// The JSON member `generated_at`.
-    public var generatedAt: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `C2PaProvenanceResult`.
-    ///
-    /// - Parameters:
-    ///   - outcome: Whether a supported OpenAI C2PA provenance signal was detected.
-    ///   - validationState: The validation status of the C2PA manifest in the uploaded image.
-    ///   - generatedAt: The JSON member `generated_at`.
-    public init(
-        outcome: ProvenanceDetectionResultAPI,
-        validationState: C2PaValidationStateAPI,
-        issuer: Swift.String? = nil,
-        model: Swift.String? = nil,
-        generatedAt: Swift.String? = nil
-    ) {
-        self.outcome = outcome
-        self.validationState = validationState
-        self.issuer = issuer
-        self.model = model
-        self.generatedAt = generatedAt
-    }
-
-    /// Decodes `C2PaProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "c2pa", required: true)
-        self.outcome = try reader.required(ProvenanceDetectionResultAPI.self, "outcome")
-        self.validationState = try reader.required(C2PaValidationStateAPI.self, "validation_state")
-        self.issuer = try reader.optional(Swift.String.self, "issuer")
-        self.model = try reader.optional(Swift.String.self, "model")
-        self.generatedAt = try reader.optional(Swift.String.self, "generated_at")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("c2pa", forKey: "type")
-        try container.encode(self.outcome, forKey: "outcome")
-        try container.encode(self.validationState, forKey: "validation_state")
-        try container.encode(self.issuer, forKey: "issuer")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.generatedAt, forKey: "generated_at")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/C2PAValidationStateApi`.
-public struct C2PaValidationStateAPI: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `trusted`
-    public static var trusted: Self { Self(rawValue: "trusted") }
-
-    /// `valid`
-    public static var valid: Self { Self(rawValue: "valid") }
-
-    /// `invalid`
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    /// `not_present`
-    public static var notPresent: Self { Self(rawValue: "not_present") }
-}
-
-/// Automatic thread title preferences for the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionAutomaticThreadTitling`.
-public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether automatic thread titling is enabled.
-    public var enabled: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionAutomaticThreadTitling`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Whether automatic thread titling is enabled.
-    public init(enabled: Swift.Bool) {
-        self.enabled = enabled
-    }
-
-    /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.enabled = try reader.required(Swift.Bool.self, "enabled")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-    }
-}
-
-/// ChatKit configuration for the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionChatkitConfiguration`.
-public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Automatic thread titling preferences.
-    public var automaticThreadTitling: ChatSessionAutomaticThreadTitling
-    /// Upload settings for the session.
-    public var fileUpload: ChatSessionFileUpload
-    /// History retention configuration.
-    public var history: ChatSessionHistory
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionChatkitConfiguration`.
-    ///
-    /// - Parameters:
-    ///   - automaticThreadTitling: Automatic thread titling preferences.
-    ///   - fileUpload: Upload settings for the session.
-    ///   - history: History retention configuration.
-    public init(
-        automaticThreadTitling: ChatSessionAutomaticThreadTitling,
-        fileUpload: ChatSessionFileUpload,
-        history: ChatSessionHistory
-    ) {
-        self.automaticThreadTitling = automaticThreadTitling
-        self.fileUpload = fileUpload
-        self.history = history
-    }
-
-    /// Decodes `ChatSessionChatkitConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.automaticThreadTitling = try reader.required(ChatSessionAutomaticThreadTitling.self, "automatic_thread_titling")
-        self.fileUpload = try reader.required(ChatSessionFileUpload.self, "file_upload")
-        self.history = try reader.required(ChatSessionHistory.self, "history")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.automaticThreadTitling, forKey: "automatic_thread_titling")
-        try container.encode(self.fileUpload, forKey: "file_upload")
-        try container.encode(self.history, forKey: "history")
-    }
-}
-
-/// Upload permissions and limits applied to the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionFileUpload`.
-public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Indicates if uploads are enabled for the session.
-    public var enabled: Swift.Bool
-    /// The JSON member `max_file_size`.
-    public var maxFileSize: Swift.Int?
-    /// The JSON member `max_files`.
-    public var maxFiles: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionFileUpload`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Indicates if uploads are enabled for the session.
-    ///   - maxFileSize: The JSON member `max_file_size`.
-    ///   - maxFiles: The JSON member `max_files`.
-    public init(
-        enabled: Swift.Bool,
-        maxFileSize: Swift.Int? = nil,
-        maxFiles: Swift.Int? = nil
-    ) {
-        self.enabled = enabled
-        self.maxFileSize = maxFileSize
-        self.maxFiles = maxFiles
-    }
-
-    /// Decodes `ChatSessionFileUpload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.enabled = try reader.required(Swift.Bool.self, "enabled")
-        self.maxFileSize = try reader.optional(Swift.Int.self, "max_file_size")
-        self.maxFiles = try reader.optional(Swift.Int.self, "max_files")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-        try container.encode(self.maxFileSize, forKey: "max_file_size")
-        try container.encode(self.maxFiles, forKey: "max_files")
-    }
-}
-
-/// History retention preferences returned for the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionHistory`.
-public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Indicates if chat history is persisted for the session.
-    public var enabled: Swift.Bool
-    /// The JSON member `recent_threads`.
-    public var recentThreads: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionHistory`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Indicates if chat history is persisted for the session.
-    ///   - recentThreads: The JSON member `recent_threads`.
-    public init(
-        enabled: Swift.Bool,
-        recentThreads: Swift.Int? = nil
-    ) {
-        self.enabled = enabled
-        self.recentThreads = recentThreads
-    }
-
-    /// Decodes `ChatSessionHistory` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.enabled = try reader.required(Swift.Bool.self, "enabled")
-        self.recentThreads = try reader.optional(Swift.Int.self, "recent_threads")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-        try container.encode(self.recentThreads, forKey: "recent_threads")
-    }
-}
-
-/// Active per-minute request limit for the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionRateLimits`.
-public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Maximum allowed requests per one-minute window.
-    public var maxRequestsPer1Minute: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionRateLimits`.
-    ///
-    /// - Parameters:
-    ///   - maxRequestsPer1Minute: Maximum allowed requests per one-minute window.
-    public init(maxRequestsPer1Minute: Swift.Int) {
-        self.maxRequestsPer1Minute = maxRequestsPer1Minute
-    }
-
-    /// Decodes `ChatSessionRateLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-    }
-}
-
-/// Represents a ChatKit session and its resolved configuration.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionResource`.
-public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
-    /// Identifier for the ChatKit session.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the session expires.
-    public var expiresAt: Swift.Int
-    /// Ephemeral client secret that authenticates session requests.
-    public var clientSecret: Swift.String
-    /// Workflow metadata for the session.
-    public var workflow: ChatkitWorkflow
-    /// User identifier associated with the session.
-    public var user: Swift.String
-    /// Resolved rate limit values.
-    public var rateLimits: ChatSessionRateLimits
-    /// Convenience copy of the per-minute request limit.
-    public var maxRequestsPer1Minute: Swift.Int
-    /// Current lifecycle state of the session.
-    public var status: ChatSessionStatus
-    /// Resolved ChatKit feature configuration for the session.
-    public var chatkitConfiguration: ChatSessionChatkitConfiguration
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatSessionResource`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier for the ChatKit session.
-    ///   - expiresAt: Unix timestamp (in seconds) for when the session expires.
-    ///   - clientSecret: Ephemeral client secret that authenticates session requests.
-    ///   - workflow: Workflow metadata for the session.
-    ///   - user: User identifier associated with the session.
-    ///   - rateLimits: Resolved rate limit values.
-    ///   - maxRequestsPer1Minute: Convenience copy of the per-minute request limit.
-    ///   - status: Current lifecycle state of the session.
-    ///   - chatkitConfiguration: Resolved ChatKit feature configuration for the session.
-    public init(
-        id: Swift.String,
-        expiresAt: Swift.Int,
-        clientSecret: Swift.String,
-        workflow: ChatkitWorkflow,
-        user: Swift.String,
-        rateLimits: ChatSessionRateLimits,
-        maxRequestsPer1Minute: Swift.Int,
-        status: ChatSessionStatus,
-        chatkitConfiguration: ChatSessionChatkitConfiguration
-    ) {
-        self.id = id
-        self.expiresAt = expiresAt
-        self.clientSecret = clientSecret
-        self.workflow = workflow
-        self.user = user
-        self.rateLimits = rateLimits
-        self.maxRequestsPer1Minute = maxRequestsPer1Minute
-        self.status = status
-        self.chatkitConfiguration = chatkitConfiguration
-    }
-
-    /// Decodes `ChatSessionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "chatkit.session", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
-        self.clientSecret = try reader.required(Swift.String.self, "client_secret")
-        self.workflow = try reader.required(ChatkitWorkflow.self, "workflow")
-        self.user = try reader.required(Swift.String.self, "user")
-        self.rateLimits = try reader.required(ChatSessionRateLimits.self, "rate_limits")
-        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
-        self.status = try reader.required(ChatSessionStatus.self, "status")
-        self.chatkitConfiguration = try reader.required(ChatSessionChatkitConfiguration.self, "chatkit_configuration")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.session", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.clientSecret, forKey: "client_secret")
-        try container.encode(self.workflow, forKey: "workflow")
-        try container.encode(self.user, forKey: "user")
-        try container.encode(self.rateLimits, forKey: "rate_limits")
-        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.chatkitConfiguration, forKey: "chatkit_configuration")
-    }
-
-    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                ("id", self.id as Any),
-                ("expiresAt", self.expiresAt as Any),
-                ("clientSecret", Redaction.placeholder),
-                ("workflow", self.workflow as Any),
-                ("user", self.user as Any),
-                ("rateLimits", self.rateLimits as Any),
-                ("maxRequestsPer1Minute", self.maxRequestsPer1Minute as Any),
-                ("status", self.status as Any),
-                ("chatkitConfiguration", self.chatkitConfiguration as Any),
-                ("specDeviations", self.specDeviations),
-            ], displayStyle: .struct)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ChatSessionStatus`.
-public struct ChatSessionStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `active`
-    public static var active: Self { Self(rawValue: "active") }
-
-    /// `expired`
-    public static var expired: Self { Self(rawValue: "expired") }
-
-    /// `cancelled`
-    public static var cancelled: Self { Self(rawValue: "cancelled") }
-}
-
-/// Optional per-session configuration settings for ChatKit behavior.
-///
-/// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
-public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
-    public var automaticThreadTitling: AutomaticThreadTitlingParam?
-    /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
-    public var fileUpload: FileUploadParam?
-    /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
-    public var history: HistoryParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatkitConfigurationParam`.
-    ///
-    /// - Parameters:
-    ///   - automaticThreadTitling: Configuration for automatic thread titling.
-    ///   - fileUpload: Configuration for upload enablement and limits.
-    ///   - history: Configuration for chat history retention.
-    public init(
-        automaticThreadTitling: AutomaticThreadTitlingParam? = nil,
-        fileUpload: FileUploadParam? = nil,
-        history: HistoryParam? = nil
-    ) {
-        self.automaticThreadTitling = automaticThreadTitling
-        self.fileUpload = fileUpload
-        self.history = history
-    }
-
-    /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.automaticThreadTitling = try reader.optional(AutomaticThreadTitlingParam.self, "automatic_thread_titling")
-        self.fileUpload = try reader.optional(FileUploadParam.self, "file_upload")
-        self.history = try reader.optional(HistoryParam.self, "history")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.automaticThreadTitling, forKey: "automatic_thread_titling")
-        try container.encodeIfPresent(self.fileUpload, forKey: "file_upload")
-        try container.encodeIfPresent(self.history, forKey: "history")
-    }
-}
-
-/// Workflow metadata and state returned for the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatkitWorkflow`.
-public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Identifier of the workflow backing the session.
-    public var id: Swift.String
-    public var version: Swift.String?
-    /// The JSON member `state_variables`.
-    public var stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]?
-    /// Tracing settings applied to the workflow.
-    public var tracing: ChatkitWorkflowTracing
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatkitWorkflow`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the workflow backing the session.
-    ///   - tracing: Tracing settings applied to the workflow.
-    ///   - stateVariables: The JSON member `state_variables`.
-    public init(
-        id: Swift.String,
-        tracing: ChatkitWorkflowTracing,
-        version: Swift.String? = nil,
-        stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]? = nil
-    ) {
-        self.id = id
-        self.version = version
-        self.stateVariables = stateVariables
-        self.tracing = tracing
-    }
-
-    /// Decodes `ChatkitWorkflow` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.version = try reader.optional(Swift.String.self, "version")
-        self.stateVariables = try reader.optional([Swift.String: ChatkitWorkflow.StateVariablesValue].self, "state_variables")
-        self.tracing = try reader.required(ChatkitWorkflowTracing.self, "tracing")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.version, forKey: "version")
-        try container.encode(self.stateVariables, forKey: "state_variables")
-        try container.encode(self.tracing, forKey: "tracing")
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
-    public enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case string(Swift.String)
-        case integer(Swift.Int)
-        case boolean(Swift.Bool)
-        case number(Swift.Double)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.Bool.self) {
-                self = .boolean(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.Double.self) {
-                self = .number(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .integer(let value): try value.encode(to: encoder)
-            case .boolean(let value): try value.encode(to: encoder)
-            case .number(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Controls diagnostic tracing during the session.
-///
-/// - Remark: Generated from `#/components/schemas/ChatkitWorkflowTracing`.
-public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Indicates whether tracing is enabled.
-    public var enabled: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatkitWorkflowTracing`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Indicates whether tracing is enabled.
-    public init(enabled: Swift.Bool) {
-        self.enabled = enabled
-    }
-
-    /// Decodes `ChatkitWorkflowTracing` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.enabled = try reader.required(Swift.Bool.self, "enabled")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-    }
-}
-
-/// Record of a client side tool invocation initiated by the assistant.
-///
-/// - Remark: Generated from `#/components/schemas/ClientToolCallItem`.
-public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Execution status for the tool call.
-    public var status: ClientToolCallStatus
-    /// Identifier for the client tool call.
-    public var callID: Swift.String
-    /// Tool name that was invoked.
-    public var name: Swift.String
-    /// JSON-encoded arguments that were sent to the tool.
-    public var arguments: Swift.String
-    public var output: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ClientToolCallItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - status: Execution status for the tool call.
-    ///   - callID: Identifier for the client tool call.
-    ///   - name: Tool name that was invoked.
-    ///   - arguments: JSON-encoded arguments that were sent to the tool.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        status: ClientToolCallStatus,
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        output: Swift.String? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.status = status
-        self.callID = callID
-        self.name = name
-        self.arguments = arguments
-        self.output = output
-    }
-
-    /// Decodes `ClientToolCallItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "chatkit.thread_item", required: true)
-        try reader.constant("type", is: "chatkit.client_tool_call", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.threadID = try reader.required(Swift.String.self, "thread_id")
-        self.status = try reader.required(ClientToolCallStatus.self, "status")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.arguments = try reader.required(Swift.String.self, "arguments")
-        self.output = try reader.optional(Swift.String.self, "output")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.client_tool_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.output, forKey: "output")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ClientToolCallStatus`.
-public struct ClientToolCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// Indicates that a thread has been closed.
-///
-/// - Remark: Generated from `#/components/schemas/ClosedStatus`.
-public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var reason: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ClosedStatus`.
-    public init(reason: Swift.String? = nil) {
-        self.reason = reason
-    }
-
-    /// Decodes `ClosedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "closed", required: true)
-        self.reason = try reader.optional(Swift.String.self, "reason")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("closed", forKey: "type")
-        try container.encode(self.reason, forKey: "reason")
-    }
-}
-
 /// The output of a code interpreter tool call that is a file.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput`.
@@ -2484,150 +1508,6 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
-/// The compacted response object
-///
-/// - Remark: Generated from `#/components/schemas/CompactResource`.
-public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique identifier for the compacted response.
-    public var id: Swift.String
-    /// The compacted list of output items.
-    public var output: [ItemField]
-    /// Unix timestamp (in seconds) when the compacted conversation was created.
-    public var createdAt: Swift.Int
-    /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
-    public var usage: ResponseUsage
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CompactResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique identifier for the compacted response.
-    ///   - output: The compacted list of output items.
-    ///   - createdAt: Unix timestamp (in seconds) when the compacted conversation was created.
-    ///   - usage: Token accounting for the compaction pass, including cached, reasoning, and total tokens.
-    public init(
-        id: Swift.String,
-        output: [ItemField],
-        createdAt: Swift.Int,
-        usage: ResponseUsage
-    ) {
-        self.id = id
-        self.output = output
-        self.createdAt = createdAt
-        self.usage = usage
-    }
-
-    /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response.compaction", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.output = try reader.required([ItemField].self, "output")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.usage = try reader.required(ResponseUsage.self, "usage")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.compaction", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.usage, forKey: "usage")
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
-public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
-    public var model: ModelIDsCompaction?
-    public var input: InputParam?
-    /// The JSON member `previous_response_id`.
-    public var previousResponseID: Swift.String?
-    public var instructions: Swift.String?
-    /// The JSON member `prompt_cache_key`.
-    public var promptCacheKey: Swift.String?
-    /// The JSON member `prompt_cache_retention`.
-    public var promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_options`.
-    public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The JSON member `service_tier`.
-    public var serviceTier: ServiceTierEnum?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CompactResponseMethodPublicBody`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
-    ///   - serviceTier: The JSON member `service_tier`.
-    public init(
-        model: ModelIDsCompaction? = nil,
-        input: InputParam? = nil,
-        previousResponseID: Swift.String? = nil,
-        instructions: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: PromptCacheRetentionEnum? = nil,
-        promptCacheOptions: PromptCacheOptionsParam? = nil,
-        serviceTier: ServiceTierEnum? = nil
-    ) {
-        self.model = model
-        self.input = input
-        self.previousResponseID = previousResponseID
-        self.instructions = instructions
-        self.promptCacheKey = promptCacheKey
-        self.promptCacheRetention = promptCacheRetention
-        self.promptCacheOptions = promptCacheOptions
-        self.serviceTier = serviceTier
-    }
-
-    /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(ModelIDsCompaction.self, "model")
-        self.input = try reader.optional(InputParam.self, "input")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
-        self.promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
-        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
-        self.serviceTier = try reader.optional(ServiceTierEnum.self, "service_tier")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
 public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
@@ -2695,50 +1575,73 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
-public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
-    /// A list of container files.
-    public var data: [ContainerFileResource]
-    /// The ID of the first file in the list.
-    public var firstID: Swift.String
-    /// The ID of the last file in the list.
-    public var lastID: Swift.String
-    /// Whether there are more files available.
-    public var hasMore: Swift.Bool
+/// Multi-modal input and output contents.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/Content`.
+public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `input_text`, `input_image` or `input_file`.
+    case inputContent(InputContent)
+    /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
+    case outputContent(OutputContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "input_text", "input_image", "input_file":
+            self = .inputContent(try InputContent(from: decoder))
+        case "output_text", "refusal", "reasoning_text":
+            self = .outputContent(try OutputContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .inputContent(let value): try value.encode(to: encoder)
+        case .outputContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The deleted conversation object
+///
+/// - Remark: Generated from `#/components/schemas/DeletedConversation`.
+public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var deleted: Swift.Bool
+    public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `ContainerFileListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: A list of container files.
-    ///   - firstID: The ID of the first file in the list.
-    ///   - lastID: The ID of the last file in the list.
-    ///   - hasMore: Whether there are more files available.
+    /// Creates a new `DeletedConversation`.
     public init(
-        data: [ContainerFileResource],
-        firstID: Swift.String,
-        lastID: Swift.String,
-        hasMore: Swift.Bool
+        deleted: Swift.Bool,
+        id: Swift.String
     ) {
-        self.data = data
-        self.firstID = firstID
-        self.lastID = lastID
-        self.hasMore = hasMore
+        self.deleted = deleted
+        self.id = id
     }
 
-    /// Decodes `ContainerFileListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `DeletedConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "list", required: true)
-        self.data = try reader.required([ContainerFileResource].self, "data")
-        self.firstID = try reader.required(Swift.String.self, "first_id")
-        self.lastID = try reader.required(Swift.String.self, "last_id")
-        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        try reader.constant("object", is: "conversation.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
         self.specDeviations = reader.finish()
     }
 
@@ -2747,84 +1650,901 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode("conversation.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
     }
-
-    /// The items of this page (`data`).
-    public var pageItems: [ContainerFileResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// The container file object
+/// Occurs when a stream ends.
 ///
-/// - Remark: Generated from `#/components/schemas/ContainerFileResource`.
-public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Unique identifier for the file.
-    public var id: Swift.String
-    /// The type of this object (`container.file`).
-    public var object: Swift.String
-    /// The container this file belongs to.
-    public var containerID: Swift.String
-    /// Unix timestamp (in seconds) when the file was created.
-    public var createdAt: Swift.Int
-    /// Size of the file in bytes.
-    public var bytes: Swift.Int
-    /// Path of the file in the container.
-    public var path: Swift.String
-    /// Source of the file (e.g., `user`, `assistant`).
-    public var source: Swift.String
+/// - Remark: Generated from `#/components/schemas/DoneEvent`.
+public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `ContainerFileResource`.
+    /// Creates a new `DoneEvent`.
+    public init() {
+    }
+
+    /// Decodes `DoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("event", is: "done", required: true)
+        try reader.constant("data", is: "[DONE]", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("done", forKey: "event")
+        try container.encode("[DONE]", forKey: "data")
+    }
+}
+
+/// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
+///
+/// - Remark: Generated from `#/components/schemas/DragPoint`.
+public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The x-coordinate.
+    public var x: Swift.Int
+    /// The y-coordinate.
+    public var y: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DragPoint`.
     ///
     /// - Parameters:
-    ///   - id: Unique identifier for the file.
-    ///   - object: The type of this object (`container.file`).
-    ///   - containerID: The container this file belongs to.
-    ///   - createdAt: Unix timestamp (in seconds) when the file was created.
-    ///   - bytes: Size of the file in bytes.
-    ///   - path: Path of the file in the container.
-    ///   - source: Source of the file (e.g., `user`, `assistant`).
+    ///   - x: The x-coordinate.
+    ///   - y: The y-coordinate.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int
+    ) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Decodes `DragPoint` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.x = try reader.required(Swift.Int.self, "x")
+        self.y = try reader.required(Swift.Int.self, "y")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.x, forKey: "x")
+        try container.encode(self.y, forKey: "y")
+    }
+}
+
+/// Occurs when an [error](https://platform.openai.com/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
+///
+/// - Remark: Generated from `#/components/schemas/ErrorEvent`.
+public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var data: ErrorObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ErrorEvent`.
+    public init(data: ErrorObject) {
+        self.data = data
+    }
+
+    /// Decodes `ErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("event", is: "error", required: true)
+        self.data = try reader.required(ErrorObject.self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("error", forKey: "event")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// An error payload that was emitted for a streaming error event.
+///
+/// - Remark: Generated from `#/components/schemas/ErrorPayload`.
+public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The error type that was emitted.
+    public var type: Swift.String
+    public var code: Swift.String?
+    /// The human-readable error message that was emitted.
+    public var message: Swift.String
+    public var param: Swift.String?
+    /// The response headers that were emitted with the error, if any.
+    public var headers: [Swift.String: Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ErrorPayload`.
+    ///
+    /// - Parameters:
+    ///   - type: The error type that was emitted.
+    ///   - message: The human-readable error message that was emitted.
+    ///   - headers: The response headers that were emitted with the error, if any.
+    public init(
+        type: Swift.String,
+        message: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil,
+        headers: [Swift.String: Swift.String]? = nil
+    ) {
+        self.type = type
+        self.code = code
+        self.message = message
+        self.param = param
+        self.headers = headers
+    }
+
+    /// Decodes `ErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(Swift.String.self, "type")
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.param, forKey: "param")
+        try container.encodeIfPresent(self.headers, forKey: "headers")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/FileCitationParam`.
+public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The filename of the file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the file in the list of files.
+    ///   - fileID: The ID of the file.
+    ///   - filename: The filename of the file cited.
+    public init(
+        index: Swift.Int,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.index = index
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    /// Decodes `FileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_citation", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_citation", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.filename, forKey: "filename")
+    }
+}
+
+/// A log probability object.
+///
+/// - Remark: Generated from `#/components/schemas/LogProbProperties`.
+public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The token that was used to generate the log probability.
+    public var token: Swift.String
+    /// The log probability of the token.
+    public var logprob: Swift.Double
+    /// The bytes that were used to generate the log probability.
+    public var bytes: [Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `LogProbProperties`.
+    ///
+    /// - Parameters:
+    ///   - token: The token that was used to generate the log probability.
+    ///   - logprob: The log probability of the token.
+    ///   - bytes: The bytes that were used to generate the log probability.
+    public init(
+        token: Swift.String,
+        logprob: Swift.Double,
+        bytes: [Swift.Int]
+    ) {
+        self.token = token
+        self.logprob = logprob
+        self.bytes = bytes
+    }
+
+    /// Decodes `LogProbProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.token = try reader.required(Swift.String.self, "token")
+        self.logprob = try reader.required(Swift.Double.self, "logprob")
+        self.bytes = try reader.required([Swift.Int].self, "bytes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.token, forKey: "token")
+        try container.encode(self.logprob, forKey: "logprob")
+        try container.encode(self.bytes, forKey: "bytes")
+    }
+}
+
+/// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject`.
+public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the content part in the message.
+    public var index: Swift.Int
+    /// The JSON member `image_file`.
+    public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentImageFileObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the content part in the message.
+    ///   - imageFile: The JSON member `image_file`.
+    public init(
+        index: Swift.Int,
+        imageFile: MessageDeltaContentImageFileObject.ImageFile? = nil
+    ) {
+        self.index = index
+        self.imageFile = imageFile
+    }
+
+    /// Decodes `MessageDeltaContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_file", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.imageFile = try reader.optional(MessageDeltaContentImageFileObject.ImageFile.self, "image_file")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_file", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.imageFile, forKey: "image_file")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
+    public struct ImageFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
+        public var fileID: Swift.String?
+        /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        public var detail: FileInputDetail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ImageFile`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content.
+        ///   - detail: Specifies the detail level of the image if specified by the user.
+        public init(
+            fileID: Swift.String? = nil,
+            detail: FileInputDetail? = nil
+        ) {
+            self.fileID = fileID
+            self.detail = detail
+        }
+
+        /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            try container.encodeIfPresent(self.detail, forKey: "detail")
+        }
+    }
+}
+
+/// References an image URL in the content of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject`.
+public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the content part in the message.
+    public var index: Swift.Int
+    /// The JSON member `image_url`.
+    public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentImageURLObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the content part in the message.
+    ///   - imageURL: The JSON member `image_url`.
+    public init(
+        index: Swift.Int,
+        imageURL: MessageDeltaContentImageURLObject.ImageURL? = nil
+    ) {
+        self.index = index
+        self.imageURL = imageURL
+    }
+
+    /// Decodes `MessageDeltaContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image_url", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.imageURL = try reader.optional(MessageDeltaContentImageURLObject.ImageURL.self, "image_url")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image_url", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
+    public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
+        public var url: Swift.String?
+        /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        public var detail: FileInputDetail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ImageURL`.
+        ///
+        /// - Parameters:
+        ///   - url: The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
+        ///   - detail: Specifies the detail level of the image.
+        public init(
+            url: Swift.String? = nil,
+            detail: FileInputDetail? = nil
+        ) {
+            self.url = url
+            self.detail = detail
+        }
+
+        /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.url = try reader.optional(Swift.String.self, "url")
+            self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.url, forKey: "url")
+            try container.encodeIfPresent(self.detail, forKey: "detail")
+        }
+    }
+}
+
+/// The refusal content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentRefusalObject`.
+public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the refusal part in the message.
+    public var index: Swift.Int
+    public var refusal: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentRefusalObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the refusal part in the message.
+    public init(
+        index: Swift.Int,
+        refusal: Swift.String? = nil
+    ) {
+        self.index = index
+        self.refusal = refusal
+    }
+
+    /// Decodes `MessageDeltaContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "refusal", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.refusal = try reader.optional(Swift.String.self, "refusal")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("refusal", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.refusal, forKey: "refusal")
+    }
+}
+
+/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject`.
+public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the annotation in the text content part.
+    public var index: Swift.Int
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String?
+    /// The JSON member `file_citation`.
+    public var fileCitation: MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation?
+    /// The JSON member `start_index`.
+    public var startIndex: Swift.Int?
+    /// The JSON member `end_index`.
+    public var endIndex: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentTextAnnotationsFileCitationObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the annotation in the text content part.
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - fileCitation: The JSON member `file_citation`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
+    public init(
+        index: Swift.Int,
+        text: Swift.String? = nil,
+        fileCitation: MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation? = nil,
+        startIndex: Swift.Int? = nil,
+        endIndex: Swift.Int? = nil
+    ) {
+        self.index = index
+        self.text = text
+        self.fileCitation = fileCitation
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_citation", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.text = try reader.optional(Swift.String.self, "text")
+        self.fileCitation = try reader.optional(MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation.self, "file_citation")
+        self.startIndex = try reader.optional(Swift.Int.self, "start_index")
+        self.endIndex = try reader.optional(Swift.Int.self, "end_index")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_citation", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.fileCitation, forKey: "file_citation")
+        try container.encodeIfPresent(self.startIndex, forKey: "start_index")
+        try container.encodeIfPresent(self.endIndex, forKey: "end_index")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
+    public struct FileCitation: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the specific File the citation is from.
+        public var fileID: Swift.String?
+        /// The specific quote in the file.
+        public var quote: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FileCitation`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the specific File the citation is from.
+        ///   - quote: The specific quote in the file.
+        public init(
+            fileID: Swift.String? = nil,
+            quote: Swift.String? = nil
+        ) {
+            self.fileID = fileID
+            self.quote = quote
+        }
+
+        /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.quote = try reader.optional(Swift.String.self, "quote")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            try container.encodeIfPresent(self.quote, forKey: "quote")
+        }
+    }
+}
+
+/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject`.
+public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the annotation in the text content part.
+    public var index: Swift.Int
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String?
+    /// The JSON member `file_path`.
+    public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue?
+    /// The JSON member `start_index`.
+    public var startIndex: Swift.Int?
+    /// The JSON member `end_index`.
+    public var endIndex: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the annotation in the text content part.
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - filePath: The JSON member `file_path`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
+    public init(
+        index: Swift.Int,
+        text: Swift.String? = nil,
+        filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue? = nil,
+        startIndex: Swift.Int? = nil,
+        endIndex: Swift.Int? = nil
+    ) {
+        self.index = index
+        self.text = text
+        self.filePath = filePath
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_path", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.text = try reader.optional(Swift.String.self, "text")
+        self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue.self, "file_path")
+        self.startIndex = try reader.optional(Swift.Int.self, "start_index")
+        self.endIndex = try reader.optional(Swift.Int.self, "end_index")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_path", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.filePath, forKey: "file_path")
+        try container.encodeIfPresent(self.startIndex, forKey: "start_index")
+        try container.encodeIfPresent(self.endIndex, forKey: "end_index")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
+    public struct FilePathValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the file that was generated.
+        public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FilePathValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the file that was generated.
+        public init(fileID: Swift.String? = nil) {
+            self.fileID = fileID
+        }
+
+        /// Decodes `FilePathValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        }
+    }
+}
+
+/// The text content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject`.
+public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the content part in the message.
+    public var index: Swift.Int
+    public var text: MessageDeltaContentTextObject.Text?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaContentTextObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the content part in the message.
+    public init(
+        index: Swift.Int,
+        text: MessageDeltaContentTextObject.Text? = nil
+    ) {
+        self.index = index
+        self.text = text
+    }
+
+    /// Decodes `MessageDeltaContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.text = try reader.optional(MessageDeltaContentTextObject.Text.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.text, forKey: "text")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
+    public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The data that makes up the text.
+        public var value: Swift.String?
+        public var annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Text`.
+        ///
+        /// - Parameters:
+        ///   - value: The data that makes up the text.
+        public init(
+            value: Swift.String? = nil,
+            annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]? = nil
+        ) {
+            self.value = value
+            self.annotations = annotations
+        }
+
+        /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.value = try reader.optional(Swift.String.self, "value")
+            self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.AnnotationValue].self, "annotations")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.value, forKey: "value")
+            try container.encodeIfPresent(self.annotations, forKey: "annotations")
+        }
+
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
+        public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
+            case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
+            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
+            case filePath(MessageDeltaContentTextAnnotationsFilePathObject)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "file_citation":
+                    self = .fileCitation(try MessageDeltaContentTextAnnotationsFileCitationObject(from: decoder))
+                case "file_path":
+                    self = .filePath(try MessageDeltaContentTextAnnotationsFilePathObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .fileCitation(let value): try value.encode(to: encoder)
+                case .filePath(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Represents a message delta i.e. any changed fields on a message during streaming.
+///
+/// - Remark: Generated from `#/components/schemas/MessageDeltaObject`.
+public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier of the message, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The delta containing the fields that have changed on the Message.
+    public var delta: MessageDeltaObject.Delta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageDeltaObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier of the message, which can be referenced in API endpoints.
+    ///   - delta: The delta containing the fields that have changed on the Message.
     public init(
         id: Swift.String,
-        object: Swift.String,
-        containerID: Swift.String,
-        createdAt: Swift.Int,
-        bytes: Swift.Int,
-        path: Swift.String,
-        source: Swift.String
+        delta: MessageDeltaObject.Delta
     ) {
         self.id = id
-        self.object = object
-        self.containerID = containerID
-        self.createdAt = createdAt
-        self.bytes = bytes
-        self.path = path
-        self.source = source
+        self.delta = delta
     }
 
-    /// Decodes `ContainerFileResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `MessageDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "thread.message.delta", required: true)
         self.id = try reader.required(Swift.String.self, "id")
-        self.object = try reader.required(Swift.String.self, "object")
-        self.containerID = try reader.required(Swift.String.self, "container_id")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.bytes = try reader.required(Swift.Int.self, "bytes")
-        self.path = try reader.required(Swift.String.self, "path")
-        self.source = try reader.required(Swift.String.self, "source")
+        self.delta = try reader.required(MessageDeltaObject.Delta.self, "delta")
         self.specDeviations = reader.finish()
     }
 
@@ -2833,60 +2553,722 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thread.message.delta", forKey: "object")
         try container.encode(self.id, forKey: "id")
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.source, forKey: "source")
+        try container.encode(self.delta, forKey: "delta")
+    }
+
+    /// The delta containing the fields that have changed on the Message.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta`.
+    public struct Delta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The entity that produced the message. One of `user` or `assistant`.
+        public var role: MessageDeltaObject.Delta.RoleValue?
+        /// The content of the message in array of text and/or images.
+        public var content: [MessageDeltaObject.Delta.ContentItem]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Delta`.
+        ///
+        /// - Parameters:
+        ///   - role: The entity that produced the message.
+        ///   - content: The content of the message in array of text and/or images.
+        public init(
+            role: MessageDeltaObject.Delta.RoleValue? = nil,
+            content: [MessageDeltaObject.Delta.ContentItem]? = nil
+        ) {
+            self.role = role
+            self.content = content
+        }
+
+        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.role = try reader.optional(MessageDeltaObject.Delta.RoleValue.self, "role")
+            self.content = try reader.optional([MessageDeltaObject.Delta.ContentItem].self, "content")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.role, forKey: "role")
+            try container.encodeIfPresent(self.content, forKey: "content")
+        }
+
+        /// The entity that produced the message. One of `user` or `assistant`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/role`.
+        public struct RoleValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `user`
+            public static var user: Self { Self(rawValue: "user") }
+
+            /// `assistant`
+            public static var assistant: Self { Self(rawValue: "assistant") }
+        }
+
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
+        public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
+            case imageFile(MessageDeltaContentImageFileObject)
+            /// The text content that is part of a message. Selected when `type` is `text`.
+            case text(MessageDeltaContentTextObject)
+            /// The refusal content that is part of a message. Selected when `type` is `refusal`.
+            case refusal(MessageDeltaContentRefusalObject)
+            /// References an image URL in the content of a message. Selected when `type` is `image_url`.
+            case imageURL(MessageDeltaContentImageURLObject)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "image_file":
+                    self = .imageFile(try MessageDeltaContentImageFileObject(from: decoder))
+                case "text":
+                    self = .text(try MessageDeltaContentTextObject(from: decoder))
+                case "refusal":
+                    self = .refusal(try MessageDeltaContentRefusalObject(from: decoder))
+                case "image_url":
+                    self = .imageURL(try MessageDeltaContentImageURLObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .imageFile(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .refusal(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/ContainerListResource`.
-public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
-    /// A list of containers.
-    public var data: [ContainerResource]
-    /// The ID of the first container in the list.
-    public var firstID: Swift.String
-    /// The ID of the last container in the list.
-    public var lastID: Swift.String
-    /// Whether there are more containers available.
-    public var hasMore: Swift.Bool
+/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
+public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created. Selected when `event` is `thread.message.created`.
+    case threadMessageCreated(MessageStreamEvent.ThreadMessageCreated)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state. Selected when `event` is `thread.message.in_progress`.
+    case threadMessageInProgress(MessageStreamEvent.ThreadMessageInProgress)
+    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed. Selected when `event` is `thread.message.delta`.
+    case threadMessageDelta(MessageStreamEvent.ThreadMessageDelta)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed. Selected when `event` is `thread.message.completed`.
+    case threadMessageCompleted(MessageStreamEvent.ThreadMessageCompleted)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed. Selected when `event` is `thread.message.incomplete`.
+    case threadMessageIncomplete(MessageStreamEvent.ThreadMessageIncomplete)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("event") {
+        case "thread.message.created":
+            self = .threadMessageCreated(try MessageStreamEvent.ThreadMessageCreated(from: decoder))
+        case "thread.message.in_progress":
+            self = .threadMessageInProgress(try MessageStreamEvent.ThreadMessageInProgress(from: decoder))
+        case "thread.message.delta":
+            self = .threadMessageDelta(try MessageStreamEvent.ThreadMessageDelta(from: decoder))
+        case "thread.message.completed":
+            self = .threadMessageCompleted(try MessageStreamEvent.ThreadMessageCompleted(from: decoder))
+        case "thread.message.incomplete":
+            self = .threadMessageIncomplete(try MessageStreamEvent.ThreadMessageIncomplete(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .threadMessageCreated(let value): try value.encode(to: encoder)
+        case .threadMessageInProgress(let value): try value.encode(to: encoder)
+        case .threadMessageDelta(let value): try value.encode(to: encoder)
+        case .threadMessageCompleted(let value): try value.encode(to: encoder)
+        case .threadMessageIncomplete(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/0`.
+    public struct ThreadMessageCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ThreadMessageCreated`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public init(data: MessageObject) {
+            self.data = data
+        }
+
+        /// Decodes `ThreadMessageCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("event", is: "thread.message.created", required: true)
+            self.data = try reader.required(MessageObject.self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("thread.message.created", forKey: "event")
+            try container.encode(self.data, forKey: "data")
+        }
+    }
+
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/1`.
+    public struct ThreadMessageInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ThreadMessageInProgress`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public init(data: MessageObject) {
+            self.data = data
+        }
+
+        /// Decodes `ThreadMessageInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("event", is: "thread.message.in_progress", required: true)
+            self.data = try reader.required(MessageObject.self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("thread.message.in_progress", forKey: "event")
+            try container.encode(self.data, forKey: "data")
+        }
+    }
+
+    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/2`.
+    public struct ThreadMessageDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Represents a message delta i.e. any changed fields on a message during streaming.
+        public var data: MessageDeltaObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ThreadMessageDelta`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a message delta i.e. any changed fields on a message during streaming.
+        public init(data: MessageDeltaObject) {
+            self.data = data
+        }
+
+        /// Decodes `ThreadMessageDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("event", is: "thread.message.delta", required: true)
+            self.data = try reader.required(MessageDeltaObject.self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("thread.message.delta", forKey: "event")
+            try container.encode(self.data, forKey: "data")
+        }
+    }
+
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/3`.
+    public struct ThreadMessageCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ThreadMessageCompleted`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public init(data: MessageObject) {
+            self.data = data
+        }
+
+        /// Decodes `ThreadMessageCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("event", is: "thread.message.completed", required: true)
+            self.data = try reader.required(MessageObject.self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("thread.message.completed", forKey: "event")
+            try container.encode(self.data, forKey: "data")
+        }
+    }
+
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/4`.
+    public struct ThreadMessageIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ThreadMessageIncomplete`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+        public init(data: MessageObject) {
+            self.data = data
+        }
+
+        /// Decodes `ThreadMessageIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("event", is: "thread.message.incomplete", required: true)
+            self.data = try reader.required(MessageObject.self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("thread.message.incomplete", forKey: "event")
+            try container.encode(self.data, forKey: "data")
+        }
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ModelIds`.
+public struct ModelIDs: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+
+    /// `o1-pro`
+    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
+
+    /// `o1-pro-2025-03-19`
+    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
+
+    /// `o3-pro`
+    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
+
+    /// `o3-pro-2025-06-10`
+    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
+
+    /// `o3-deep-research`
+    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
+
+    /// `o3-deep-research-2025-06-26`
+    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
+
+    /// `o4-mini-deep-research`
+    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
+
+    /// `o4-mini-deep-research-2025-06-26`
+    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
+
+    /// `computer-use-preview`
+    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
+
+    /// `computer-use-preview-2025-03-11`
+    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
+
+    /// `gpt-5.5-pro`
+    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
+
+    /// `gpt-5.5-pro-2026-04-23`
+    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
+
+    /// `gpt-5-codex`
+    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
+
+    /// `gpt-5-pro`
+    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
+
+    /// `gpt-5-pro-2025-10-06`
+    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
+
+    /// `gpt-5.1-codex-max`
+    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
+
+    /// `gpt-daybreak-blue-latest`
+    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
+
+    /// `gpt-daybreak-red-latest`
+    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
+
+    /// `gpt-5.6-cyber`
+    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
+}
+
+/// An audio output from the model.
+///
+/// - Remark: Generated from `#/components/schemas/OutputAudio`.
+public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Base64-encoded audio data from the model.
+    public var data: Swift.String
+    /// The transcript of the audio data from the model.
+    public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `ContainerListResource`.
+    /// Creates a new `OutputAudio`.
     ///
     /// - Parameters:
-    ///   - data: A list of containers.
-    ///   - firstID: The ID of the first container in the list.
-    ///   - lastID: The ID of the last container in the list.
-    ///   - hasMore: Whether there are more containers available.
+    ///   - data: Base64-encoded audio data from the model.
+    ///   - transcript: The transcript of the audio data from the model.
     public init(
-        data: [ContainerResource],
-        firstID: Swift.String,
-        lastID: Swift.String,
-        hasMore: Swift.Bool
+        data: Swift.String,
+        transcript: Swift.String
     ) {
         self.data = data
-        self.firstID = firstID
-        self.lastID = lastID
-        self.hasMore = hasMore
+        self.transcript = transcript
     }
 
-    /// Decodes `ContainerListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `OutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "list", required: true)
-        self.data = try reader.required([ContainerResource].self, "data")
-        self.firstID = try reader.required(Swift.String.self, "first_id")
-        self.lastID = try reader.required(Swift.String.self, "last_id")
-        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        try reader.constant("type", is: "output_audio", required: true)
+        self.data = try reader.required(Swift.String.self, "data")
+        self.transcript = try reader.required(Swift.String.self, "transcript")
         self.specDeviations = reader.finish()
     }
 
@@ -2895,17 +3277,715 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
+        try container.encode("output_audio", forKey: "type")
         try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.transcript, forKey: "transcript")
+    }
+}
+
+/// Represents a run step delta i.e. any changed fields on a run step during streaming.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaObject`.
+public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier of the run step, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The delta containing the fields that have changed on the run step.
+    public var delta: RunStepDeltaObject.Delta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier of the run step, which can be referenced in API endpoints.
+    ///   - delta: The delta containing the fields that have changed on the run step.
+    public init(
+        id: Swift.String,
+        delta: RunStepDeltaObject.Delta
+    ) {
+        self.id = id
+        self.delta = delta
     }
 
-    /// The items of this page (`data`).
-    public var pageItems: [ContainerResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { lastID }
+    /// Decodes `RunStepDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "thread.run.step.delta", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.delta = try reader.required(RunStepDeltaObject.Delta.self, "delta")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thread.run.step.delta", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.delta, forKey: "delta")
+    }
+
+    /// The delta containing the fields that have changed on the run step.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta`.
+    public struct Delta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The details of the run step.
+        public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Delta`.
+        ///
+        /// - Parameters:
+        ///   - stepDetails: The details of the run step.
+        public init(stepDetails: RunStepDeltaObject.Delta.StepDetails? = nil) {
+            self.stepDetails = stepDetails
+        }
+
+        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.stepDetails = try reader.optional(RunStepDeltaObject.Delta.StepDetails.self, "step_details")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.stepDetails, forKey: "step_details")
+        }
+
+        /// The details of the run step.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta/properties/step_details`.
+        public enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
+            case messageCreation(RunStepDeltaStepDetailsMessageCreationObject)
+            /// Details of the tool call. Selected when `type` is `tool_calls`.
+            case toolCalls(RunStepDeltaStepDetailsToolCallsObject)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "message_creation":
+                    self = .messageCreation(try RunStepDeltaStepDetailsMessageCreationObject(from: decoder))
+                case "tool_calls":
+                    self = .toolCalls(try RunStepDeltaStepDetailsToolCallsObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .messageCreation(let value): try value.encode(to: encoder)
+                case .toolCalls(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Details of the message creation by the run step.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
+public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `message_creation`.
+    public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
+    ///
+    /// - Parameters:
+    ///   - messageCreation: The JSON member `message_creation`.
+    public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
+        self.messageCreation = messageCreation
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "message_creation", required: true)
+        self.messageCreation = try reader.optional(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, "message_creation")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("message_creation", forKey: "type")
+        try container.encodeIfPresent(self.messageCreation, forKey: "message_creation")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
+    public struct MessageCreation: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the message that was created by this run step.
+        public var messageID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `MessageCreation`.
+        ///
+        /// - Parameters:
+        ///   - messageID: The ID of the message that was created by this run step.
+        public init(messageID: Swift.String? = nil) {
+            self.messageID = messageID
+        }
+
+        /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.messageID = try reader.optional(Swift.String.self, "message_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.messageID, forKey: "message_id")
+        }
+    }
+}
+
+/// Details of the Code Interpreter tool call the run step was involved in.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject`.
+public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the tool call in the tool calls array.
+    public var index: Swift.Int
+    /// The ID of the tool call.
+    public var id: Swift.String?
+    /// The Code Interpreter tool call definition.
+    public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tool call in the tool calls array.
+    ///   - id: The ID of the tool call.
+    ///   - codeInterpreter: The Code Interpreter tool call definition.
+    public init(
+        index: Swift.Int,
+        id: Swift.String? = nil,
+        codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter? = nil
+    ) {
+        self.index = index
+        self.id = id
+        self.codeInterpreter = codeInterpreter
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "code_interpreter", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.codeInterpreter = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, "code_interpreter")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("code_interpreter", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
+    }
+
+    /// The Code Interpreter tool call definition.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter`.
+    public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The input to the Code Interpreter tool call.
+        public var input: Swift.String?
+        /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
+        public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `CodeInterpreter`.
+        ///
+        /// - Parameters:
+        ///   - input: The input to the Code Interpreter tool call.
+        ///   - outputs: The outputs from the Code Interpreter tool call.
+        public init(
+            input: Swift.String? = nil,
+            outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]? = nil
+        ) {
+            self.input = input
+            self.outputs = outputs
+        }
+
+        /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.input = try reader.optional(Swift.String.self, "input")
+            self.outputs = try reader.optional([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, "outputs")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.input, forKey: "input")
+            try container.encodeIfPresent(self.outputs, forKey: "outputs")
+        }
+
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
+        public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
+            case logs(RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject)
+            /// Selected when `type` is `image`.
+            case image(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "logs":
+                    self = .logs(try RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
+                case "image":
+                    self = .image(try RunStepDeltaStepDetailsToolCallsCodeOutputImageObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .logs(let value): try value.encode(to: encoder)
+                case .image(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Code interpreter image output
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
+public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the output in the outputs array.
+    public var index: Swift.Int
+    public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the output in the outputs array.
+    public init(
+        index: Swift.Int,
+        image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue? = nil
+    ) {
+        self.index = index
+        self.image = image
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "image", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, "image")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("image", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.image, forKey: "image")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
+    public struct ImageValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
+        public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ImageValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
+        public init(fileID: Swift.String? = nil) {
+            self.fileID = fileID
+        }
+
+        /// Decodes `ImageValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        }
+    }
+}
+
+/// Text output from the Code Interpreter tool call as part of a run step.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the output in the outputs array.
+    public var index: Swift.Int
+    /// The text output from the Code Interpreter tool call.
+    public var logs: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the output in the outputs array.
+    ///   - logs: The text output from the Code Interpreter tool call.
+    public init(
+        index: Swift.Int,
+        logs: Swift.String? = nil
+    ) {
+        self.index = index
+        self.logs = logs
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "logs", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.logs = try reader.optional(Swift.String.self, "logs")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("logs", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.logs, forKey: "logs")
+    }
+}
+
+/// File search tool call
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFileSearchObject`.
+public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the tool call in the tool calls array.
+    public var index: Swift.Int
+    /// The ID of the tool call object.
+    public var id: Swift.String?
+    /// For now, this is always going to be an empty object.
+    public var fileSearch: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tool call in the tool calls array.
+    ///   - fileSearch: For now, this is always going to be an empty object.
+    ///   - id: The ID of the tool call object.
+    public init(
+        index: Swift.Int,
+        fileSearch: [Swift.String: JSONValue],
+        id: Swift.String? = nil
+    ) {
+        self.index = index
+        self.id = id
+        self.fileSearch = fileSearch
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_search", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.fileSearch = try reader.required([Swift.String: JSONValue].self, "file_search")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_search", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encode(self.fileSearch, forKey: "file_search")
+    }
+}
+
+/// Function tool call
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject`.
+public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the tool call in the tool calls array.
+    public var index: Swift.Int
+    /// The ID of the tool call object.
+    public var id: Swift.String?
+    /// The definition of the function that was called.
+    public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsFunctionObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tool call in the tool calls array.
+    ///   - id: The ID of the tool call object.
+    ///   - function: The definition of the function that was called.
+    public init(
+        index: Swift.Int,
+        id: Swift.String? = nil,
+        function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function? = nil
+    ) {
+        self.index = index
+        self.id = id
+        self.function = function
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.function = try reader.optional(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, "function")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode(self.index, forKey: "index")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.function, forKey: "function")
+    }
+
+    /// The definition of the function that was called.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject/properties/function`.
+    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The name of the function.
+        public var name: Swift.String?
+        /// The arguments passed to the function.
+        public var arguments: Swift.String?
+        public var output: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Function`.
+        ///
+        /// - Parameters:
+        ///   - name: The name of the function.
+        ///   - arguments: The arguments passed to the function.
+        public init(
+            name: Swift.String? = nil,
+            arguments: Swift.String? = nil,
+            output: Swift.String? = nil
+        ) {
+            self.name = name
+            self.arguments = arguments
+            self.output = output
+        }
+
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.arguments = try reader.optional(Swift.String.self, "arguments")
+            self.output = try reader.optional(Swift.String.self, "output")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.arguments, forKey: "arguments")
+            try container.encodeIfPresent(self.output, forKey: "output")
+        }
+    }
+}
+
+/// Details of the tool call.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
+    ///
+    /// - Parameters:
+    ///   - toolCalls: An array of tool calls the run step was involved in.
+    public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
+        self.toolCalls = toolCalls
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_calls", required: true)
+        self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_calls", forKey: "type")
+        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
+    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
+        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
+        /// Selected when `type` is `file_search`.
+        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
+        /// Selected when `type` is `function`.
+        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "code_interpreter":
+                self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
+            case "file_search":
+                self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
+            case "function":
+                self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
 }

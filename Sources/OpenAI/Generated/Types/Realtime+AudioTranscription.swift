@@ -215,6 +215,397 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/CallableToolAllowedCaller`.
+public struct CallableToolAllowedCaller: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `direct`
+    public static var direct: Self { Self(rawValue: "direct") }
+
+    /// `programmatic`
+    public static var programmatic: Self { Self(rawValue: "programmatic") }
+}
+
+/// Give the model access to additional tools via remote Model Context Protocol
+/// (MCP) servers. [Learn more about MCP](https://platform.openai.com/docs/guides/tools-remote-mcp).
+///
+/// - Remark: Generated from `#/components/schemas/MCPTool`.
+public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A label for this MCP server, used to identify it in tool calls.
+    public var serverLabel: Swift.String
+    /// The URL for the MCP server. One of `server_url`, `connector_id`, or
+    /// `tunnel_id` must be provided.
+    public var serverURL: Swift.String?
+    /// Identifier for service connectors, like those available in ChatGPT. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
+    ///
+    /// Currently supported `connector_id` values are:
+    ///
+    /// - Dropbox: `connector_dropbox`
+    /// - Gmail: `connector_gmail`
+    /// - Google Calendar: `connector_googlecalendar`
+    /// - Google Drive: `connector_googledrive`
+    /// - Microsoft Teams: `connector_microsoftteams`
+    /// - Outlook Calendar: `connector_outlookcalendar`
+    /// - Outlook Email: `connector_outlookemail`
+    /// - SharePoint: `connector_sharepoint`
+    public var connectorID: MCPTool.ConnectorID?
+    /// The Secure MCP Tunnel ID to use instead of a direct server URL. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided.
+    public var tunnelID: Swift.String?
+    /// An OAuth access token that can be used with a remote MCP server, either
+    /// with a custom MCP server URL or a service connector. Your application
+    /// must handle the OAuth authorization flow and provide the token here.
+    public var authorization: Swift.String?
+    /// Optional description of the MCP server, used to provide more context.
+    public var serverDescription: Swift.String?
+    public var headers: [Swift.String: Swift.String]?
+    /// The JSON member `allowed_tools`.
+    public var allowedTools: MCPTool.AllowedTools?
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [CallableToolAllowedCaller]?
+    /// The JSON member `require_approval`.
+    public var requireApproval: MCPTool.RequireApproval?
+    /// Whether this MCP tool is deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MCPTool`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
+    ///   - serverURL: The URL for the MCP server.
+    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT.
+    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
+    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
+    ///   - serverDescription: Optional description of the MCP server, used to provide more context.
+    ///   - allowedTools: The JSON member `allowed_tools`.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - requireApproval: The JSON member `require_approval`.
+    ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
+    public init(
+        serverLabel: Swift.String,
+        serverURL: Swift.String? = nil,
+        connectorID: MCPTool.ConnectorID? = nil,
+        tunnelID: Swift.String? = nil,
+        authorization: Swift.String? = nil,
+        serverDescription: Swift.String? = nil,
+        headers: [Swift.String: Swift.String]? = nil,
+        allowedTools: MCPTool.AllowedTools? = nil,
+        allowedCallers: [CallableToolAllowedCaller]? = nil,
+        requireApproval: MCPTool.RequireApproval? = nil,
+        deferLoading: Swift.Bool? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.serverURL = serverURL
+        self.connectorID = connectorID
+        self.tunnelID = tunnelID
+        self.authorization = authorization
+        self.serverDescription = serverDescription
+        self.headers = headers
+        self.allowedTools = allowedTools
+        self.allowedCallers = allowedCallers
+        self.requireApproval = requireApproval
+        self.deferLoading = deferLoading
+    }
+
+    /// Decodes `MCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "mcp", required: true)
+        self.serverLabel = try reader.required(Swift.String.self, "server_label")
+        self.serverURL = try reader.optional(Swift.String.self, "server_url")
+        self.connectorID = try reader.optional(MCPTool.ConnectorID.self, "connector_id")
+        self.tunnelID = try reader.optional(Swift.String.self, "tunnel_id")
+        self.authorization = try reader.optional(Swift.String.self, "authorization")
+        self.serverDescription = try reader.optional(Swift.String.self, "server_description")
+        self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
+        self.allowedTools = try reader.optional(MCPTool.AllowedTools.self, "allowed_tools")
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.requireApproval = try reader.optional(MCPTool.RequireApproval.self, "require_approval")
+        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("mcp", forKey: "type")
+        try container.encode(self.serverLabel, forKey: "server_label")
+        try container.encodeIfPresent(self.serverURL, forKey: "server_url")
+        try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
+        try container.encodeIfPresent(self.tunnelID, forKey: "tunnel_id")
+        try container.encodeIfPresent(self.authorization, forKey: "authorization")
+        try container.encodeIfPresent(self.serverDescription, forKey: "server_description")
+        try container.encodeIfPresent(self.headers, forKey: "headers")
+        try container.encodeIfPresent(self.allowedTools, forKey: "allowed_tools")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        try container.encodeIfPresent(self.requireApproval, forKey: "require_approval")
+        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+    }
+
+    /// Identifier for service connectors, like those available in ChatGPT. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
+    ///
+    /// Currently supported `connector_id` values are:
+    ///
+    /// - Dropbox: `connector_dropbox`
+    /// - Gmail: `connector_gmail`
+    /// - Google Calendar: `connector_googlecalendar`
+    /// - Google Drive: `connector_googledrive`
+    /// - Microsoft Teams: `connector_microsoftteams`
+    /// - Outlook Calendar: `connector_outlookcalendar`
+    /// - Outlook Email: `connector_outlookemail`
+    /// - SharePoint: `connector_sharepoint`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/connector_id`.
+    public struct ConnectorID: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `connector_dropbox`
+        public static var connectorDropbox: Self { Self(rawValue: "connector_dropbox") }
+
+        /// `connector_gmail`
+        public static var connectorGmail: Self { Self(rawValue: "connector_gmail") }
+
+        /// `connector_googlecalendar`
+        public static var connectorGooglecalendar: Self { Self(rawValue: "connector_googlecalendar") }
+
+        /// `connector_googledrive`
+        public static var connectorGoogledrive: Self { Self(rawValue: "connector_googledrive") }
+
+        /// `connector_microsoftteams`
+        public static var connectorMicrosoftteams: Self { Self(rawValue: "connector_microsoftteams") }
+
+        /// `connector_outlookcalendar`
+        public static var connectorOutlookcalendar: Self { Self(rawValue: "connector_outlookcalendar") }
+
+        /// `connector_outlookemail`
+        public static var connectorOutlookemail: Self { Self(rawValue: "connector_outlookemail") }
+
+        /// `connector_sharepoint`
+        public static var connectorSharepoint: Self { Self(rawValue: "connector_sharepoint") }
+    }
+
+    /// List of allowed tool names or a filter object.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
+    public enum AllowedTools: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A string array of allowed tool names.
+        case mcpAllowedTools([Swift.String])
+        /// A filter object to specify which tools are allowed.
+        case mcpToolFilter(MCPToolFilter)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase([Swift.String].self) {
+                self = .mcpAllowedTools(value)
+                return
+            }
+            if let value = decoder.attemptCase(MCPToolFilter.self) {
+                self = .mcpToolFilter(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .mcpAllowedTools(let value): try value.encode(to: encoder)
+            case .mcpToolFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Specify which of the MCP server's tools require approval.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
+    public enum RequireApproval: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Specify which of the MCP server's tools require approval.
+        case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
+        /// Specify a single approval policy for all tools.
+        case string(MCPTool.RequireApproval.StringValue)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(MCPTool.RequireApproval.MCPToolApprovalFilter.self) {
+                self = .mcpToolApprovalFilter(value)
+                return
+            }
+            if let value = decoder.attemptCase(MCPTool.RequireApproval.StringValue.self) {
+                self = .string(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Specify which of the MCP server's tools require approval. Can be
+        /// `always`, `never`, or a filter object associated with tools
+        /// that require approval.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/0`.
+        public struct MCPToolApprovalFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// A filter object to specify which tools are allowed.
+            public var always: MCPToolFilter?
+            /// A filter object to specify which tools are allowed.
+            public var never: MCPToolFilter?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `MCPToolApprovalFilter`.
+            ///
+            /// - Parameters:
+            ///   - always: A filter object to specify which tools are allowed.
+            ///   - never: A filter object to specify which tools are allowed.
+            public init(
+                always: MCPToolFilter? = nil,
+                never: MCPToolFilter? = nil
+            ) {
+                self.always = always
+                self.never = never
+            }
+
+            /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.always = try reader.optional(MCPToolFilter.self, "always")
+                self.never = try reader.optional(MCPToolFilter.self, "never")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encodeIfPresent(self.always, forKey: "always")
+                try container.encodeIfPresent(self.never, forKey: "never")
+            }
+        }
+
+        /// Specify a single approval policy for all tools. One of `always` or
+        /// `never`. When set to `always`, all tools will require approval. When
+        /// set to `never`, all tools will not require approval.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/1`.
+        public struct StringValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `always`
+            public static var always: Self { Self(rawValue: "always") }
+
+            /// `never`
+            public static var never: Self { Self(rawValue: "never") }
+        }
+    }
+}
+
+/// A filter object to specify which tools are allowed.
+///
+/// - Remark: Generated from `#/components/schemas/MCPToolFilter`.
+public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// List of allowed tool names.
+    public var toolNames: [Swift.String]?
+    /// Indicates whether or not a tool modifies data or is read-only. If an
+    /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
+    /// it will match this filter.
+    public var readOnly: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MCPToolFilter`.
+    ///
+    /// - Parameters:
+    ///   - toolNames: List of allowed tool names.
+    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only.
+    public init(
+        toolNames: [Swift.String]? = nil,
+        readOnly: Swift.Bool? = nil
+    ) {
+        self.toolNames = toolNames
+        self.readOnly = readOnly
+    }
+
+    /// Decodes `MCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.toolNames = try reader.optional([Swift.String].self, "tool_names")
+        self.readOnly = try reader.optional(Swift.Bool.self, "read_only")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.toolNames, forKey: "tool_names")
+        try container.encodeIfPresent(self.readOnly, forKey: "read_only")
+    }
+}
+
 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -232,6 +623,56 @@ public struct NoiseReductionType: OpenEnum {
 
     /// `far_field`
     public static var farField: Self { Self(rawValue: "far_field") }
+}
+
+/// Reference to a prompt template and its variables.
+/// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
+///
+/// - Remark: Generated from `#/components/schemas/Prompt/anyOf/0`.
+public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier of the prompt template to use.
+    public var id: Swift.String
+    public var version: Swift.String?
+    public var variables: ResponsePromptVariables?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Prompt`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier of the prompt template to use.
+    public init(
+        id: Swift.String,
+        version: Swift.String? = nil,
+        variables: ResponsePromptVariables? = nil
+    ) {
+        self.id = id
+        self.version = version
+        self.variables = variables
+    }
+
+    /// Decodes `Prompt` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.version = try reader.optional(Swift.String.self, "version")
+        self.variables = try reader.optional(ResponsePromptVariables.self, "variables")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.version, forKey: "version")
+        try container.encodeIfPresent(self.variables, forKey: "variables")
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -856,2587 +1297,5 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
         try container.encode("response.cancel", forKey: "type")
         try container.encodeIfPresent(self.eventID, forKey: "event_id")
         try container.encodeIfPresent(self.responseID, forKey: "response_id")
-    }
-}
-
-/// This event instructs the server to create a Response, which means triggering
-/// model inference. When in Server VAD mode, the server will create Responses
-/// automatically.
-///
-/// A Response will include at least one Item, and may have two, in which case
-/// the second will be a function call. These Items will be appended to the
-/// conversation history.
-///
-/// The server will respond with a `response.created` event, events for Items
-/// and content created, and finally a `response.done` event to indicate the
-/// Response is complete.
-///
-/// The `response.create` event can optionally include inference configuration like
-/// `instructions`, and `temperature`. These fields will override the Session's
-/// configuration for this Response only.
-///
-/// Responses can be created out-of-band of the default Conversation, meaning that they can
-/// have arbitrary input, and it's possible to disable writing the output to the Conversation.
-/// Only one Response can write to the default Conversation at a time, but otherwise multiple
-/// Responses can be created in parallel.
-///
-/// Clients can set `conversation` to `none` to create a Response that does not write to the default
-/// Conversation. Arbitrary input can be provided with the `input` field, which is an array accepting
-/// raw Items and references to existing Items.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventResponseCreate`.
-public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-    /// Create a new Realtime response with these parameters
-    public var response: RealtimeBetaResponseCreateParams?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaClientEventResponseCreate`.
-    ///
-    /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    ///   - response: Create a new Realtime response with these parameters
-    public init(
-        eventID: Swift.String? = nil,
-        response: RealtimeBetaResponseCreateParams? = nil
-    ) {
-        self.eventID = eventID
-        self.response = response
-    }
-
-    /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.create", required: true)
-        self.eventID = try reader.optional(Swift.String.self, "event_id")
-        self.response = try reader.optional(RealtimeBetaResponseCreateParams.self, "response")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.create", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.response, forKey: "response")
-    }
-}
-
-/// Send this event to update the session’s default configuration.
-/// The client may send this event at any time to update any field,
-/// except for `voice`. However, note that once a session has been
-/// initialized with a particular `model`, it can’t be changed to
-/// another model using `session.update`.
-///
-/// When the server receives a `session.update`, it will respond
-/// with a `session.updated` event showing the full, effective configuration.
-/// Only the fields that are present are updated. To clear a field like
-/// `instructions`, pass an empty string.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventSessionUpdate`.
-public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-    /// A new Realtime session configuration, with an ephemeral key. Default TTL
-    /// for keys is one minute.
-    public var session: RealtimeSessionCreateRequest
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
-    ///
-    /// - Parameters:
-    ///   - session: A new Realtime session configuration, with an ephemeral key.
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        session: RealtimeSessionCreateRequest,
-        eventID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.session = session
-    }
-
-    /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "session.update", required: true)
-        self.eventID = try reader.optional(Swift.String.self, "event_id")
-        self.session = try reader.required(RealtimeSessionCreateRequest.self, "session")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
-    }
-}
-
-/// Send this event to update a transcription session.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventTranscriptionSessionUpdate`.
-public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-    /// Realtime transcription session object configuration.
-    public var session: RealtimeTranscriptionSessionCreateRequest
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaClientEventTranscriptionSessionUpdate`.
-    ///
-    /// - Parameters:
-    ///   - session: Realtime transcription session object configuration.
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        session: RealtimeTranscriptionSessionCreateRequest,
-        eventID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.session = session
-    }
-
-    /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "transcription_session.update", required: true)
-        self.eventID = try reader.optional(Swift.String.self, "event_id")
-        self.session = try reader.required(RealtimeTranscriptionSessionCreateRequest.self, "session")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
-    }
-}
-
-/// The response resource.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse`.
-public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the response.
-    public var id: Swift.String?
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    public var status: RealtimeBetaResponse.Status?
-    /// Additional details about the status.
-    public var statusDetails: RealtimeBetaResponse.StatusDetails?
-    /// The list of output items generated by the response.
-    public var output: [RealtimeConversationItem]?
-    public var metadata: Metadata?
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    public var usage: RealtimeBetaResponse.Usage?
-    /// Which conversation the response is added to, determined by the `conversation`
-    /// field in the `response.create` event. If `auto`, the response will be added to
-    /// the default conversation and the value of `conversation_id` will be an id like
-    /// `conv_1234`. If `none`, the response will not be added to any conversation and
-    /// the value of `conversation_id` will be `null`. If responses are being triggered
-    /// by server VAD, the response will be added to the default conversation, thus
-    /// the `conversation_id` will be an id like `conv_1234`.
-    public var conversationID: Swift.String?
-    /// The voice the model used to respond.
-    /// Current voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
-    /// `shimmer`, and `verse`.
-    public var voice: VoiceIDsShared?
-    /// The set of modalities the model used to respond. If there are multiple modalities,
-    /// the model will pick one, for example if `modalities` is `["text", "audio"]`, the model
-    /// could be responding in either text or audio.
-    public var modalities: [RealtimeBetaResponse.Modality]?
-    /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    public var outputAudioFormat: RealtimeBetaResponse.OutputAudioFormat?
-    /// Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
-    public var temperature: Swift.Double?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    public var maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the response.
-    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
-    ///   - statusDetails: Additional details about the status.
-    ///   - output: The list of output items generated by the response.
-    ///   - usage: Usage statistics for the Response, this will correspond to billing.
-    ///   - conversationID: Which conversation the response is added to, determined by the `conversation` field in the `response.create` event.
-    ///   - voice: The voice the model used to respond.
-    ///   - modalities: The set of modalities the model used to respond.
-    ///   - outputAudioFormat: The format of output audio.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls, that was used in this response.
-    public init(
-        id: Swift.String? = nil,
-        status: RealtimeBetaResponse.Status? = nil,
-        statusDetails: RealtimeBetaResponse.StatusDetails? = nil,
-        output: [RealtimeConversationItem]? = nil,
-        metadata: Metadata? = nil,
-        usage: RealtimeBetaResponse.Usage? = nil,
-        conversationID: Swift.String? = nil,
-        voice: VoiceIDsShared? = nil,
-        modalities: [RealtimeBetaResponse.Modality]? = nil,
-        outputAudioFormat: RealtimeBetaResponse.OutputAudioFormat? = nil,
-        temperature: Swift.Double? = nil,
-        maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.statusDetails = statusDetails
-        self.output = output
-        self.metadata = metadata
-        self.usage = usage
-        self.conversationID = conversationID
-        self.voice = voice
-        self.modalities = modalities
-        self.outputAudioFormat = outputAudioFormat
-        self.temperature = temperature
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    /// Decodes `RealtimeBetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "realtime.response", required: false)
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.status = try reader.optional(RealtimeBetaResponse.Status.self, "status")
-        self.statusDetails = try reader.optional(RealtimeBetaResponse.StatusDetails.self, "status_details")
-        self.output = try reader.optional([RealtimeConversationItem].self, "output")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.usage = try reader.optional(RealtimeBetaResponse.Usage.self, "usage")
-        self.conversationID = try reader.optional(Swift.String.self, "conversation_id")
-        self.voice = try reader.optional(VoiceIDsShared.self, "voice")
-        self.modalities = try reader.optional([RealtimeBetaResponse.Modality].self, "modalities")
-        self.outputAudioFormat = try reader.optional(RealtimeBetaResponse.OutputAudioFormat.self, "output_audio_format")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.maxOutputTokens = try reader.optional(RealtimeBetaResponse.MaxOutputTokens.self, "max_output_tokens")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.response", forKey: "object")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.statusDetails, forKey: "status_details")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.conversationID, forKey: "conversation_id")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-    }
-
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-    }
-
-    /// Additional details about the status.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        public var type: RealtimeBetaResponse.StatusDetails.TypeValue?
-        /// The reason the Response did not complete. For a `cancelled` Response,
-        /// one of `turn_detected` (the server VAD detected a new start of speech)
-        /// or `client_cancelled` (the client sent a cancel event). For an
-        /// `incomplete` Response, one of `max_output_tokens` or `content_filter`
-        /// (the server-side safety filter activated and cut off the response).
-        public var reason: RealtimeBetaResponse.StatusDetails.Reason?
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        public var error: RealtimeBetaResponse.StatusDetails.ErrorValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `StatusDetails`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of error that caused the response to fail, corresponding with the `status` field (`completed`, `cancelled`, `incomplete`, `failed`).
-        ///   - reason: The reason the Response did not complete.
-        ///   - error: A description of the error that caused the response to fail, populated when the `status` is `failed`.
-        public init(
-            type: RealtimeBetaResponse.StatusDetails.TypeValue? = nil,
-            reason: RealtimeBetaResponse.StatusDetails.Reason? = nil,
-            error: RealtimeBetaResponse.StatusDetails.ErrorValue? = nil
-        ) {
-            self.type = type
-            self.reason = reason
-            self.error = error
-        }
-
-        /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.optional(RealtimeBetaResponse.StatusDetails.TypeValue.self, "type")
-            self.reason = try reader.optional(RealtimeBetaResponse.StatusDetails.Reason.self, "reason")
-            self.error = try reader.optional(RealtimeBetaResponse.StatusDetails.ErrorValue.self, "error")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.reason, forKey: "reason")
-            try container.encodeIfPresent(self.error, forKey: "error")
-        }
-
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `completed`
-            public static var completed: Self { Self(rawValue: "completed") }
-
-            /// `cancelled`
-            public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-            /// `failed`
-            public static var failed: Self { Self(rawValue: "failed") }
-
-            /// `incomplete`
-            public static var incomplete: Self { Self(rawValue: "incomplete") }
-        }
-
-        /// The reason the Response did not complete. For a `cancelled` Response,
-        /// one of `turn_detected` (the server VAD detected a new start of speech)
-        /// or `client_cancelled` (the client sent a cancel event). For an
-        /// `incomplete` Response, one of `max_output_tokens` or `content_filter`
-        /// (the server-side safety filter activated and cut off the response).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `turn_detected`
-            public static var turnDetected: Self { Self(rawValue: "turn_detected") }
-
-            /// `client_cancelled`
-            public static var clientCancelled: Self { Self(rawValue: "client_cancelled") }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-        }
-
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The type of error.
-            public var type: Swift.String?
-            /// Error code, if any.
-            public var code: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ErrorValue`.
-            ///
-            /// - Parameters:
-            ///   - type: The type of error.
-            ///   - code: Error code, if any.
-            public init(
-                type: Swift.String? = nil,
-                code: Swift.String? = nil
-            ) {
-                self.type = type
-                self.code = code
-            }
-
-            /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.type = try reader.optional(Swift.String.self, "type")
-                self.code = try reader.optional(Swift.String.self, "code")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.type, forKey: "type")
-                try container.encodeIfPresent(self.code, forKey: "code")
-            }
-        }
-    }
-
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage`.
-    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The total number of tokens in the Response including input and output
-        /// text and audio tokens.
-        public var totalTokens: Swift.Int?
-        /// The number of input tokens used in the Response, including text and
-        /// audio tokens.
-        public var inputTokens: Swift.Int?
-        /// The number of output tokens sent in the Response, including text and
-        /// audio tokens.
-        public var outputTokens: Swift.Int?
-        /// Details about the input tokens used in the Response.
-        public var inputTokenDetails: RealtimeBetaResponse.Usage.InputTokenDetails?
-        /// Details about the output tokens used in the Response.
-        public var outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Usage`.
-        ///
-        /// - Parameters:
-        ///   - totalTokens: The total number of tokens in the Response including input and output text and audio tokens.
-        ///   - inputTokens: The number of input tokens used in the Response, including text and audio tokens.
-        ///   - outputTokens: The number of output tokens sent in the Response, including text and audio tokens.
-        ///   - inputTokenDetails: Details about the input tokens used in the Response.
-        ///   - outputTokenDetails: Details about the output tokens used in the Response.
-        public init(
-            totalTokens: Swift.Int? = nil,
-            inputTokens: Swift.Int? = nil,
-            outputTokens: Swift.Int? = nil,
-            inputTokenDetails: RealtimeBetaResponse.Usage.InputTokenDetails? = nil,
-            outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails? = nil
-        ) {
-            self.totalTokens = totalTokens
-            self.inputTokens = inputTokens
-            self.outputTokens = outputTokens
-            self.inputTokenDetails = inputTokenDetails
-            self.outputTokenDetails = outputTokenDetails
-        }
-
-        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.totalTokens = try reader.optional(Swift.Int.self, "total_tokens")
-            self.inputTokens = try reader.optional(Swift.Int.self, "input_tokens")
-            self.outputTokens = try reader.optional(Swift.Int.self, "output_tokens")
-            self.inputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.self, "input_token_details")
-            self.outputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.OutputTokenDetails.self, "output_token_details")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.totalTokens, forKey: "total_tokens")
-            try container.encodeIfPresent(self.inputTokens, forKey: "input_tokens")
-            try container.encodeIfPresent(self.outputTokens, forKey: "output_tokens")
-            try container.encodeIfPresent(self.inputTokenDetails, forKey: "input_token_details")
-            try container.encodeIfPresent(self.outputTokenDetails, forKey: "output_token_details")
-        }
-
-        /// Details about the input tokens used in the Response.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The number of cached tokens used as input for the Response.
-            public var cachedTokens: Swift.Int?
-            /// The number of text tokens used as input for the Response.
-            public var textTokens: Swift.Int?
-            /// The number of image tokens used as input for the Response.
-            public var imageTokens: Swift.Int?
-            /// The number of audio tokens used as input for the Response.
-            public var audioTokens: Swift.Int?
-            /// Details about the cached tokens used as input for the Response.
-            public var cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `InputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - cachedTokens: The number of cached tokens used as input for the Response.
-            ///   - textTokens: The number of text tokens used as input for the Response.
-            ///   - imageTokens: The number of image tokens used as input for the Response.
-            ///   - audioTokens: The number of audio tokens used as input for the Response.
-            ///   - cachedTokensDetails: Details about the cached tokens used as input for the Response.
-            public init(
-                cachedTokens: Swift.Int? = nil,
-                textTokens: Swift.Int? = nil,
-                imageTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil,
-                cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails? = nil
-            ) {
-                self.cachedTokens = cachedTokens
-                self.textTokens = textTokens
-                self.imageTokens = imageTokens
-                self.audioTokens = audioTokens
-                self.cachedTokensDetails = cachedTokensDetails
-            }
-
-            /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.cachedTokens = try reader.optional(Swift.Int.self, "cached_tokens")
-                self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
-                self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                self.cachedTokensDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails.self, "cached_tokens_details")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.cachedTokens, forKey: "cached_tokens")
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-                try container.encodeIfPresent(self.cachedTokensDetails, forKey: "cached_tokens_details")
-            }
-
-            /// Details about the cached tokens used as input for the Response.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-                /// The number of cached text tokens used as input for the Response.
-                public var textTokens: Swift.Int?
-                /// The number of cached image tokens used as input for the Response.
-                public var imageTokens: Swift.Int?
-                /// The number of cached audio tokens used as input for the Response.
-                public var audioTokens: Swift.Int?
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-
-                /// Creates a new `CachedTokensDetails`.
-                ///
-                /// - Parameters:
-                ///   - textTokens: The number of cached text tokens used as input for the Response.
-                ///   - imageTokens: The number of cached image tokens used as input for the Response.
-                ///   - audioTokens: The number of cached audio tokens used as input for the Response.
-                public init(
-                    textTokens: Swift.Int? = nil,
-                    imageTokens: Swift.Int? = nil,
-                    audioTokens: Swift.Int? = nil
-                ) {
-                    self.textTokens = textTokens
-                    self.imageTokens = imageTokens
-                    self.audioTokens = audioTokens
-                }
-
-                /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder)
-                    self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                    self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
-                    self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                    try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                    try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-                }
-            }
-        }
-
-        /// Details about the output tokens used in the Response.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The number of text tokens used in the Response.
-            public var textTokens: Swift.Int?
-            /// The number of audio tokens used in the Response.
-            public var audioTokens: Swift.Int?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `OutputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - textTokens: The number of text tokens used in the Response.
-            ///   - audioTokens: The number of audio tokens used in the Response.
-            public init(
-                textTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil
-            ) {
-                self.textTokens = textTokens
-                self.audioTokens = audioTokens
-            }
-
-            /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-            }
-        }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/modalities/items`.
-    public struct Modality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/output_audio_format`.
-    public struct OutputAudioFormat: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `pcm16`
-        public static var pcm16: Self { Self(rawValue: "pcm16") }
-
-        /// `g711_ulaw`
-        public static var g711Ulaw: Self { Self(rawValue: "g711_ulaw") }
-
-        /// `g711_alaw`
-        public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .integer(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Create a new Realtime response with these parameters
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams`.
-public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The set of modalities the model can respond with. To disable audio,
-    /// set this to ["text"].
-    public var modalities: [RealtimeBetaResponseCreateParams.Modality]?
-    /// The default system instructions (i.e. system message) prepended to model
-    /// calls. This field allows the client to guide the model on desired
-    /// responses. The model can be instructed on response content and format,
-    /// (e.g. "be extremely succinct", "act friendly", "here are examples of good
-    /// responses") and on audio behavior (e.g. "talk quickly", "inject emotion
-    /// into your voice", "laugh frequently"). The instructions are not guaranteed
-    /// to be followed by the model, but they provide guidance to the model on the
-    /// desired behavior.
-    ///
-    /// Note that the server sets default instructions which will be used if this
-    /// field is not set and are visible in the `session.created` event at the
-    /// start of the session.
-    public var instructions: Swift.String?
-    /// The voice the model uses to respond. Supported built-in voices are
-    /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`, `shimmer`, `verse`,
-    /// `marin`, and `cedar`. You may also provide a custom voice object with an
-    /// `id`, for example `{ "id": "voice_1234" }`. Voice cannot be changed during
-    /// the session once the model has responded with audio at least once.
-    public var voice: VoiceIDsOrCustomVoice?
-    /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    public var outputAudioFormat: RealtimeBetaResponseCreateParams.OutputAudioFormat?
-    /// Tools (functions) available to the model.
-    public var tools: [RealtimeFunctionTool]?
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    public var toolChoice: RealtimeBetaResponseCreateParams.ToolChoiceValue?
-    /// Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
-    public var temperature: Swift.Double?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeBetaResponseCreateParams.MaxOutputTokens?
-    /// Controls which conversation the response is added to. Currently supports
-    /// `auto` and `none`, with `auto` as the default value. The `auto` value
-    /// means that the contents of the response will be added to the default
-    /// conversation. Set this to `none` to create an out-of-band response which
-    /// will not add items to default conversation.
-    public var conversation: RealtimeBetaResponseCreateParams.Conversation?
-    public var metadata: Metadata?
-    public var prompt: Prompt?
-    /// Input items to include in the prompt for the model. Using this field
-    /// creates a new context for this Response instead of using the default
-    /// conversation. An empty array `[]` will clear the context for this Response.
-    /// Note that this can include references to items from the default conversation.
-    public var input: [RealtimeConversationItem]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaResponseCreateParams`.
-    ///
-    /// - Parameters:
-    ///   - modalities: The set of modalities the model can respond with.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
-    ///   - voice: The voice the model uses to respond.
-    ///   - outputAudioFormat: The format of output audio.
-    ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
-    ///   - conversation: Controls which conversation the response is added to.
-    ///   - input: Input items to include in the prompt for the model.
-    public init(
-        modalities: [RealtimeBetaResponseCreateParams.Modality]? = nil,
-        instructions: Swift.String? = nil,
-        voice: VoiceIDsOrCustomVoice? = nil,
-        outputAudioFormat: RealtimeBetaResponseCreateParams.OutputAudioFormat? = nil,
-        tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: RealtimeBetaResponseCreateParams.ToolChoiceValue? = nil,
-        temperature: Swift.Double? = nil,
-        maxOutputTokens: RealtimeBetaResponseCreateParams.MaxOutputTokens? = nil,
-        conversation: RealtimeBetaResponseCreateParams.Conversation? = nil,
-        metadata: Metadata? = nil,
-        prompt: Prompt? = nil,
-        input: [RealtimeConversationItem]? = nil
-    ) {
-        self.modalities = modalities
-        self.instructions = instructions
-        self.voice = voice
-        self.outputAudioFormat = outputAudioFormat
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.temperature = temperature
-        self.maxOutputTokens = maxOutputTokens
-        self.conversation = conversation
-        self.metadata = metadata
-        self.prompt = prompt
-        self.input = input
-    }
-
-    /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.modalities = try reader.optional([RealtimeBetaResponseCreateParams.Modality].self, "modalities")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, "voice")
-        self.outputAudioFormat = try reader.optional(RealtimeBetaResponseCreateParams.OutputAudioFormat.self, "output_audio_format")
-        self.tools = try reader.optional([RealtimeFunctionTool].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeBetaResponseCreateParams.ToolChoiceValue.self, "tool_choice")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.maxOutputTokens = try reader.optional(RealtimeBetaResponseCreateParams.MaxOutputTokens.self, "max_output_tokens")
-        self.conversation = try reader.optional(RealtimeBetaResponseCreateParams.Conversation.self, "conversation")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.prompt = try reader.optional(Prompt.self, "prompt")
-        self.input = try reader.optional([RealtimeConversationItem].self, "input")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.input, forKey: "input")
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/modalities/items`.
-    public struct Modality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/output_audio_format`.
-    public struct OutputAudioFormat: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `pcm16`
-        public static var pcm16: Self { Self(rawValue: "pcm16") }
-
-        /// `g711_ulaw`
-        public static var g711Ulaw: Self { Self(rawValue: "g711_ulaw") }
-
-        /// `g711_alaw`
-        public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
-    }
-
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Controls which (if any) tool is called by the model.
-        case options(ToolChoiceOptions)
-        /// Use this option to force the model to call a specific function.
-        case function(ToolChoiceFunction)
-        /// Use this option to force the model to call a specific tool on a remote MCP server.
-        case mcp(ToolChoiceMCP)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
-                self = .options(value)
-                return
-            }
-            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
-                self = .function(value)
-                return
-            }
-            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
-                self = .mcp(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .options(let value): try value.encode(to: encoder)
-            case .function(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .integer(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Controls which conversation the response is added to. Currently supports
-    /// `auto` and `none`, with `auto` as the default value. The `auto` value
-    /// means that the contents of the response will be added to the default
-    /// conversation. Set this to `none` to create an out-of-band response which
-    /// will not add items to default conversation.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/conversation`.
-    public struct Conversation: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `none`
-        public static var none: Self { Self(rawValue: "none") }
-    }
-}
-
-/// Returned when a conversation item is created. There are several scenarios that produce this event:
-///   - The server is generating a Response, which if successful will produce
-///     either one or two Items, which will be of type `message`
-///     (role `assistant`) or type `function_call`.
-///   - The input audio buffer has been committed, either by the client or the
-///     server (in `server_vad` mode). The server will take the content of the
-///     input audio buffer and add it to a new user message Item.
-///   - The client has sent a `conversation.item.create` event to add a new Item
-///     to the Conversation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemCreated`.
-public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
-    public var previousItemID: Swift.String?
-    /// A single item within a Realtime conversation.
-    public var item: RealtimeConversationItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemCreated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The JSON member `previous_item_id`.
-    public init(
-        eventID: Swift.String,
-        item: RealtimeConversationItem,
-        previousItemID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.previousItemID = previousItemID
-        self.item = item
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.created", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
-        self.item = try reader.required(RealtimeConversationItem.self, "item")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
-    }
-}
-
-/// Returned when an item in the conversation is deleted by the client with a
-/// `conversation.item.delete` event. This event is used to synchronize the
-/// server's understanding of the conversation history with the client's view.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemDeleted`.
-public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item that was deleted.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemDeleted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the item that was deleted.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.deleted", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.deleted", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// This event is the output of audio transcription for user audio written to the
-/// user audio buffer. Transcription begins when the input audio buffer is
-/// committed by the client or server (in `server_vad` mode). Transcription runs
-/// asynchronously with Response creation, so this event may come before or after
-/// the Response events.
-///
-/// Realtime API models accept audio natively, and thus input transcription is a
-/// separate process run on a separate ASR (Automatic Speech Recognition) model.
-/// The transcript may diverge somewhat from the model's interpretation, and
-/// should be treated as a rough guide.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the user message item containing the audio.
-    public var itemID: Swift.String
-    /// The index of the content part containing the audio.
-    public var contentIndex: Swift.Int
-    /// The transcribed text.
-    public var transcript: Swift.String
-    /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
-    public var languages: [TranscriptionLanguage]?
-    public var logprobs: [LogProbProperties]?
-    /// Usage statistics for the transcription.
-    public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the user message item containing the audio.
-    ///   - contentIndex: The index of the content part containing the audio.
-    ///   - transcript: The transcribed text.
-    ///   - usage: Usage statistics for the transcription.
-    ///   - languages: The languages detected in the audio.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int,
-        transcript: Swift.String,
-        usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage,
-        languages: [TranscriptionLanguage]? = nil,
-        logprobs: [LogProbProperties]? = nil
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.transcript = transcript
-        self.languages = languages
-        self.logprobs = logprobs
-        self.usage = usage
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.input_audio_transcription.completed", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.transcript = try reader.required(Swift.String.self, "transcript")
-        self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
-        self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
-        self.usage = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, "usage")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.transcript, forKey: "transcript")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encode(self.usage, forKey: "usage")
-    }
-
-    /// Usage statistics for the transcription.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
-        case tokens(TranscriptTextUsageTokens)
-        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
-        case duration(TranscriptTextUsageDuration)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "tokens":
-                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
-            case "duration":
-                self = .duration(try TranscriptTextUsageDuration(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .tokens(let value): try value.encode(to: encoder)
-            case .duration(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Returned when the text value of an input audio transcription content part is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int?
-    /// The text delta.
-    public var delta: Swift.String?
-    public var logprobs: [LogProbProperties]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the item.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: The text delta.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int? = nil,
-        delta: Swift.String? = nil,
-        logprobs: [LogProbProperties]? = nil
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.delta = delta
-        self.logprobs = logprobs
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.input_audio_transcription.delta", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.optional(Swift.Int.self, "content_index")
-        self.delta = try reader.optional(Swift.String.self, "delta")
-        self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encodeIfPresent(self.contentIndex, forKey: "content_index")
-        try container.encodeIfPresent(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-    }
-}
-
-/// Returned when input audio transcription is configured, and a transcription
-/// request for a user message failed. These events are separate from other
-/// `error` events so that the client can identify the related Item.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the user message item.
-    public var itemID: Swift.String
-    /// The index of the content part containing the audio.
-    public var contentIndex: Swift.Int
-    /// Details of the transcription error.
-    public var error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the user message item.
-    ///   - contentIndex: The index of the content part containing the audio.
-    ///   - error: Details of the transcription error.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int,
-        error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.error = error
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.input_audio_transcription.failed", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.error = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, "error")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.error, forKey: "error")
-    }
-
-    /// Details of the transcription error.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The type of error.
-        public var type: Swift.String?
-        /// Error code, if any.
-        public var code: Swift.String?
-        /// A human-readable error message.
-        public var message: Swift.String?
-        /// Parameter related to the error, if any.
-        public var param: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ErrorValue`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of error.
-        ///   - code: Error code, if any.
-        ///   - message: A human-readable error message.
-        ///   - param: Parameter related to the error, if any.
-        public init(
-            type: Swift.String? = nil,
-            code: Swift.String? = nil,
-            message: Swift.String? = nil,
-            param: Swift.String? = nil
-        ) {
-            self.type = type
-            self.code = code
-            self.message = message
-            self.param = param
-        }
-
-        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.optional(Swift.String.self, "type")
-            self.code = try reader.optional(Swift.String.self, "code")
-            self.message = try reader.optional(Swift.String.self, "message")
-            self.param = try reader.optional(Swift.String.self, "param")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encodeIfPresent(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
-        }
-    }
-}
-
-/// Returned when an input audio transcription segment is identified for an item.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item containing the input audio content.
-    public var itemID: Swift.String
-    /// The index of the input audio content part within the item.
-    public var contentIndex: Swift.Int
-    /// The text for this segment.
-    public var text: Swift.String
-    /// The segment identifier.
-    public var id: Swift.String
-    /// The detected speaker label for this segment.
-    public var speaker: Swift.String
-    /// Start time of the segment in seconds.
-    public var start: Swift.Double
-    /// End time of the segment in seconds.
-    public var end: Swift.Double
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the item containing the input audio content.
-    ///   - contentIndex: The index of the input audio content part within the item.
-    ///   - text: The text for this segment.
-    ///   - id: The segment identifier.
-    ///   - speaker: The detected speaker label for this segment.
-    ///   - start: Start time of the segment in seconds.
-    ///   - end: End time of the segment in seconds.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int,
-        text: Swift.String,
-        id: Swift.String,
-        speaker: Swift.String,
-        start: Swift.Double,
-        end: Swift.Double
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.text = text
-        self.id = id
-        self.speaker = speaker
-        self.start = start
-        self.end = end
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.input_audio_transcription.segment", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.text = try reader.required(Swift.String.self, "text")
-        self.id = try reader.required(Swift.String.self, "id")
-        self.speaker = try reader.required(Swift.String.self, "speaker")
-        self.start = try reader.required(Swift.Double.self, "start")
-        self.end = try reader.required(Swift.Double.self, "end")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.segment", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.speaker, forKey: "speaker")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
-    }
-}
-
-/// Returned when a conversation item is retrieved with `conversation.item.retrieve`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemRetrieved`.
-public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// A single item within a Realtime conversation.
-    public var item: RealtimeConversationItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemRetrieved`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - item: A single item within a Realtime conversation.
-    public init(
-        eventID: Swift.String,
-        item: RealtimeConversationItem
-    ) {
-        self.eventID = eventID
-        self.item = item
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.retrieved", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.item = try reader.required(RealtimeConversationItem.self, "item")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.retrieved", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.item, forKey: "item")
-    }
-}
-
-/// Returned when an earlier assistant audio message item is truncated by the
-/// client with a `conversation.item.truncate` event. This event is used to
-/// synchronize the server's understanding of the audio with the client's playback.
-///
-/// This action will truncate the audio and remove the server-side text transcript
-/// to ensure there is no text in the context that hasn't been heard by the user.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemTruncated`.
-public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the assistant message item that was truncated.
-    public var itemID: Swift.String
-    /// The index of the content part that was truncated.
-    public var contentIndex: Swift.Int
-    /// The duration up to which the audio was truncated, in milliseconds.
-    public var audioEndMs: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventConversationItemTruncated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the assistant message item that was truncated.
-    ///   - contentIndex: The index of the content part that was truncated.
-    ///   - audioEndMs: The duration up to which the audio was truncated, in milliseconds.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int,
-        audioEndMs: Swift.Int
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.audioEndMs = audioEndMs
-    }
-
-    /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.truncated", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.truncated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
-    }
-}
-
-/// Returned when an error occurs, which could be a client problem or a server
-/// problem. Most errors are recoverable and the session will stay open, we
-/// recommend to implementors to monitor and log error messages by default.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError`.
-public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// Details of the error.
-    public var error: RealtimeBetaServerEventError.ErrorValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventError`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - error: Details of the error.
-    public init(
-        eventID: Swift.String,
-        error: RealtimeBetaServerEventError.ErrorValue
-    ) {
-        self.eventID = eventID
-        self.error = error
-    }
-
-    /// Decodes `RealtimeBetaServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "error", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.error = try reader.required(RealtimeBetaServerEventError.ErrorValue.self, "error")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.error, forKey: "error")
-    }
-
-    /// Details of the error.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The type of error (e.g., "invalid_request_error", "server_error").
-        public var type: Swift.String
-        public var code: Swift.String?
-        /// A human-readable error message.
-        public var message: Swift.String
-        public var param: Swift.String?
-        /// The JSON member `event_id`.
-        public var eventID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ErrorValue`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
-        ///   - message: A human-readable error message.
-        ///   - eventID: The JSON member `event_id`.
-        public init(
-            type: Swift.String,
-            message: Swift.String,
-            code: Swift.String? = nil,
-            param: Swift.String? = nil,
-            eventID: Swift.String? = nil
-        ) {
-            self.type = type
-            self.code = code
-            self.message = message
-            self.param = param
-            self.eventID = eventID
-        }
-
-        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.required(Swift.String.self, "type")
-            self.code = try reader.optional(Swift.String.self, "code")
-            self.message = try reader.required(Swift.String.self, "message")
-            self.param = try reader.optional(Swift.String.self, "param")
-            self.eventID = try reader.optional(Swift.String.self, "event_id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
-            try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        }
-    }
-}
-
-/// Returned when the input audio buffer is cleared by the client with a
-/// `input_audio_buffer.clear` event.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCleared`.
-public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventInputAudioBufferCleared`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    public init(eventID: Swift.String) {
-        self.eventID = eventID
-    }
-
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_audio_buffer.cleared", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.cleared", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-    }
-}
-
-/// Returned when an input audio buffer is committed, either by the client or
-/// automatically in server VAD mode. The `item_id` property is the ID of the user
-/// message item that will be created, thus a `conversation.item.created` event
-/// will also be sent to the client.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCommitted`.
-public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
-    public var previousItemID: Swift.String?
-    /// The ID of the user message item that will be created.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventInputAudioBufferCommitted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the user message item that will be created.
-    ///   - previousItemID: The JSON member `previous_item_id`.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        previousItemID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.previousItemID = previousItemID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_audio_buffer.committed", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.committed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Sent by the server when in `server_vad` mode to indicate that speech has been
-/// detected in the audio buffer. This can happen any time audio is added to the
-/// buffer (unless speech is already detected). The client may want to use this
-/// event to interrupt audio playback or provide visual feedback to the user.
-///
-/// The client should expect to receive a `input_audio_buffer.speech_stopped` event
-/// when speech stops. The `item_id` property is the ID of the user message item
-/// that will be created when speech stops and will also be included in the
-/// `input_audio_buffer.speech_stopped` event (unless the client manually commits
-/// the audio buffer during VAD activation).
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// Milliseconds from the start of all audio written to the buffer during the
-    /// session when speech was first detected. This will correspond to the
-    /// beginning of audio sent to the model, and thus includes the
-    /// `prefix_padding_ms` configured in the Session.
-    public var audioStartMs: Swift.Int
-    /// The ID of the user message item that will be created when speech stops.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - audioStartMs: Milliseconds from the start of all audio written to the buffer during the session when speech was first detected.
-    ///   - itemID: The ID of the user message item that will be created when speech stops.
-    public init(
-        eventID: Swift.String,
-        audioStartMs: Swift.Int,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.audioStartMs = audioStartMs
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_audio_buffer.speech_started", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.audioStartMs = try reader.required(Swift.Int.self, "audio_start_ms")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_started", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioStartMs, forKey: "audio_start_ms")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Returned in `server_vad` mode when the server detects the end of speech in
-/// the audio buffer. The server will also send an `conversation.item.created`
-/// event with the user message item that is created from the audio buffer.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// Milliseconds since the session started when speech stopped. This will
-    /// correspond to the end of audio sent to the model, and thus includes the
-    /// `min_silence_duration_ms` configured in the Session.
-    public var audioEndMs: Swift.Int
-    /// The ID of the user message item that will be created.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - audioEndMs: Milliseconds since the session started when speech stopped.
-    ///   - itemID: The ID of the user message item that will be created.
-    public init(
-        eventID: Swift.String,
-        audioEndMs: Swift.Int,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.audioEndMs = audioEndMs
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_audio_buffer.speech_stopped", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_stopped", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Returned when listing MCP tools has completed for an item.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsCompleted`.
-public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the MCP list tools item.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventMCPListToolsCompleted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the MCP list tools item.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "mcp_list_tools.completed", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Returned when listing MCP tools has failed for an item.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsFailed`.
-public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the MCP list tools item.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventMCPListToolsFailed`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the MCP list tools item.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "mcp_list_tools.failed", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Returned when listing MCP tools is in progress for an item.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsInProgress`.
-public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the MCP list tools item.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventMCPListToolsInProgress`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the MCP list tools item.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "mcp_list_tools.in_progress", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.in_progress", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Emitted at the beginning of a Response to indicate the updated rate limits.
-/// When a Response is created some tokens will be "reserved" for the output
-/// tokens, the rate limits shown here reflect that reservation, which is then
-/// adjusted accordingly once the Response is completed.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated`.
-public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// List of rate limit information.
-    public var rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventRateLimitsUpdated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - rateLimits: List of rate limit information.
-    public init(
-        eventID: Swift.String,
-        rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
-    ) {
-        self.eventID = eventID
-        self.rateLimits = rateLimits
-    }
-
-    /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "rate_limits.updated", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.rateLimits = try reader.required([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, "rate_limits")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("rate_limits.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.rateLimits, forKey: "rate_limits")
-    }
-
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
-    public struct RateLimit: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The name of the rate limit (`requests`, `tokens`).
-        public var name: RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name?
-        /// The maximum allowed value for the rate limit.
-        public var limit: Swift.Int?
-        /// The remaining value before the limit is reached.
-        public var remaining: Swift.Int?
-        /// Seconds until the rate limit resets.
-        public var resetSeconds: Swift.Double?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RateLimit`.
-        ///
-        /// - Parameters:
-        ///   - name: The name of the rate limit (`requests`, `tokens`).
-        ///   - limit: The maximum allowed value for the rate limit.
-        ///   - remaining: The remaining value before the limit is reached.
-        ///   - resetSeconds: Seconds until the rate limit resets.
-        public init(
-            name: RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name? = nil,
-            limit: Swift.Int? = nil,
-            remaining: Swift.Int? = nil,
-            resetSeconds: Swift.Double? = nil
-        ) {
-            self.name = name
-            self.limit = limit
-            self.remaining = remaining
-            self.resetSeconds = resetSeconds
-        }
-
-        /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.name = try reader.optional(RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name.self, "name")
-            self.limit = try reader.optional(Swift.Int.self, "limit")
-            self.remaining = try reader.optional(Swift.Int.self, "remaining")
-            self.resetSeconds = try reader.optional(Swift.Double.self, "reset_seconds")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.limit, forKey: "limit")
-            try container.encodeIfPresent(self.remaining, forKey: "remaining")
-            try container.encodeIfPresent(self.resetSeconds, forKey: "reset_seconds")
-        }
-
-        /// The name of the rate limit (`requests`, `tokens`).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items/properties/name`.
-        public struct Name: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `requests`
-            public static var requests: Self { Self(rawValue: "requests") }
-
-            /// `tokens`
-            public static var tokens: Self { Self(rawValue: "tokens") }
-        }
-    }
-}
-
-/// Returned when the model-generated audio is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDelta`.
-public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// Base64-encoded audio data delta.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventResponseAudioDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: Base64-encoded audio data delta.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.delta = delta
-    }
-
-    /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.output_audio.delta", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.responseID = try reader.required(Swift.String.self, "response_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-    }
-}
-
-/// Returned when the model-generated audio is done. Also emitted when a Response
-/// is interrupted, incomplete, or cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDone`.
-public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventResponseAudioDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-    }
-
-    /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.output_audio.done", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.responseID = try reader.required(Swift.String.self, "response_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-    }
-}
-
-/// Returned when the model-generated transcription of audio output is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioTranscriptDelta`.
-public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The transcript delta.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: The transcript delta.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.delta = delta
-    }
-
-    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.output_audio_transcript.delta", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.responseID = try reader.required(Swift.String.self, "response_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio_transcript.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
     }
 }

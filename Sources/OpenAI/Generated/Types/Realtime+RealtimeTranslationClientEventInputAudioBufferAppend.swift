@@ -1781,3 +1781,60 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         }
     }
 }
+
+/// - Remark: Generated from `#/components/schemas/ResponsePromptVariables`.
+public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariablesValue]
+
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
+public enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    case string(Swift.String)
+    /// A text input to the model.
+    case inputTextContent(InputTextContent)
+    /// An image input to the model.
+    case inputImageContent(InputImageContent)
+    /// A file input to the model.
+    case inputFileContent(InputFileContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = decoder.attemptCase(InputTextContent.self) {
+            self = .inputTextContent(value)
+            return
+        }
+        if let value = decoder.attemptCase(InputImageContent.self) {
+            self = .inputImageContent(value)
+            return
+        }
+        if let value = decoder.attemptCase(InputFileContent.self) {
+            self = .inputFileContent(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value): try value.encode(to: encoder)
+        case .inputTextContent(let value): try value.encode(to: encoder)
+        case .inputImageContent(let value): try value.encode(to: encoder)
+        case .inputFileContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}

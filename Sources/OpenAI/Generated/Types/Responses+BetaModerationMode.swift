@@ -173,6 +173,377 @@ public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviat
     }
 }
 
+/// A mouse move action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMoveParam`.
+public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The x-coordinate to move to.
+    public var x: Swift.Int
+    /// The y-coordinate to move to.
+    public var y: Swift.Int
+    public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMoveParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate to move to.
+    ///   - y: The y-coordinate to move to.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    /// Decodes `BetaMoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "move", required: true)
+        self.x = try reader.required(Swift.Int.self, "x")
+        self.y = try reader.required(Swift.Int.self, "y")
+        self.keys = try reader.optional([Swift.String].self, "keys")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("move", forKey: "type")
+        try container.encode(self.x, forKey: "x")
+        try container.encode(self.y, forKey: "y")
+        try container.encodeIfPresent(self.keys, forKey: "keys")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction`.
+public struct BetaMultiAgentAction: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `spawn_agent`
+    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
+
+    /// `interrupt_agent`
+    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
+
+    /// `list_agents`
+    public static var listAgents: Self { Self(rawValue: "list_agents") }
+
+    /// `send_message`
+    public static var sendMessage: Self { Self(rawValue: "send_message") }
+
+    /// `followup_task`
+    public static var followupTask: Self { Self(rawValue: "followup_task") }
+
+    /// `wait_agent`
+    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
+public struct BetaMultiAgentAction1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `spawn_agent`
+    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
+
+    /// `interrupt_agent`
+    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
+
+    /// `list_agents`
+    public static var listAgents: Self { Self(rawValue: "list_agents") }
+
+    /// `send_message`
+    public static var sendMessage: Self { Self(rawValue: "send_message") }
+
+    /// `followup_task`
+    public static var followupTask: Self { Self(rawValue: "followup_task") }
+
+    /// `wait_agent`
+    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCall`.
+public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the multi-agent call item.
+    public var id: Swift.String
+    /// The unique ID linking this call to its output.
+    public var callID: Swift.String
+    /// The multi-agent action to execute.
+    public var action: BetaMultiAgentAction
+    /// The JSON string of arguments generated for the action.
+    public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the multi-agent call item.
+    ///   - callID: The unique ID linking this call to its output.
+    ///   - action: The multi-agent action to execute.
+    ///   - arguments: The JSON string of arguments generated for the action.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        action: BetaMultiAgentAction,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.arguments = arguments
+    }
+
+    /// Decodes `BetaMultiAgentCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "multi_agent_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.action = try reader.required(BetaMultiAgentAction.self, "action")
+        self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("multi_agent_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.action, forKey: "action")
+        try container.encode(self.arguments, forKey: "arguments")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
+public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The unique ID linking this call to its output.
+    public var callID: Swift.String
+    /// The multi-agent action that was executed.
+    public var action: BetaMultiAgentAction1
+    /// The action arguments as a JSON string.
+    public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID linking this call to its output.
+    ///   - action: The multi-agent action that was executed.
+    ///   - arguments: The action arguments as a JSON string.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        arguments: Swift.String,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.arguments = arguments
+    }
+
+    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "multi_agent_call", required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.action = try reader.required(BetaMultiAgentAction1.self, "action")
+        self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("multi_agent_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.action, forKey: "action")
+        try container.encode(self.arguments, forKey: "arguments")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutput`.
+public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the multi-agent call output item.
+    public var id: Swift.String
+    /// The unique ID of the multi-agent call.
+    public var callID: Swift.String
+    /// The multi-agent action that produced this result.
+    public var action: BetaMultiAgentAction
+    /// Text output returned by the multi-agent action.
+    public var output: [BetaOutputTextContent]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the multi-agent call output item.
+    ///   - callID: The unique ID of the multi-agent call.
+    ///   - action: The multi-agent action that produced this result.
+    ///   - output: Text output returned by the multi-agent action.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        action: BetaMultiAgentAction,
+        output: [BetaOutputTextContent],
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.output = output
+    }
+
+    /// Decodes `BetaMultiAgentCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "multi_agent_call_output", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.action = try reader.required(BetaMultiAgentAction.self, "action")
+        self.output = try reader.required([BetaOutputTextContent].self, "output")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("multi_agent_call_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.action, forKey: "action")
+        try container.encode(self.output, forKey: "output")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
+public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The unique ID of the multi-agent call.
+    public var callID: Swift.String
+    /// The multi-agent action that produced this result.
+    public var action: BetaMultiAgentAction1
+    /// Text output returned by the multi-agent action.
+    public var output: [BetaOutputTextContentParam]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the multi-agent call.
+    ///   - action: The multi-agent action that produced this result.
+    ///   - output: Text output returned by the multi-agent action.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        output: [BetaOutputTextContentParam],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.output = output
+    }
+
+    /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "multi_agent_call_output", required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.action = try reader.required(BetaMultiAgentAction1.self, "action")
+        self.output = try reader.required([BetaOutputTextContentParam].self, "output")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("multi_agent_call_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.action, forKey: "action")
+        try container.encode(self.output, forKey: "output")
+    }
+}
+
 /// Configuration for server-hosted multi-agent execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentParam`.
@@ -217,6 +588,100 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(self.enabled, forKey: "enabled")
         try container.encodeIfPresent(self.maxConcurrentSubagents, forKey: "max_concurrent_subagents")
+    }
+}
+
+/// Groups function/custom tools under a shared namespace.
+///
+/// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
+public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The namespace name used in tool calls (for example, `crm`).
+    public var name: Swift.String
+    /// A description of the namespace shown to the model.
+    public var description: Swift.String
+    /// The function/custom tools available inside this namespace.
+    public var tools: [BetaNamespaceToolParam.ToolValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaNamespaceToolParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The namespace name used in tool calls (for example, `crm`).
+    ///   - description: A description of the namespace shown to the model.
+    ///   - tools: The function/custom tools available inside this namespace.
+    public init(
+        name: Swift.String,
+        description: Swift.String,
+        tools: [BetaNamespaceToolParam.ToolValue]
+    ) {
+        self.name = name
+        self.description = description
+        self.tools = tools
+    }
+
+    /// Decodes `BetaNamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "namespace", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.required(Swift.String.self, "description")
+        self.tools = try reader.required([BetaNamespaceToolParam.ToolValue].self, "tools")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("namespace", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.description, forKey: "description")
+        try container.encode(self.tools, forKey: "tools")
+    }
+
+    /// A function or custom tool that belongs to a namespace.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
+    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `function`.
+        case function(BetaFunctionToolParam)
+        /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
+        case custom(BetaCustomToolParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "function":
+                self = .function(try BetaFunctionToolParam(from: decoder))
+            case "custom":
+                self = .custom(try BetaCustomToolParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .function(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
     }
 }
 
@@ -444,339 +909,58 @@ public enum BetaOutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentab
     }
 }
 
-/// Reference to a prompt template and its variables.
-/// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
+/// An output message from the model.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaPrompt/anyOf/0`.
-public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique identifier of the prompt template to use.
+/// - Remark: Generated from `#/components/schemas/BetaOutputMessage`.
+public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the output message.
     public var id: Swift.String
-    public var version: Swift.String?
-    public var variables: BetaResponsePromptVariables?
+    /// The content of the output message.
+    public var content: [BetaOutputMessageContent]
+    public var phase: BetaMessagePhase?
+    /// The status of the message input. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when input items are returned via API.
+    public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `BetaPrompt`.
+    /// Creates a new `BetaOutputMessage`.
     ///
     /// - Parameters:
-    ///   - id: The unique identifier of the prompt template to use.
+    ///   - id: The unique ID of the output message.
+    ///   - content: The content of the output message.
+    ///   - status: The status of the message input.
+    ///   - agent: The agent that produced this item.
     public init(
         id: Swift.String,
-        version: Swift.String? = nil,
-        variables: BetaResponsePromptVariables? = nil
+        content: [BetaOutputMessageContent],
+        status: MessageStatus,
+        agent: BetaAgentTag? = nil,
+        phase: BetaMessagePhase? = nil
     ) {
+        self.agent = agent
         self.id = id
-        self.version = version
-        self.variables = variables
-    }
-
-    /// Decodes `BetaPrompt` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.version = try reader.optional(Swift.String.self, "version")
-        self.variables = try reader.optional(BetaResponsePromptVariables.self, "variables")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.version, forKey: "version")
-        try container.encodeIfPresent(self.variables, forKey: "variables")
-    }
-}
-
-/// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptions`.
-public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether implicit prompt-cache breakpoints were enabled.
-    public var mode: BetaPromptCacheModeEnum
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaPromptCacheOptions`.
-    ///
-    /// - Parameters:
-    ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
-    public init(mode: BetaPromptCacheModeEnum) {
-        self.mode = mode
-    }
-
-    /// Decodes `BetaPromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("ttl", is: "30m", required: true)
-        self.mode = try reader.required(BetaPromptCacheModeEnum.self, "mode")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encode(self.mode, forKey: "mode")
-    }
-}
-
-/// The response object
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponse`.
-public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var metadata: BetaMetadata?
-    /// The JSON member `top_logprobs`.
-    public var topLogprobs: Swift.Int?
-    public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    /// The JSON member `safety_identifier`.
-    public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
-    @available(*, deprecated)
-    public var promptCacheRetention: PromptCacheRetentionEnum? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    /// The JSON member `previous_response_id`.
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
-    /// to browse and compare available models.
-    public var model: BetaModelIDsResponses
-    public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
-    public var text: BetaResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
-    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: BetaToolsArray
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: BetaToolChoiceParam
-    public var prompt: BetaPrompt?
-    /// The JSON member `service_tier`.
-    public var serviceTier: BetaServiceTierResponses?
-    public var truncation: TruncationEnum?
-    /// Unique identifier for this Response.
-    public var id: Swift.String
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
-    public var status: BetaResponse.Status?
-    /// Unix timestamp (in seconds) of when this Response was created.
-    public var createdAt: Swift.Double
-    /// The JSON member `completed_at`.
-    public var completedAt: Swift.Double?
-    public var error: BetaResponseError?
-    /// The JSON member `incomplete_details`.
-    public var incompleteDetails: BetaResponse.IncompleteDetails?
-    /// An array of content items generated by the model.
-    ///
-    /// - The length and order of items in the `output` array is dependent
-    ///   on the model's response.
-    /// - Rather than accessing the first item in the `output` array and
-    ///   assuming it's an `assistant` message with the content generated by
-    ///   the model, you might consider using the `output_text` property where
-    ///   supported in SDKs.
-    public var output: [BetaOutputItem]
-    public var reasoning: BetaReasoning?
-    public var instructions: BetaInputParam?
-    /// Represents token usage details including input tokens, output tokens,
-    /// a breakdown of output tokens, and the total tokens used.
-    public var usage: BetaResponseUsage?
-    /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    public var promptCacheOptions: BetaPromptCacheOptions?
-    public var moderation: BetaModeration?
-    /// Whether to allow the model to run tool calls in parallel.
-    public var parallelToolCalls: Swift.Bool
-    public var conversation: BetaResponseConversation?
-    /// The JSON member `max_output_tokens`.
-    public var maxOutputTokens: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponse`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
-    ///   - id: Unique identifier for this Response.
-    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
-    ///   - output: An array of content items generated by the model.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
-    ///   - topP: The JSON member `top_p`.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - status: The status of the response generation.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - incompleteDetails: The JSON member `incomplete_details`.
-    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
-    ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
-    public init(
-        model: BetaModelIDsResponses,
-        tools: BetaToolsArray,
-        toolChoice: BetaToolChoiceParam,
-        id: Swift.String,
-        createdAt: Swift.Double,
-        output: [BetaOutputItem],
-        parallelToolCalls: Swift.Bool,
-        metadata: BetaMetadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: PromptCacheRetentionEnum? = nil,
-        previousResponseID: Swift.String? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: BetaResponseTextParam? = nil,
-        prompt: BetaPrompt? = nil,
-        serviceTier: BetaServiceTierResponses? = nil,
-        truncation: TruncationEnum? = nil,
-        status: BetaResponse.Status? = nil,
-        completedAt: Swift.Double? = nil,
-        error: BetaResponseError? = nil,
-        incompleteDetails: BetaResponse.IncompleteDetails? = nil,
-        reasoning: BetaReasoning? = nil,
-        instructions: BetaInputParam? = nil,
-        usage: BetaResponseUsage? = nil,
-        promptCacheOptions: BetaPromptCacheOptions? = nil,
-        moderation: BetaModeration? = nil,
-        conversation: BetaResponseConversation? = nil,
-        maxOutputTokens: Swift.Int? = nil
-    ) {
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-        self.serviceTier = serviceTier
-        self.truncation = truncation
-        self.id = id
+        self.content = content
+        self.phase = phase
         self.status = status
-        self.createdAt = createdAt
-        self.completedAt = completedAt
-        self.error = error
-        self.incompleteDetails = incompleteDetails
-        self.output = output
-        self.reasoning = reasoning
-        self.instructions = instructions
-        self.usage = usage
-        self.promptCacheOptions = promptCacheOptions
-        self.moderation = moderation
-        self.parallelToolCalls = parallelToolCalls
-        self.conversation = conversation
-        self.maxOutputTokens = maxOutputTokens
     }
 
-    /// Decodes `BetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `BetaOutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response", required: true)
-        self.metadata = try reader.optional(BetaMetadata.self, "metadata")
-        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.topP = try reader.optional(Swift.Double.self, "top_p")
-        self._user = try reader.optional(Swift.String.self, "user")
-        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
-        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
-        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.model = try reader.required(BetaModelIDsResponses.self, "model")
-        self.background = try reader.optional(Swift.Bool.self, "background")
-        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
-        self.text = try reader.optional(BetaResponseTextParam.self, "text")
-        self.tools = try reader.required(BetaToolsArray.self, "tools")
-        self.toolChoice = try reader.required(BetaToolChoiceParam.self, "tool_choice")
-        self.prompt = try reader.optional(BetaPrompt.self, "prompt")
-        self.serviceTier = try reader.optional(BetaServiceTierResponses.self, "service_tier")
-        self.truncation = try reader.optional(TruncationEnum.self, "truncation")
+        try reader.constant("type", is: "message", required: true)
+        try reader.constant("role", is: "assistant", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.id = try reader.required(Swift.String.self, "id")
-        self.status = try reader.optional(BetaResponse.Status.self, "status")
-        self.createdAt = try reader.required(Swift.Double.self, "created_at")
-        self.completedAt = try reader.optional(Swift.Double.self, "completed_at")
-        self.error = try reader.optional(BetaResponseError.self, "error")
-        self.incompleteDetails = try reader.optional(BetaResponse.IncompleteDetails.self, "incomplete_details")
-        self.output = try reader.required([BetaOutputItem].self, "output")
-        self.reasoning = try reader.optional(BetaReasoning.self, "reasoning")
-        self.instructions = try reader.optional(BetaInputParam.self, "instructions")
-        self.usage = try reader.optional(BetaResponseUsage.self, "usage")
-        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptions.self, "prompt_cache_options")
-        self.moderation = try reader.optional(BetaModeration.self, "moderation")
-        self.parallelToolCalls = try reader.required(Swift.Bool.self, "parallel_tool_calls")
-        self.conversation = try reader.optional(BetaResponseConversation.self, "conversation")
-        self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.content = try reader.required([BetaOutputMessageContent].self, "content")
+        self.phase = try reader.optional(BetaMessagePhase.self, "phase")
+        self.status = try reader.required(MessageStatus.self, "status")
         self.specDeviations = reader.finish()
     }
 
@@ -785,1265 +969,261 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response", forKey: "object")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encode(self.temperature, forKey: "temperature")
-        try container.encode(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encode(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self.truncation, forKey: "truncation")
+        try container.encode("message", forKey: "type")
+        try container.encode("assistant", forKey: "role")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
         try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
-        try container.encode(self.error, forKey: "error")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encode(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encode(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        try container.encode(self.content, forKey: "content")
+        try container.encodeIfPresent(self.phase, forKey: "phase")
+        try container.encode(self.status, forKey: "status")
     }
+}
 
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
+public enum BetaOutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// A text output from the model. Selected when `type` is `output_text`.
+    case outputText(BetaOutputTextContent)
+    /// A refusal from the model. Selected when `type` is `refusal`.
+    case refusal(BetaRefusalContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
     ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `queued`
-        public static var queued: Self { Self(rawValue: "queued") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-
-    /// Details about why the response is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The reason why the response is incomplete.
-        public var reason: BetaResponse.IncompleteDetails.Reason?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason why the response is incomplete.
-        public init(reason: BetaResponse.IncompleteDetails.Reason? = nil) {
-            self.reason = reason
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "output_text":
+            self = .outputText(try BetaOutputTextContent(from: decoder))
+        case "refusal":
+            self = .refusal(try BetaRefusalContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
+    }
 
-        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .outputText(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A text output from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContent`.
+public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The text output from the model.
+    public var text: Swift.String
+    /// The annotations of the text output.
+    public var annotations: [BetaAnnotation]
+    public var logprobs: [BetaLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaOutputTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The text output from the model.
+    ///   - annotations: The annotations of the text output.
+    public init(
+        text: Swift.String,
+        annotations: [BetaAnnotation],
+        logprobs: [BetaLogProb]
+    ) {
+        self.text = text
+        self.annotations = annotations
+        self.logprobs = logprobs
+    }
+
+    /// Decodes `BetaOutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "output_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.annotations = try reader.required([BetaAnnotation].self, "annotations")
+        self.logprobs = try reader.required([BetaLogProb].self, "logprobs")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("output_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.annotations, forKey: "annotations")
+        try container.encode(self.logprobs, forKey: "logprobs")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
+public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The text content.
+    public var text: Swift.String
+    /// Citations associated with the text content.
+    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaOutputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text content.
+    ///   - annotations: Citations associated with the text content.
+    public init(
+        text: Swift.String,
+        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
+    ) {
+        self.text = text
+        self.annotations = annotations
+    }
+
+    /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "output_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.annotations = try reader.optional([BetaOutputTextContentParam.AnnotationValue].self, "annotations")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("output_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.annotations, forKey: "annotations")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
+    public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `file_citation`.
+        case fileCitation(BetaFileCitationParam)
+        /// Selected when `type` is `url_citation`.
+        case urlCitation(BetaURLCitationParam)
+        /// Selected when `type` is `container_file_citation`.
+        case containerFileCitation(BetaContainerFileCitationParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
         ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.reason = try reader.optional(BetaResponse.IncompleteDetails.Reason.self, "reason")
-            self.specDeviations = reader.finish()
+            switch decoder.discriminator("type") {
+            case "file_citation":
+                self = .fileCitation(try BetaFileCitationParam(from: decoder))
+            case "url_citation":
+                self = .urlCitation(try BetaURLCitationParam(from: decoder))
+            case "container_file_citation":
+                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
         ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.reason, forKey: "reason")
-        }
-
-        /// The reason why the response is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+            switch self {
+            case .fileCitation(let value): try value.encode(to: encoder)
+            case .urlCitation(let value): try value.encode(to: encoder)
+            case .containerFileCitation(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
         }
     }
 }
 
-/// Emitted when there is a partial audio response.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseAudioDeltaEvent`.
-public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// A sequence number for this chunk of the stream response.
-    public var sequenceNumber: Swift.Int
-    /// A chunk of Base64 encoded response audio bytes.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseAudioDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: A sequence number for this chunk of the stream response.
-    ///   - delta: A chunk of Base64 encoded response audio bytes.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        delta: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.delta = delta
-    }
-
-    /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.delta", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
-    }
-}
-
-/// Emitted when the audio response is complete.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseAudioDoneEvent`.
-public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of the delta.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseAudioDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of the delta.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when there is a partial transcript of audio.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDeltaEvent`.
-public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The partial transcript of the audio response.
-    public var delta: Swift.String
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseAudioTranscriptDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - delta: The partial transcript of the audio response.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        delta: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.delta = delta
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.transcript.delta", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when the full audio transcript is completed.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDoneEvent`.
-public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseAudioTranscriptDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.transcript.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a partial code snippet is streamed by the code interpreter.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDeltaEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response for which the code is being streamed.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the code interpreter tool call item.
-    public var itemID: Swift.String
-    /// The partial code snippet being streamed by the code interpreter.
-    public var delta: Swift.String
-    /// The sequence number of this event, used to order streaming events.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
-    ///   - itemID: The unique identifier of the code interpreter tool call item.
-    ///   - delta: The partial code snippet being streamed by the code interpreter.
-    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        delta: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.delta = delta
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.code_interpreter_call_code.delta", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when the code snippet is finalized by the code interpreter.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDoneEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response for which the code is finalized.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the code interpreter tool call item.
-    public var itemID: Swift.String
-    /// The final code snippet output by the code interpreter.
-    public var code: Swift.String
-    /// The sequence number of this event, used to order streaming events.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCodeInterpreterCallCodeDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response for which the code is finalized.
-    ///   - itemID: The unique identifier of the code interpreter tool call item.
-    ///   - code: The final code snippet output by the code interpreter.
-    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        code: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.code = code
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.code_interpreter_call_code.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.code = try reader.required(Swift.String.self, "code")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when the code interpreter call is completed.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCompletedEvent`.
-public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response for which the code interpreter call is completed.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the code interpreter tool call item.
-    public var itemID: Swift.String
-    /// The sequence number of this event, used to order streaming events.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCodeInterpreterCallCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
-    ///   - itemID: The unique identifier of the code interpreter tool call item.
-    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.code_interpreter_call.completed", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a code interpreter call is in progress.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInProgressEvent`.
-public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response for which the code interpreter call is in progress.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the code interpreter tool call item.
-    public var itemID: Swift.String
-    /// The sequence number of this event, used to order streaming events.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCodeInterpreterCallInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
-    ///   - itemID: The unique identifier of the code interpreter tool call item.
-    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.code_interpreter_call.in_progress", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when the code interpreter is actively interpreting the code snippet.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInterpretingEvent`.
-public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response for which the code interpreter is interpreting code.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the code interpreter tool call item.
-    public var itemID: Swift.String
-    /// The sequence number of this event, used to order streaming events.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCodeInterpreterCallInterpretingEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
-    ///   - itemID: The unique identifier of the code interpreter tool call item.
-    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.code_interpreter_call.interpreting", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when the model response is complete.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCompletedEvent`.
-public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// Properties of the completed response.
-    public var response: BetaResponse
-    /// The sequence number for this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - response: Properties of the completed response.
-    ///   - sequenceNumber: The sequence number for this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        response: BetaResponse,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.response = response
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.completed", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.response = try reader.required(BetaResponse.self, "response")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a new content part is added.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseContentPartAddedEvent`.
-public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the output item that the content part was added to.
-    public var itemID: Swift.String
-    /// The index of the output item that the content part was added to.
-    public var outputIndex: Swift.Int
-    /// The index of the content part that was added.
-    public var contentIndex: Swift.Int
-    /// The content part that was added.
-    public var part: BetaOutputContent
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseContentPartAddedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the output item that the content part was added to.
-    ///   - outputIndex: The index of the output item that the content part was added to.
-    ///   - contentIndex: The index of the content part that was added.
-    ///   - part: The content part that was added.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        part: BetaOutputContent,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.part = part
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.content_part.added", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.part = try reader.required(BetaOutputContent.self, "part")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.added", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a content part is done.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseContentPartDoneEvent`.
-public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the output item that the content part was added to.
-    public var itemID: Swift.String
-    /// The index of the output item that the content part was added to.
-    public var outputIndex: Swift.Int
-    /// The index of the content part that is done.
-    public var contentIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The content part that is done.
-    public var part: BetaOutputContent
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseContentPartDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the output item that the content part was added to.
-    ///   - outputIndex: The index of the output item that the content part was added to.
-    ///   - contentIndex: The index of the content part that is done.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - part: The content part that is done.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        part: BetaOutputContent,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.sequenceNumber = sequenceNumber
-        self.part = part
-    }
-
-    /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.content_part.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.part = try reader.required(BetaOutputContent.self, "part")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
-    }
-}
-
-/// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseConversation`.
-public struct BetaResponseConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the conversation that this response was associated with.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseConversation`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the conversation that this response was associated with.
-    public init(id: Swift.String) {
-        self.id = id
-    }
-
-    /// Decodes `BetaResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-    }
-}
-
-/// An event that is emitted when a response is created.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCreatedEvent`.
-public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The response that was created.
-    public var response: BetaResponse
-    /// The sequence number for this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCreatedEvent`.
-    ///
-    /// - Parameters:
-    ///   - response: The response that was created.
-    ///   - sequenceNumber: The sequence number for this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        response: BetaResponse,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.response = response
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.created", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.response = try reader.required(BetaResponse.self, "response")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.created", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Event representing a delta (partial update) to the input of a custom tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDeltaEvent`.
-public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output this delta applies to.
-    public var outputIndex: Swift.Int
-    /// Unique identifier for the API item associated with this event.
-    public var itemID: Swift.String
-    /// The incremental input data (delta) for the custom tool call.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output this delta applies to.
-    ///   - itemID: Unique identifier for the API item associated with this event.
-    ///   - delta: The incremental input data (delta) for the custom tool call.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        delta: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.delta = delta
-    }
-
-    /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.custom_tool_call_input.delta", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-    }
-}
-
-/// Event indicating that input for a custom tool call is complete.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
-public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output this event applies to.
-    public var outputIndex: Swift.Int
-    /// Unique identifier for the API item associated with this event.
-    public var itemID: Swift.String
-    /// The complete input data for the custom tool call.
-    public var input: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output this event applies to.
-    ///   - itemID: Unique identifier for the API item associated with this event.
-    ///   - input: The complete input data for the custom tool call.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        input: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.input = input
-    }
-
-    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.custom_tool_call_input.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.input = try reader.required(Swift.String.self, "input")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.input, forKey: "input")
-    }
-}
-
-/// An error object returned when the model fails to generate a Response.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseError/anyOf/0`.
-public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The error code for the response.
-    public var code: BetaResponseErrorCode
-    /// A human-readable description of the error.
-    public var message: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseError`.
-    ///
-    /// - Parameters:
-    ///   - code: The error code for the response.
-    ///   - message: A human-readable description of the error.
-    public init(
-        code: BetaResponseErrorCode,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `BetaResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.code = try reader.required(BetaResponseErrorCode.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-    }
-}
-
-/// The error code for the response.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaResponseErrorCode`.
-public struct BetaResponseErrorCode: OpenEnum {
+/// - Remark: Generated from `#/components/schemas/BetaPersonalityEnum`.
+public struct BetaPersonalityEnum: OpenEnum {
     /// The wire value.
     public var rawValue: Swift.String
 
     /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-    /// `server_error`
-    public static var serverError: Self { Self(rawValue: "server_error") }
+    /// `friendly`
+    public static var friendly: Self { Self(rawValue: "friendly") }
 
-    /// `rate_limit_exceeded`
-    public static var rateLimitExceeded: Self { Self(rawValue: "rate_limit_exceeded") }
-
-    /// `invalid_prompt`
-    public static var invalidPrompt: Self { Self(rawValue: "invalid_prompt") }
-
-    /// `data_residency_mismatch`
-    public static var dataResidencyMismatch: Self { Self(rawValue: "data_residency_mismatch") }
-
-    /// `bio_policy`
-    public static var bioPolicy: Self { Self(rawValue: "bio_policy") }
-
-    /// `vector_store_timeout`
-    public static var vectorStoreTimeout: Self { Self(rawValue: "vector_store_timeout") }
-
-    /// `invalid_image`
-    public static var invalidImage: Self { Self(rawValue: "invalid_image") }
-
-    /// `invalid_image_format`
-    public static var invalidImageFormat: Self { Self(rawValue: "invalid_image_format") }
-
-    /// `invalid_base64_image`
-    public static var invalidBase64Image: Self { Self(rawValue: "invalid_base64_image") }
-
-    /// `invalid_image_url`
-    public static var invalidImageURL: Self { Self(rawValue: "invalid_image_url") }
-
-    /// `image_too_large`
-    public static var imageTooLarge: Self { Self(rawValue: "image_too_large") }
-
-    /// `image_too_small`
-    public static var imageTooSmall: Self { Self(rawValue: "image_too_small") }
-
-    /// `image_parse_error`
-    public static var imageParseError: Self { Self(rawValue: "image_parse_error") }
-
-    /// `image_content_policy_violation`
-    public static var imageContentPolicyViolation: Self { Self(rawValue: "image_content_policy_violation") }
-
-    /// `invalid_image_mode`
-    public static var invalidImageMode: Self { Self(rawValue: "invalid_image_mode") }
-
-    /// `image_file_too_large`
-    public static var imageFileTooLarge: Self { Self(rawValue: "image_file_too_large") }
-
-    /// `unsupported_image_media_type`
-    public static var unsupportedImageMediaType: Self { Self(rawValue: "unsupported_image_media_type") }
-
-    /// `empty_image_file`
-    public static var emptyImageFile: Self { Self(rawValue: "empty_image_file") }
-
-    /// `failed_to_download_image`
-    public static var failedToDownloadImage: Self { Self(rawValue: "failed_to_download_image") }
-
-    /// `image_file_not_found`
-    public static var imageFileNotFound: Self { Self(rawValue: "image_file_not_found") }
+    /// `pragmatic`
+    public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
-/// Emitted when an error occurs.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseErrorEvent`.
-public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
+/// - Remark: Generated from `#/components/schemas/BetaProgram`.
+public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTag?
-    public var code: Swift.String?
-    /// The error message.
-    public var message: Swift.String
-    public var param: Swift.String?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
+    /// The unique ID of the program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `BetaResponseErrorEvent`.
+    /// Creates a new `BetaProgram`.
     ///
     /// - Parameters:
-    ///   - message: The error message.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - id: The unique ID of the program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    ///   - agent: The agent that produced this item.
     public init(
-        message: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil,
-        code: Swift.String? = nil,
-        param: Swift.String? = nil
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
+        self.id = id
+        self.callID = callID
         self.code = code
-        self.message = message
-        self.param = param
-        self.sequenceNumber = sequenceNumber
+        self.fingerprint = fingerprint
     }
 
-    /// Decodes `BetaResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `BetaProgram` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "error", required: true)
+        try reader.constant("type", is: "program", required: true)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.code = try reader.optional(Swift.String.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.param = try reader.optional(Swift.String.self, "param")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.code = try reader.required(Swift.String.self, "code")
+        self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
         self.specDeviations = reader.finish()
     }
 
@@ -2052,55 +1232,130 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
+        try container.encode("program", forKey: "type")
         try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
         try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        try container.encode(self.fingerprint, forKey: "fingerprint")
     }
 }
 
-/// An event that is emitted when a response fails.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFailedEvent`.
-public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The response that failed.
-    public var response: BetaResponse
+/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
+public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `BetaResponseFailedEvent`.
+    /// Creates a new `BetaProgramItemParam`.
     ///
     /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - response: The response that failed.
-    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
     public init(
-        sequenceNumber: Swift.Int,
-        response: BetaResponse,
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program", required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.code = try reader.required(Swift.String.self, "code")
+        self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.fingerprint, forKey: "fingerprint")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaProgramOutput`.
+public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the program output item.
+    public var id: Swift.String
+    /// The call ID of the program item.
+    public var callID: Swift.String
+    /// The result produced by the program item.
+    public var result: Swift.String
+    /// The terminal status of the program output item.
+    public var status: BetaProgramOutputStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the program output item.
+    ///   - callID: The call ID of the program item.
+    ///   - result: The result produced by the program item.
+    ///   - status: The terminal status of the program output item.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        result: Swift.String,
+        status: BetaProgramOutputStatus,
         agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.response = response
+        self.id = id
+        self.callID = callID
+        self.result = result
+        self.status = status
     }
 
-    /// Decodes `BetaResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `BetaProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.failed", required: true)
+        try reader.constant("type", is: "program_output", required: true)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.response = try reader.required(BetaResponse.self, "response")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.result = try reader.required(Swift.String.self, "result")
+        self.status = try reader.required(BetaProgramOutputStatus.self, "status")
         self.specDeviations = reader.finish()
     }
 
@@ -2109,685 +1364,11 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.failed", forKey: "type")
+        try container.encode("program_output", forKey: "type")
         try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.response, forKey: "response")
-    }
-}
-
-/// Emitted when a file search call is completed (results found).
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallCompletedEvent`.
-public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that the file search call is initiated.
-    public var outputIndex: Swift.Int
-    /// The ID of the output item that the file search call is initiated.
-    public var itemID: Swift.String
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFileSearchCallCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that the file search call is initiated.
-    ///   - itemID: The ID of the output item that the file search call is initiated.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.file_search_call.completed", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a file search call is initiated.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallInProgressEvent`.
-public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that the file search call is initiated.
-    public var outputIndex: Swift.Int
-    /// The ID of the output item that the file search call is initiated.
-    public var itemID: Swift.String
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFileSearchCallInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that the file search call is initiated.
-    ///   - itemID: The ID of the output item that the file search call is initiated.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.file_search_call.in_progress", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a file search is currently searching.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallSearchingEvent`.
-public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that the file search call is searching.
-    public var outputIndex: Swift.Int
-    /// The ID of the output item that the file search call is initiated.
-    public var itemID: Swift.String
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFileSearchCallSearchingEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that the file search call is searching.
-    ///   - itemID: The ID of the output item that the file search call is initiated.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.file_search_call.searching", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.searching", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when there is a partial function-call arguments delta.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDeltaEvent`.
-public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the output item that the function-call arguments delta is added to.
-    public var itemID: Swift.String
-    /// The index of the output item that the function-call arguments delta is added to.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The function-call arguments delta that is added.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFunctionCallArgumentsDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
-    ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - delta: The function-call arguments delta that is added.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        delta: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.delta = delta
-    }
-
-    /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.function_call_arguments.delta", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
-    }
-}
-
-/// Emitted when function-call arguments are finalized.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDoneEvent`.
-public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The name of the function that was called.
-    public var name: Swift.String
-    /// The index of the output item.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The function-call arguments.
-    public var arguments: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFunctionCallArgumentsDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the item.
-    ///   - name: The name of the function that was called.
-    ///   - outputIndex: The index of the output item.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - arguments: The function-call arguments.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        itemID: Swift.String,
-        name: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        arguments: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.itemID = itemID
-        self.name = name
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.arguments = arguments
-    }
-
-    /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.function_call_arguments.done", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.arguments = try reader.required(Swift.String.self, "arguments")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.arguments, forKey: "arguments")
-    }
-}
-
-/// Emitted when an image generation tool call has completed and the final image is available.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallCompletedEvent`.
-public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The unique identifier of the image generation item being processed.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseImageGenCallCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - itemID: The unique identifier of the image generation item being processed.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        itemID: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.itemID = itemID
-    }
-
-    /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.image_generation_call.completed", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.itemID, forKey: "item_id")
-    }
-}
-
-/// Emitted when an image generation tool call is actively generating an image (intermediate state).
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallGeneratingEvent`.
-public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the image generation item being processed.
-    public var itemID: Swift.String
-    /// The sequence number of the image generation item being processed.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseImageGenCallGeneratingEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - itemID: The unique identifier of the image generation item being processed.
-    ///   - sequenceNumber: The sequence number of the image generation item being processed.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.image_generation_call.generating", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.generating", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when an image generation tool call is in progress.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallInProgressEvent`.
-public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the image generation item being processed.
-    public var itemID: Swift.String
-    /// The sequence number of the image generation item being processed.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseImageGenCallInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - itemID: The unique identifier of the image generation item being processed.
-    ///   - sequenceNumber: The sequence number of the image generation item being processed.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.image_generation_call.in_progress", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-    }
-}
-
-/// Emitted when a partial image is available during image generation streaming.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallPartialImageEvent`.
-public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the image generation item being processed.
-    public var itemID: Swift.String
-    /// The sequence number of the image generation item being processed.
-    public var sequenceNumber: Swift.Int
-    /// 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
-    public var partialImageIndex: Swift.Int
-    /// Base64-encoded partial image data, suitable for rendering as an image.
-    public var partialImageB64: Swift.String
-    /// The image size that was used.
-    public var size: Swift.String?
-    /// The image quality that was used.
-    public var quality: Swift.String?
-    /// The background setting that was used.
-    public var background: Swift.String?
-    /// The output format that was used.
-    public var outputFormat: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseImageGenCallPartialImageEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - itemID: The unique identifier of the image generation item being processed.
-    ///   - sequenceNumber: The sequence number of the image generation item being processed.
-    ///   - partialImageIndex: 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
-    ///   - partialImageB64: Base64-encoded partial image data, suitable for rendering as an image.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    ///   - size: The image size that was used.
-    ///   - quality: The image quality that was used.
-    ///   - background: The background setting that was used.
-    ///   - outputFormat: The output format that was used.
-    public init(
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        sequenceNumber: Swift.Int,
-        partialImageIndex: Swift.Int,
-        partialImageB64: Swift.String,
-        agent: BetaAgentTag? = nil,
-        size: Swift.String? = nil,
-        quality: Swift.String? = nil,
-        background: Swift.String? = nil,
-        outputFormat: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.sequenceNumber = sequenceNumber
-        self.partialImageIndex = partialImageIndex
-        self.partialImageB64 = partialImageB64
-        self.size = size
-        self.quality = quality
-        self.background = background
-        self.outputFormat = outputFormat
-    }
-
-    /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.image_generation_call.partial_image", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
-        self.partialImageB64 = try reader.required(Swift.String.self, "partial_image_b64")
-        self.size = try reader.optional(Swift.String.self, "size")
-        self.quality = try reader.optional(Swift.String.self, "quality")
-        self.background = try reader.optional(Swift.String.self, "background")
-        self.outputFormat = try reader.optional(Swift.String.self, "output_format")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.partial_image", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
-        try container.encode(self.partialImageB64, forKey: "partial_image_b64")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-    }
-}
-
-/// Emitted when the response is in progress.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseInProgressEvent`.
-public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The response that is in progress.
-    public var response: BetaResponse
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - response: The response that is in progress.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        response: BetaResponse,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.response = response
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `BetaResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.in_progress", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.response = try reader.required(BetaResponse.self, "response")
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.result, forKey: "result")
+        try container.encode(self.status, forKey: "status")
     }
 }

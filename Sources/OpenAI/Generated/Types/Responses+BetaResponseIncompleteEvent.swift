@@ -2667,6 +2667,217 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
+/// Configuration options for a text response from the model. Can be plain
+/// text or structured JSON data. Learn more:
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseTextParam`.
+public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An object specifying the format that the model must output.
+    ///
+    /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
+    /// which ensures the model will match your supplied JSON schema. Learn more in the
+    /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// The default format is `{ "type": "text" }` with no additional options.
+    ///
+    /// **Not recommended for gpt-4o and newer models:**
+    ///
+    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+    /// ensures the message the model generates is valid JSON. Using `json_schema`
+    /// is preferred for models that support it.
+    public var format: BetaTextResponseFormatConfiguration?
+    public var verbosity: BetaVerbosity?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseTextParam`.
+    ///
+    /// - Parameters:
+    ///   - format: An object specifying the format that the model must output.
+    public init(
+        format: BetaTextResponseFormatConfiguration? = nil,
+        verbosity: BetaVerbosity? = nil
+    ) {
+        self.format = format
+        self.verbosity = verbosity
+    }
+
+    /// Decodes `BetaResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.format = try reader.optional(BetaTextResponseFormatConfiguration.self, "format")
+        self.verbosity = try reader.optional(BetaVerbosity.self, "verbosity")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.format, forKey: "format")
+        try container.encodeIfPresent(self.verbosity, forKey: "verbosity")
+    }
+}
+
+/// Represents token usage details including input tokens, output tokens,
+/// a breakdown of output tokens, and the total tokens used.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseUsage`.
+public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The number of input tokens.
+    public var inputTokens: Swift.Int
+    /// A detailed breakdown of the input tokens.
+    public var inputTokensDetails: BetaResponseUsage.InputTokensDetails
+    /// The number of output tokens.
+    public var outputTokens: Swift.Int
+    /// A detailed breakdown of the output tokens.
+    public var outputTokensDetails: BetaResponseUsage.OutputTokensDetails
+    /// The total number of tokens used.
+    public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseUsage`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The number of input tokens.
+    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
+    ///   - outputTokens: The number of output tokens.
+    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
+    ///   - totalTokens: The total number of tokens used.
+    public init(
+        inputTokens: Swift.Int,
+        inputTokensDetails: BetaResponseUsage.InputTokensDetails,
+        outputTokens: Swift.Int,
+        outputTokensDetails: BetaResponseUsage.OutputTokensDetails,
+        totalTokens: Swift.Int
+    ) {
+        self.inputTokens = inputTokens
+        self.inputTokensDetails = inputTokensDetails
+        self.outputTokens = outputTokens
+        self.outputTokensDetails = outputTokensDetails
+        self.totalTokens = totalTokens
+    }
+
+    /// Decodes `BetaResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.inputTokensDetails = try reader.required(BetaResponseUsage.InputTokensDetails.self, "input_tokens_details")
+        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+        self.outputTokensDetails = try reader.required(BetaResponseUsage.OutputTokensDetails.self, "output_tokens_details")
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+        try container.encode(self.outputTokens, forKey: "output_tokens")
+        try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
+        try container.encode(self.totalTokens, forKey: "total_tokens")
+    }
+
+    /// A detailed breakdown of the input tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/input_tokens_details`.
+    public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of tokens that were retrieved from the cache.
+        /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
+        public var cachedTokens: Swift.Int
+        /// The number of input tokens that were written to the cache.
+        public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
+        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
+        public init(
+            cachedTokens: Swift.Int,
+            cacheWriteTokens: Swift.Int? = nil
+        ) {
+            self.cachedTokens = cachedTokens
+            self.cacheWriteTokens = cacheWriteTokens
+        }
+
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.cachedTokens, forKey: "cached_tokens")
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: "cache_write_tokens")
+        }
+    }
+
+    /// A detailed breakdown of the output tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/output_tokens_details`.
+    public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of reasoning tokens.
+        public var reasoningTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `OutputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - reasoningTokens: The number of reasoning tokens.
+        public init(reasoningTokens: Swift.Int) {
+            self.reasoningTokens = reasoningTokens
+        }
+
+        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
+        }
+    }
+}
+
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallCompletedEvent`.
@@ -2851,6 +3062,167 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
         try container.encode(self.itemID, forKey: "item_id")
         try container.encode(self.sequenceNumber, forKey: "sequence_number")
     }
+}
+
+/// A screenshot action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaScreenshotParam`.
+public struct BetaScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaScreenshotParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "screenshot", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("screenshot", forKey: "type")
+    }
+}
+
+/// A scroll action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaScrollParam`.
+public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The x-coordinate where the scroll occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the scroll occurred.
+    public var y: Swift.Int
+    /// The horizontal scroll distance.
+    public var scrollX: Swift.Int
+    /// The vertical scroll distance.
+    public var scrollY: Swift.Int
+    public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaScrollParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate where the scroll occurred.
+    ///   - y: The y-coordinate where the scroll occurred.
+    ///   - scrollX: The horizontal scroll distance.
+    ///   - scrollY: The vertical scroll distance.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        scrollX: Swift.Int,
+        scrollY: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.scrollX = scrollX
+        self.scrollY = scrollY
+        self.keys = keys
+    }
+
+    /// Decodes `BetaScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "scroll", required: true)
+        self.x = try reader.required(Swift.Int.self, "x")
+        self.y = try reader.required(Swift.Int.self, "y")
+        self.scrollX = try reader.required(Swift.Int.self, "scroll_x")
+        self.scrollY = try reader.required(Swift.Int.self, "scroll_y")
+        self.keys = try reader.optional([Swift.String].self, "keys")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("scroll", forKey: "type")
+        try container.encode(self.x, forKey: "x")
+        try container.encode(self.y, forKey: "y")
+        try container.encode(self.scrollX, forKey: "scroll_x")
+        try container.encode(self.scrollY, forKey: "scroll_y")
+        try container.encodeIfPresent(self.keys, forKey: "keys")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
+public struct BetaSearchContentType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `text`
+    public static var text: Self { Self(rawValue: "text") }
+
+    /// `image`
+    public static var image: Self { Self(rawValue: "image") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
+public struct BetaSearchContextSize: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `medium`
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaServiceTierEnum`.
+public struct BetaServiceTierEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `default`
+    public static var `default`: Self { Self(rawValue: "default") }
+
+    /// `fast`
+    public static var fast: Self { Self(rawValue: "fast") }
+
+    /// `flex`
+    public static var flex: Self { Self(rawValue: "flex") }
+
+    /// `priority`
+    public static var priority: Self { Self(rawValue: "priority") }
 }
 
 /// Specifies the processing type used for serving the request.

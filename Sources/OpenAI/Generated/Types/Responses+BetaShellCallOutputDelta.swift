@@ -49,6 +49,1458 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
+public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the referenced skill.
+    public var skillID: Swift.String
+    /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
+    public var version: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaSkillReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - skillID: The ID of the referenced skill.
+    ///   - version: Optional skill version.
+    public init(
+        skillID: Swift.String,
+        version: Swift.String? = nil
+    ) {
+        self.skillID = skillID
+        self.version = version
+    }
+
+    /// Decodes `BetaSkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "skill_reference", required: true)
+        self.skillID = try reader.required(Swift.String.self, "skill_id")
+        self.version = try reader.optional(Swift.String.self, "version")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("skill_reference", forKey: "type")
+        try container.encode(self.skillID, forKey: "skill_id")
+        try container.encodeIfPresent(self.version, forKey: "version")
+    }
+}
+
+/// Forces the model to call the apply_patch tool when executing a tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSpecificApplyPatchParam`.
+public struct BetaSpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaSpecificApplyPatchParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaSpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "apply_patch", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("apply_patch", forKey: "type")
+    }
+}
+
+/// Forces the model to call the shell tool when a tool call is required.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSpecificFunctionShellParam`.
+public struct BetaSpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaSpecificFunctionShellParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaSpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "shell", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("shell", forKey: "type")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
+public struct BetaSpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaSpecificProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("programmatic_tool_calling", forKey: "type")
+    }
+}
+
+/// A summary text from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSummaryTextContent`.
+public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A summary of the reasoning output from the model so far.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaSummaryTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: A summary of the reasoning output from the model so far.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `BetaSummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "summary_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("summary_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// A text content.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTextContent`.
+public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTextContent`.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `BetaTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// An object specifying the format that the model must output.
+///
+/// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
+/// which ensures the model will match your supplied JSON schema. Learn more in the
+/// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+///
+/// The default format is `{ "type": "text" }` with no additional options.
+///
+/// **Not recommended for gpt-4o and newer models:**
+///
+/// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+/// ensures the message the model generates is valid JSON. Using `json_schema`
+/// is preferred for models that support it.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatConfiguration`.
+public enum BetaTextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Default response format. Selected when `type` is `text`.
+    case text(BetaResponseFormatText)
+    /// JSON Schema response format. Selected when `type` is `json_schema`.
+    case jsonSchema(BetaTextResponseFormatJSONSchema)
+    /// JSON object response format. Selected when `type` is `json_object`.
+    case jsonObject(BetaResponseFormatJSONObject)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "text":
+            self = .text(try BetaResponseFormatText(from: decoder))
+        case "json_schema":
+            self = .jsonSchema(try BetaTextResponseFormatJSONSchema(from: decoder))
+        case "json_object":
+            self = .jsonObject(try BetaResponseFormatJSONObject(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .text(let value): try value.encode(to: encoder)
+        case .jsonSchema(let value): try value.encode(to: encoder)
+        case .jsonObject(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// JSON Schema response format. Used to generate structured JSON responses.
+/// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
+///
+/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
+public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A description of what the response format is for, used by the model to
+    /// determine how to respond in the format.
+    public var description: Swift.String?
+    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    /// underscores and dashes, with a maximum length of 64.
+    public var name: Swift.String
+    /// The schema for the response format, described as a JSON Schema object.
+    /// Learn how to build JSON schemas [here](https://json-schema.org/).
+    public var schema: BetaResponseFormatJSONSchemaSchema
+    public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTextResponseFormatJSONSchema`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the response format.
+    ///   - schema: The schema for the response format, described as a JSON Schema object.
+    ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
+    public init(
+        name: Swift.String,
+        schema: BetaResponseFormatJSONSchemaSchema,
+        description: Swift.String? = nil,
+        strict: Swift.Bool? = nil
+    ) {
+        self.description = description
+        self.name = name
+        self.schema = schema
+        self.strict = strict
+    }
+
+    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "json_schema", required: true)
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, "schema")
+        self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("json_schema", forKey: "type")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.schema, forKey: "schema")
+        try container.encodeIfPresent(self.strict, forKey: "strict")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
+public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var model: Swift.String?
+    public var input: BetaInputParam?
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    public var tools: [BetaTool]?
+    public var text: BetaResponseTextParam?
+    public var reasoning: BetaReasoning?
+    private var _truncation: BetaTruncationEnum?
+    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    @available(*, deprecated)
+    public var truncation: BetaTruncationEnum? {
+        get { _truncation }
+        set { _truncation = newValue }
+    }
+    public var instructions: Swift.String?
+    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
+    public var personality: BetaPersonalityEnum?
+    public var conversation: BetaConversationParam?
+    /// The JSON member `tool_choice`.
+    public var toolChoice: BetaToolChoiceParam?
+    /// The JSON member `parallel_tool_calls`.
+    public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTokenCountsBody`.
+    ///
+    /// - Parameters:
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    public init(
+        model: Swift.String? = nil,
+        input: BetaInputParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        tools: [BetaTool]? = nil,
+        text: BetaResponseTextParam? = nil,
+        reasoning: BetaReasoning? = nil,
+        truncation: BetaTruncationEnum? = nil,
+        instructions: Swift.String? = nil,
+        personality: BetaPersonalityEnum? = nil,
+        conversation: BetaConversationParam? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
+        parallelToolCalls: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.tools = tools
+        self.text = text
+        self.reasoning = reasoning
+        self._truncation = truncation
+        self.instructions = instructions
+        self.personality = personality
+        self.conversation = conversation
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+    }
+
+    /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.input = try reader.optional(BetaInputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.tools = try reader.optional([BetaTool].self, "tools")
+        self.text = try reader.optional(BetaResponseTextParam.self, "text")
+        self.reasoning = try reader.optional(BetaReasoning.self, "reasoning")
+        self._truncation = try reader.optional(BetaTruncationEnum.self, "truncation")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.personality = try reader.optional(BetaPersonalityEnum.self, "personality")
+        self.conversation = try reader.optional(BetaConversationParam.self, "conversation")
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encodeIfPresent(self._truncation, forKey: "truncation")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.personality, forKey: "personality")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+    }
+}
+
+/// Token counts
+///
+/// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
+public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `input_tokens`.
+    public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTokenCountsResource`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The JSON member `input_tokens`.
+    public init(inputTokens: Swift.Int) {
+        self.inputTokens = inputTokens
+    }
+
+    /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.input_tokens", required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.input_tokens", forKey: "object")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+    }
+}
+
+/// A tool that can be used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTool`.
+public enum BetaTool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
+    case function(BetaFunctionTool)
+    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
+    case fileSearch(BetaFileSearchTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
+    case computer(BetaComputerTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
+    case computerUsePreview(BetaComputerUsePreviewTool)
+    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
+    case webSearchTool(BetaWebSearchTool)
+    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
+    case mcp(BetaMCPTool)
+    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
+    case codeInterpreter(BetaCodeInterpreterTool)
+    /// Selected when `type` is `programmatic_tool_calling`.
+    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
+    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
+    case imageGeneration(BetaImageGenTool)
+    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
+    case localShell(BetaLocalShellToolParam)
+    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
+    case shell(BetaFunctionShellToolParam)
+    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
+    case custom(BetaCustomToolParam)
+    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
+    case namespace(BetaNamespaceToolParam)
+    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
+    case toolSearch(BetaToolSearchToolParam)
+    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
+    case webSearchPreviewTool(BetaWebSearchPreviewTool)
+    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
+    case applyPatch(BetaApplyPatchToolParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "function":
+            self = .function(try BetaFunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try BetaFileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try BetaComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try BetaMCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try BetaImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try BetaLocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try BetaFunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try BetaCustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try BetaNamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
+public enum BetaToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `direct`.
+    case direct(BetaDirectToolCallCaller)
+    /// Selected when `type` is `program`.
+    case program(BetaProgramToolCallCaller)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try BetaDirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolCallCallerParam`.
+public enum BetaToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `direct`.
+    case direct(BetaDirectToolCallCallerParam)
+    /// Selected when `type` is `program`.
+    case program(BetaProgramToolCallCallerParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCallerParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Constrains the tools available to the model to a pre-defined set.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed`.
+public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    public var mode: BetaToolChoiceAllowed.Mode
+    /// A list of tool definitions that the model should be allowed to call.
+    ///
+    /// For the Responses API, the list of tool definitions might look like:
+    /// ```json
+    /// [
+    ///   { "type": "function", "name": "get_weather" },
+    ///   { "type": "mcp", "server_label": "deepwiki" },
+    ///   { "type": "image_generation" }
+    /// ]
+    /// ```
+    public var tools: [[Swift.String: JSONValue]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolChoiceAllowed`.
+    ///
+    /// - Parameters:
+    ///   - mode: Constrains the tools available to the model to a pre-defined set.
+    ///   - tools: A list of tool definitions that the model should be allowed to call.
+    public init(
+        mode: BetaToolChoiceAllowed.Mode,
+        tools: [[Swift.String: JSONValue]]
+    ) {
+        self.mode = mode
+        self.tools = tools
+    }
+
+    /// Decodes `BetaToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "allowed_tools", required: true)
+        self.mode = try reader.required(BetaToolChoiceAllowed.Mode.self, "mode")
+        self.tools = try reader.required([[Swift.String: JSONValue]].self, "tools")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("allowed_tools", forKey: "type")
+        try container.encode(self.mode, forKey: "mode")
+        try container.encode(self.tools, forKey: "tools")
+    }
+
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed/properties/mode`.
+    public struct Mode: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `required`
+        public static var required: Self { Self(rawValue: "required") }
+    }
+}
+
+/// Use this option to force the model to call a specific custom tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceCustom`.
+public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the custom tool to call.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolChoiceCustom`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    /// Decodes `BetaToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+    }
+}
+
+/// Use this option to force the model to call a specific function.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceFunction`.
+public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the function to call.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolChoiceFunction`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    /// Decodes `BetaToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+    }
+}
+
+/// Use this option to force the model to call a specific tool on a remote MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceMCP`.
+public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The label of the MCP server to use.
+    public var serverLabel: Swift.String
+    public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolChoiceMCP`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: The label of the MCP server to use.
+    public init(
+        serverLabel: Swift.String,
+        name: Swift.String? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.name = name
+    }
+
+    /// Decodes `BetaToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "mcp", required: true)
+        self.serverLabel = try reader.required(Swift.String.self, "server_label")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("mcp", forKey: "type")
+        try container.encode(self.serverLabel, forKey: "server_label")
+        try container.encodeIfPresent(self.name, forKey: "name")
+    }
+}
+
+/// Controls which (if any) tool is called by the model.
+///
+/// `none` means the model will not call any tool and instead generates a message.
+///
+/// `auto` means the model can pick between generating a message or calling one or
+/// more tools.
+///
+/// `required` means the model must call one or more tools.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceOptions`.
+public struct BetaToolChoiceOptions: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `none`
+    public static var none: Self { Self(rawValue: "none") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `required`
+    public static var required: Self { Self(rawValue: "required") }
+}
+
+/// How the model should select which tool (or tools) to use when generating
+/// a response. See the `tools` parameter to see how to specify which tools
+/// the model can call.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceParam`.
+public enum BetaToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Controls which (if any) tool is called by the model.
+    case toolChoiceOptions(BetaToolChoiceOptions)
+    /// Constrains the tools available to the model to a pre-defined set.
+    case toolChoiceAllowed(BetaToolChoiceAllowed)
+    /// Indicates that the model should use a built-in tool to generate a response.
+    case toolChoiceTypes(BetaToolChoiceTypes)
+    /// Use this option to force the model to call a specific function.
+    case toolChoiceFunction(BetaToolChoiceFunction)
+    /// Use this option to force the model to call a specific tool on a remote MCP server.
+    case toolChoiceMCP(BetaToolChoiceMCP)
+    /// Use this option to force the model to call a specific custom tool.
+    case toolChoiceCustom(BetaToolChoiceCustom)
+    case specificProgrammaticToolCallingParam(BetaSpecificProgrammaticToolCallingParam)
+    /// Forces the model to call the apply_patch tool when executing a tool call.
+    case specificApplyPatchParam(BetaSpecificApplyPatchParam)
+    /// Forces the model to call the shell tool when a tool call is required.
+    case specificFunctionShellParam(BetaSpecificFunctionShellParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(BetaToolChoiceOptions.self) {
+            self = .toolChoiceOptions(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaToolChoiceAllowed.self) {
+            self = .toolChoiceAllowed(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaToolChoiceTypes.self) {
+            self = .toolChoiceTypes(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaToolChoiceFunction.self) {
+            self = .toolChoiceFunction(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaToolChoiceMCP.self) {
+            self = .toolChoiceMCP(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaToolChoiceCustom.self) {
+            self = .toolChoiceCustom(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaSpecificProgrammaticToolCallingParam.self) {
+            self = .specificProgrammaticToolCallingParam(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaSpecificApplyPatchParam.self) {
+            self = .specificApplyPatchParam(value)
+            return
+        }
+        if let value = decoder.attemptCase(BetaSpecificFunctionShellParam.self) {
+            self = .specificFunctionShellParam(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .toolChoiceOptions(let value): try value.encode(to: encoder)
+        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+        case .toolChoiceTypes(let value): try value.encode(to: encoder)
+        case .toolChoiceFunction(let value): try value.encode(to: encoder)
+        case .toolChoiceMCP(let value): try value.encode(to: encoder)
+        case .toolChoiceCustom(let value): try value.encode(to: encoder)
+        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Indicates that the model should use a built-in tool to generate a response.
+/// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
+public struct BetaToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    public var type: BetaToolChoiceTypes.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolChoiceTypes`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of hosted tool the model should to use.
+    public init(type: BetaToolChoiceTypes.TypeValue) {
+        self.type = type
+    }
+
+    /// Decodes `BetaToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(BetaToolChoiceTypes.TypeValue.self, "type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+    }
+
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `file_search`
+        public static var fileSearch: Self { Self(rawValue: "file_search") }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `computer`
+        public static var computer: Self { Self(rawValue: "computer") }
+
+        /// `computer_use_preview`
+        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
+
+        /// `computer_use`
+        public static var computerUse: Self { Self(rawValue: "computer_use") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+
+        /// `image_generation`
+        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
+
+        /// `code_interpreter`
+        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
+public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the tool search call item.
+    public var id: Swift.String
+    /// The JSON member `call_id`.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType
+    /// Arguments used for the tool search call.
+    public var arguments: JSONValue
+    /// The status of the tool search call item that was recorded.
+    public var status: BetaFunctionCallStatus
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the tool search call item.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - arguments: Arguments used for the tool search call.
+    ///   - status: The status of the tool search call item that was recorded.
+    ///   - agent: The agent that produced this item.
+    ///   - callID: The JSON member `call_id`.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        execution: BetaToolSearchExecutionType,
+        arguments: JSONValue,
+        status: BetaFunctionCallStatus,
+        agent: BetaAgentTag? = nil,
+        callID: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.arguments = arguments
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.optional(Swift.String.self, "call_id")
+        self.execution = try reader.required(BetaToolSearchExecutionType.self, "execution")
+        self.arguments = try reader.required(JSONValue.self, "arguments")
+        self.status = try reader.required(BetaFunctionCallStatus.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.execution, forKey: "execution")
+        try container.encode(self.arguments, forKey: "arguments")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
+public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The JSON member `call_id`.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    /// The arguments supplied to the tool search call.
+    public var arguments: BetaEmptyModelParam
+    public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments supplied to the tool search call.
+    ///   - callID: The JSON member `call_id`.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    public init(
+        arguments: BetaEmptyModelParam,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: BetaToolSearchExecutionType? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.arguments = arguments
+        self.status = status
+    }
+
+    /// Decodes `BetaToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search_call", required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.callID = try reader.optional(Swift.String.self, "call_id")
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
+        self.arguments = try reader.required(BetaEmptyModelParam.self, "arguments")
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.execution, forKey: "execution")
+        try container.encode(self.arguments, forKey: "arguments")
+        try container.encodeIfPresent(self.status, forKey: "status")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
+public struct BetaToolSearchExecutionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `server`
+    public static var server: Self { Self(rawValue: "server") }
+
+    /// `client`
+    public static var client: Self { Self(rawValue: "client") }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
+public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the tool search output item.
+    public var id: Swift.String
+    /// The JSON member `call_id`.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType
+    /// The loaded tool definitions returned by tool search.
+    public var tools: [BetaTool]
+    /// The status of the tool search output item that was recorded.
+    public var status: BetaFunctionCallOutputStatusEnum
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the tool search output item.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - tools: The loaded tool definitions returned by tool search.
+    ///   - status: The status of the tool search output item that was recorded.
+    ///   - agent: The agent that produced this item.
+    ///   - callID: The JSON member `call_id`.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        execution: BetaToolSearchExecutionType,
+        tools: [BetaTool],
+        status: BetaFunctionCallOutputStatusEnum,
+        agent: BetaAgentTag? = nil,
+        callID: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.tools = tools
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search_output", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.optional(Swift.String.self, "call_id")
+        self.execution = try reader.required(BetaToolSearchExecutionType.self, "execution")
+        self.tools = try reader.required([BetaTool].self, "tools")
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.execution, forKey: "execution")
+        try container.encode(self.tools, forKey: "tools")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
+public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The JSON member `call_id`.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    /// The loaded tool definitions returned by the tool search output.
+    public var tools: [BetaTool]
+    public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - tools: The loaded tool definitions returned by the tool search output.
+    ///   - callID: The JSON member `call_id`.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    public init(
+        tools: [BetaTool],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: BetaToolSearchExecutionType? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.tools = tools
+        self.status = status
+    }
+
+    /// Decodes `BetaToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search_output", required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.callID = try reader.optional(Swift.String.self, "call_id")
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
+        self.tools = try reader.required([BetaTool].self, "tools")
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.execution, forKey: "execution")
+        try container.encode(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.status, forKey: "status")
+    }
+}
+
+/// Hosted or BYOT tool search configuration for deferred tools.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
+public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether tool search is executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    public var description: Swift.String?
+    public var parameters: BetaEmptyModelParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - execution: Whether tool search is executed by the server or by the client.
+    public init(
+        execution: BetaToolSearchExecutionType? = nil,
+        description: Swift.String? = nil,
+        parameters: BetaEmptyModelParam? = nil
+    ) {
+        self.execution = execution
+        self.description = description
+        self.parameters = parameters
+    }
+
+    /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search", required: true)
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search", forKey: "type")
+        try container.encodeIfPresent(self.execution, forKey: "execution")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+    }
+}
+
 /// An array of tools the model may call while generating a response. You
 /// can specify which tool to use by setting the `tool_choice` parameter.
 ///
@@ -68,6 +1520,1511 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolsArray`.
 public typealias BetaToolsArray = [BetaTool]
+
+/// The top log probability of a token.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
+public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var token: Swift.String
+    public var logprob: Swift.Double
+    public var bytes: [Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTopLogProb`.
+    public init(
+        token: Swift.String,
+        logprob: Swift.Double,
+        bytes: [Swift.Int]
+    ) {
+        self.token = token
+        self.logprob = logprob
+        self.bytes = bytes
+    }
+
+    /// Decodes `BetaTopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.token = try reader.required(Swift.String.self, "token")
+        self.logprob = try reader.required(Swift.Double.self, "logprob")
+        self.bytes = try reader.required([Swift.Int].self, "bytes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.token, forKey: "token")
+        try container.encode(self.logprob, forKey: "logprob")
+        try container.encode(self.bytes, forKey: "bytes")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTruncationEnum`.
+public struct BetaTruncationEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `disabled`
+    public static var disabled: Self { Self(rawValue: "disabled") }
+}
+
+/// An action to type in text.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTypeParam`.
+public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The text to type.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTypeParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text to type.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `BetaTypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "type", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("type", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// A citation for a web resource used to generate a model response.
+///
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationBody`.
+public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The URL of the web resource.
+    public var url: Swift.String
+    /// The index of the first character of the URL citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the URL citation in the message.
+    public var endIndex: Swift.Int
+    /// The title of the web resource.
+    public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaURLCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the web resource.
+    ///   - startIndex: The index of the first character of the URL citation in the message.
+    ///   - endIndex: The index of the last character of the URL citation in the message.
+    ///   - title: The title of the web resource.
+    public init(
+        url: Swift.String,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        title: Swift.String
+    ) {
+        self.url = url
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.title = title
+    }
+
+    /// Decodes `BetaURLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "url_citation", required: true)
+        self.url = try reader.required(Swift.String.self, "url")
+        self.startIndex = try reader.required(Swift.Int.self, "start_index")
+        self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.title = try reader.required(Swift.String.self, "title")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("url_citation", forKey: "type")
+        try container.encode(self.url, forKey: "url")
+        try container.encode(self.startIndex, forKey: "start_index")
+        try container.encode(self.endIndex, forKey: "end_index")
+        try container.encode(self.title, forKey: "title")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
+public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The URL of the cited resource.
+    public var url: Swift.String
+    /// The title of the cited resource.
+    public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaURLCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - url: The URL of the cited resource.
+    ///   - title: The title of the cited resource.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        url: Swift.String,
+        title: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.url = url
+        self.title = title
+    }
+
+    /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "url_citation", required: true)
+        self.startIndex = try reader.required(Swift.Int.self, "start_index")
+        self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.url = try reader.required(Swift.String.self, "url")
+        self.title = try reader.required(Swift.String.self, "title")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("url_citation", forKey: "type")
+        try container.encode(self.startIndex, forKey: "start_index")
+        try container.encode(self.endIndex, forKey: "end_index")
+        try container.encode(self.url, forKey: "url")
+        try container.encode(self.title, forKey: "title")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes`.
+public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreFileAttributesValue]
+
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
+public enum BetaVectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    case string(Swift.String)
+    case number(Swift.Double)
+    case boolean(Swift.Bool)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = decoder.attemptCase(Swift.Double.self) {
+            self = .number(value)
+            return
+        }
+        if let value = decoder.attemptCase(Swift.Bool.self) {
+            self = .boolean(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value): try value.encode(to: encoder)
+        case .number(let value): try value.encode(to: encoder)
+        case .boolean(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Constrains the verbosity of the model's response. Lower values will result in
+/// more concise responses, while higher values will result in more verbose responses.
+/// Currently supported values are `low`, `medium`, and `high`. The default is
+/// `medium`.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaVerbosity/anyOf/0`.
+public struct BetaVerbosity: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `medium`
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// A wait action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWaitParam`.
+public struct BetaWaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWaitParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaWaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "wait", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("wait", forKey: "type")
+    }
+}
+
+/// Action type "find_in_page": Searches for a pattern within a loaded page.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionFind`.
+public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The URL of the page searched for the pattern.
+    public var url: Swift.String
+    /// The pattern or text to search for within the page.
+    public var pattern: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchActionFind`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the page searched for the pattern.
+    ///   - pattern: The pattern or text to search for within the page.
+    public init(
+        url: Swift.String,
+        pattern: Swift.String
+    ) {
+        self.url = url
+        self.pattern = pattern
+    }
+
+    /// Decodes `BetaWebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "find_in_page", required: true)
+        self.url = try reader.required(Swift.String.self, "url")
+        self.pattern = try reader.required(Swift.String.self, "pattern")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("find_in_page", forKey: "type")
+        try container.encode(self.url, forKey: "url")
+        try container.encode(self.pattern, forKey: "pattern")
+    }
+}
+
+/// Action type "open_page" - Opens a specific URL from search results.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionOpenPage`.
+public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The URL opened by the model.
+    public var url: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchActionOpenPage`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL opened by the model.
+    public init(url: Swift.String? = nil) {
+        self.url = url
+    }
+
+    /// Decodes `BetaWebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "open_page", required: true)
+        self.url = try reader.optional(Swift.String.self, "url")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("open_page", forKey: "type")
+        try container.encodeIfPresent(self.url, forKey: "url")
+    }
+}
+
+/// Action type "search" - Performs a web search query.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch`.
+public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+    private var _query: Swift.String?
+    /// The search query.
+    @available(*, deprecated)
+    public var query: Swift.String? {
+        get { _query }
+        set { _query = newValue }
+    }
+    /// The search queries.
+    public var queries: [Swift.String]?
+    /// The sources used in the search.
+    public var sources: [BetaWebSearchActionSearch.Source]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchActionSearch`.
+    ///
+    /// - Parameters:
+    ///   - query: The search query.
+    ///   - queries: The search queries.
+    ///   - sources: The sources used in the search.
+    public init(
+        query: Swift.String? = nil,
+        queries: [Swift.String]? = nil,
+        sources: [BetaWebSearchActionSearch.Source]? = nil
+    ) {
+        self._query = query
+        self.queries = queries
+        self.sources = sources
+    }
+
+    /// Decodes `BetaWebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "search", required: true)
+        self._query = try reader.optional(Swift.String.self, "query")
+        self.queries = try reader.optional([Swift.String].self, "queries")
+        self.sources = try reader.optional([BetaWebSearchActionSearch.Source].self, "sources")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("search", forKey: "type")
+        try container.encodeIfPresent(self._query, forKey: "query")
+        try container.encodeIfPresent(self.queries, forKey: "queries")
+        try container.encodeIfPresent(self.sources, forKey: "sources")
+    }
+
+    /// A source used in the search.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
+    public struct Source: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The type of source. Always `url`.
+        public var type: BetaWebSearchActionSearch.Source.TypeValue
+        /// The URL of the source.
+        public var url: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Source`.
+        ///
+        /// - Parameters:
+        ///   - type: The type of source.
+        ///   - url: The URL of the source.
+        public init(
+            type: BetaWebSearchActionSearch.Source.TypeValue,
+            url: Swift.String? = nil
+        ) {
+            self.type = type
+            self.url = url
+        }
+
+        /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.required(BetaWebSearchActionSearch.Source.TypeValue.self, "type")
+            self.url = try reader.optional(Swift.String.self, "url")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.type, forKey: "type")
+            try container.encodeIfPresent(self.url, forKey: "url")
+        }
+
+        /// The type of source. Always `url`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `url`
+            public static var url: Self { Self(rawValue: "url") }
+
+            /// `api`
+            public static var api: Self { Self(rawValue: "api") }
+        }
+    }
+}
+
+/// The approximate location of the user.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
+public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var country: Swift.String?
+    public var region: Swift.String?
+    public var city: Swift.String?
+    public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchApproximateLocation`.
+    public init(
+        country: Swift.String? = nil,
+        region: Swift.String? = nil,
+        city: Swift.String? = nil,
+        timezone: Swift.String? = nil
+    ) {
+        self.country = country
+        self.region = region
+        self.city = city
+        self.timezone = timezone
+    }
+
+    /// Decodes `BetaWebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "approximate", required: false)
+        self.country = try reader.optional(Swift.String.self, "country")
+        self.region = try reader.optional(Swift.String.self, "region")
+        self.city = try reader.optional(Swift.String.self, "city")
+        self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("approximate", forKey: "type")
+        try container.encodeIfPresent(self.country, forKey: "country")
+        try container.encodeIfPresent(self.region, forKey: "region")
+        try container.encodeIfPresent(self.city, forKey: "city")
+        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+    }
+}
+
+/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
+public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    public var type: BetaWebSearchPreviewTool.TypeValue
+    /// The JSON member `user_location`.
+    public var userLocation: BetaApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: BetaSearchContextSize?
+    /// The JSON member `search_content_types`.
+    public var searchContentTypes: [BetaSearchContentType]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchPreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - searchContentTypes: The JSON member `search_content_types`.
+    public init(
+        type: BetaWebSearchPreviewTool.TypeValue,
+        userLocation: BetaApproximateLocation? = nil,
+        searchContextSize: BetaSearchContextSize? = nil,
+        searchContentTypes: [BetaSearchContentType]? = nil
+    ) {
+        self.type = type
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+        self.searchContentTypes = searchContentTypes
+    }
+
+    /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(BetaWebSearchPreviewTool.TypeValue.self, "type")
+        self.userLocation = try reader.optional(BetaApproximateLocation.self, "user_location")
+        self.searchContextSize = try reader.optional(BetaSearchContextSize.self, "search_context_size")
+        self.searchContentTypes = try reader.optional([BetaSearchContentType].self, "search_content_types")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
+        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+        try container.encodeIfPresent(self.searchContentTypes, forKey: "search_content_types")
+    }
+
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+    }
+}
+
+/// Search the Internet for sources related to the prompt. Learn more about the
+/// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
+public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    public var type: BetaWebSearchTool.TypeValue
+    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    public var externalWebAccess: Swift.Bool?
+    public var filters: BetaWebSearchTool.FiltersValue?
+    /// The JSON member `user_location`.
+    public var userLocation: BetaWebSearchApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: WebSearchContextSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool.
+    ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    public init(
+        type: BetaWebSearchTool.TypeValue,
+        externalWebAccess: Swift.Bool? = nil,
+        filters: BetaWebSearchTool.FiltersValue? = nil,
+        userLocation: BetaWebSearchApproximateLocation? = nil,
+        searchContextSize: WebSearchContextSize? = nil
+    ) {
+        self.type = type
+        self.externalWebAccess = externalWebAccess
+        self.filters = filters
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+    }
+
+    /// Decodes `BetaWebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(BetaWebSearchTool.TypeValue.self, "type")
+        self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
+        self.filters = try reader.optional(BetaWebSearchTool.FiltersValue.self, "filters")
+        self.userLocation = try reader.optional(BetaWebSearchApproximateLocation.self, "user_location")
+        self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.externalWebAccess, forKey: "external_web_access")
+        try container.encodeIfPresent(self.filters, forKey: "filters")
+        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
+        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+    }
+
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search`
+        public static var webSearch: Self { Self(rawValue: "web_search") }
+
+        /// `web_search_2025_08_26`
+        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
+    }
+
+    /// Filters for the search.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
+    public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The JSON member `allowed_domains`.
+        public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FiltersValue`.
+        ///
+        /// - Parameters:
+        ///   - allowedDomains: The JSON member `allowed_domains`.
+        public init(allowedDomains: [Swift.String]? = nil) {
+            self.allowedDomains = allowedDomains
+        }
+
+        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+        }
+    }
+}
+
+/// The results of a web search tool call. See the
+/// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall`.
+public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the web search tool call.
+    public var id: Swift.String
+    /// The status of the web search tool call.
+    public var status: BetaWebSearchToolCall.Status
+    /// An object describing the specific action taken in this web search call.
+    /// Includes details on how the model used the web (search, open_page, find_in_page).
+    public var action: BetaWebSearchToolCall.Action
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the web search tool call.
+    ///   - status: The status of the web search tool call.
+    ///   - action: An object describing the specific action taken in this web search call.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        status: BetaWebSearchToolCall.Status,
+        action: BetaWebSearchToolCall.Action,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.status = status
+        self.action = action
+    }
+
+    /// Decodes `BetaWebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "web_search_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.status = try reader.required(BetaWebSearchToolCall.Status.self, "status")
+        self.action = try reader.required(BetaWebSearchToolCall.Action.self, "action")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("web_search_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.action, forKey: "action")
+    }
+
+    /// The status of the web search tool call.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `searching`
+        public static var searching: Self { Self(rawValue: "searching") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// An object describing the specific action taken in this web search call.
+    /// Includes details on how the model used the web (search, open_page, find_in_page).
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
+    public enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
+        case search(BetaWebSearchActionSearch)
+        /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
+        case openPage(BetaWebSearchActionOpenPage)
+        /// Action type "find_in_page": Searches for a pattern within a loaded page. Selected when `type` is `find_in_page`.
+        case findInPage(BetaWebSearchActionFind)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "search":
+                self = .search(try BetaWebSearchActionSearch(from: decoder))
+            case "open_page":
+                self = .openPage(try BetaWebSearchActionOpenPage(from: decoder))
+            case "find_in_page":
+                self = .findInPage(try BetaWebSearchActionFind(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .search(let value): try value.encode(to: encoder)
+            case .openPage(let value): try value.encode(to: encoder)
+            case .findInPage(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A tool that runs Python code to help generate a response to a prompt.
+///
+/// - Remark: Generated from `#/components/schemas/CodeInterpreterTool`.
+public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The code interpreter container. Can be a container ID or an object that
+    /// specifies uploaded file IDs to make available to your code, along with an
+    /// optional `memory_limit` setting.
+    public var container: CodeInterpreterTool.Container
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CodeInterpreterTool`.
+    ///
+    /// - Parameters:
+    ///   - container: The code interpreter container.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    public init(
+        container: CodeInterpreterTool.Container,
+        allowedCallers: [CallableToolAllowedCaller]? = nil
+    ) {
+        self.container = container
+        self.allowedCallers = allowedCallers
+    }
+
+    /// Decodes `CodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "code_interpreter", required: true)
+        self.container = try reader.required(CodeInterpreterTool.Container.self, "container")
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("code_interpreter", forKey: "type")
+        try container.encode(self.container, forKey: "container")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+    }
+
+    /// The code interpreter container. Can be a container ID or an object that
+    /// specifies uploaded file IDs to make available to your code, along with an
+    /// optional `memory_limit` setting.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool/properties/container`.
+    public enum Container: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// The container ID.
+        case string(Swift.String)
+        /// Configuration for a code interpreter container.
+        case autoCodeInterpreterToolParam(AutoCodeInterpreterToolParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase(AutoCodeInterpreterToolParam.self) {
+                self = .autoCodeInterpreterToolParam(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .autoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The compacted response object
+///
+/// - Remark: Generated from `#/components/schemas/CompactResource`.
+public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier for the compacted response.
+    public var id: Swift.String
+    /// The compacted list of output items.
+    public var output: [ItemField]
+    /// Unix timestamp (in seconds) when the compacted conversation was created.
+    public var createdAt: Swift.Int
+    /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public var usage: ResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CompactResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier for the compacted response.
+    ///   - output: The compacted list of output items.
+    ///   - createdAt: Unix timestamp (in seconds) when the compacted conversation was created.
+    ///   - usage: Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public init(
+        id: Swift.String,
+        output: [ItemField],
+        createdAt: Swift.Int,
+        usage: ResponseUsage
+    ) {
+        self.id = id
+        self.output = output
+        self.createdAt = createdAt
+        self.usage = usage
+    }
+
+    /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.compaction", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.output = try reader.required([ItemField].self, "output")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.usage = try reader.required(ResponseUsage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.compaction", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.usage, forKey: "usage")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
+public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: ModelIDsCompaction?
+    public var input: InputParam?
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    public var instructions: Swift.String?
+    /// The JSON member `prompt_cache_key`.
+    public var promptCacheKey: Swift.String?
+    /// The JSON member `prompt_cache_retention`.
+    public var promptCacheRetention: PromptCacheRetentionEnum?
+    /// The JSON member `prompt_cache_options`.
+    public var promptCacheOptions: PromptCacheOptionsParam?
+    /// The JSON member `service_tier`.
+    public var serviceTier: ServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CompactResponseMethodPublicBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
+    ///   - serviceTier: The JSON member `service_tier`.
+    public init(
+        model: ModelIDsCompaction? = nil,
+        input: InputParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        instructions: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: PromptCacheRetentionEnum? = nil,
+        promptCacheOptions: PromptCacheOptionsParam? = nil,
+        serviceTier: ServiceTierEnum? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.instructions = instructions
+        self.promptCacheKey = promptCacheKey
+        self.promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.serviceTier = serviceTier
+    }
+
+    /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(ModelIDsCompaction.self, "model")
+        self.input = try reader.optional(InputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self.promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
+        self.serviceTier = try reader.optional(ServiceTierEnum.self, "service_tier")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
+public struct ComputerEnvironment: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `windows`
+    public static var windows: Self { Self(rawValue: "windows") }
+
+    /// `mac`
+    public static var mac: Self { Self(rawValue: "mac") }
+
+    /// `linux`
+    public static var linux: Self { Self(rawValue: "linux") }
+
+    /// `ubuntu`
+    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
+
+    /// `browser`
+    public static var browser: Self { Self(rawValue: "browser") }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/ComputerTool`.
+public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ComputerTool`.
+    public init() {
+    }
+
+    /// Decodes `ComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "computer", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("computer", forKey: "type")
+    }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
+public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of computer environment to control.
+    public var environment: ComputerEnvironment
+    /// The width of the computer display.
+    public var displayWidth: Swift.Int
+    /// The height of the computer display.
+    public var displayHeight: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ComputerUsePreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - environment: The type of computer environment to control.
+    ///   - displayWidth: The width of the computer display.
+    ///   - displayHeight: The height of the computer display.
+    public init(
+        environment: ComputerEnvironment,
+        displayWidth: Swift.Int,
+        displayHeight: Swift.Int
+    ) {
+        self.environment = environment
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+    }
+
+    /// Decodes `ComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "computer_use_preview", required: true)
+        self.environment = try reader.required(ComputerEnvironment.self, "environment")
+        self.displayWidth = try reader.required(Swift.Int.self, "display_width")
+        self.displayHeight = try reader.required(Swift.Int.self, "display_height")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("computer_use_preview", forKey: "type")
+        try container.encode(self.environment, forKey: "environment")
+        try container.encode(self.displayWidth, forKey: "display_width")
+        try container.encode(self.displayHeight, forKey: "display_height")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
+public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An optional list of uploaded files to make available to your code.
+    public var fileIDs: [Swift.String]?
+    /// The JSON member `memory_limit`.
+    public var memoryLimit: ContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: ContainerAutoParam.NetworkPolicy?
+    /// An optional list of skills referenced by id or inline data.
+    public var skills: [ContainerAutoParam.Skill]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: An optional list of uploaded files to make available to your code.
+    ///   - memoryLimit: The JSON member `memory_limit`.
+    ///   - networkPolicy: Network access policy for the container.
+    ///   - skills: An optional list of skills referenced by id or inline data.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        memoryLimit: ContainerMemoryLimit? = nil,
+        networkPolicy: ContainerAutoParam.NetworkPolicy? = nil,
+        skills: [ContainerAutoParam.Skill]? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+        self.skills = skills
+    }
+
+    /// Decodes `ContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "container_auto", required: true)
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
+        self.networkPolicy = try reader.optional(ContainerAutoParam.NetworkPolicy.self, "network_policy")
+        self.skills = try reader.optional([ContainerAutoParam.Skill].self, "skills")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("container_auto", forKey: "type")
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
+        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+        try container.encodeIfPresent(self.skills, forKey: "skills")
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `disabled`.
+        case disabled(ContainerNetworkPolicyDisabledParam)
+        /// Selected when `type` is `allowlist`.
+        case allowlist(ContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "disabled":
+                self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
+    public enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `skill_reference`.
+        case skillReference(SkillReferenceParam)
+        /// Selected when `type` is `inline`.
+        case inline(InlineSkillParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "skill_reference":
+                self = .skillReference(try SkillReferenceParam(from: decoder))
+            case "inline":
+                self = .inline(try InlineSkillParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .skillReference(let value): try value.encode(to: encoder)
+            case .inline(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A citation for a container file used to generate a model response.
+///
+/// - Remark: Generated from `#/components/schemas/ContainerFileCitationBody`.
+public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the container file.
+    public var containerID: Swift.String
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the first character of the container file citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the container file citation in the message.
+    public var endIndex: Swift.Int
+    /// The filename of the container file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerFileCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The ID of the container file.
+    ///   - fileID: The ID of the file.
+    ///   - startIndex: The index of the first character of the container file citation in the message.
+    ///   - endIndex: The index of the last character of the container file citation in the message.
+    ///   - filename: The filename of the container file cited.
+    public init(
+        containerID: Swift.String,
+        fileID: Swift.String,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        filename: Swift.String
+    ) {
+        self.containerID = containerID
+        self.fileID = fileID
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.filename = filename
+    }
+
+    /// Decodes `ContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "container_file_citation", required: true)
+        self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.startIndex = try reader.required(Swift.Int.self, "start_index")
+        self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("container_file_citation", forKey: "type")
+        try container.encode(self.containerID, forKey: "container_id")
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.startIndex, forKey: "start_index")
+        try container.encode(self.endIndex, forKey: "end_index")
+        try container.encode(self.filename, forKey: "filename")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ContainerMemoryLimit`.
+public struct ContainerMemoryLimit: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `1g`
+    public static var _1g: Self { Self(rawValue: "1g") }
+
+    /// `4g`
+    public static var _4g: Self { Self(rawValue: "4g") }
+
+    /// `16g`
+    public static var _16g: Self { Self(rawValue: "16g") }
+
+    /// `64g`
+    public static var _64g: Self { Self(rawValue: "64g") }
+}
 
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
 public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -110,6 +3067,87 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(self.type, forKey: "type")
         try container.encodeIfPresent(self.compactThreshold, forKey: "compact_threshold")
+    }
+}
+
+/// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+/// Input items and output items from this response are automatically added to this conversation after this response completes.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ConversationParam`.
+public enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    /// The unique ID of the conversation.
+    case string(Swift.String)
+    /// The conversation that this response belongs to.
+    case conversationParam2(ConversationParam2)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = decoder.attemptCase(ConversationParam2.self) {
+            self = .conversationParam2(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value): try value.encode(to: encoder)
+        case .conversationParam2(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The conversation that this response belongs to.
+///
+/// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
+public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the conversation.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ConversationParam2`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the conversation.
+    public init(id: Swift.String) {
+        self.id = id
+    }
+
+    /// Decodes `ConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
     }
 }
 
@@ -386,6 +3424,85 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 }
 
+/// A grammar defined by the user.
+///
+/// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
+public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The syntax of the grammar definition. One of `lark` or `regex`.
+    public var syntax: GrammarSyntax1
+    /// The grammar definition.
+    public var definition: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CustomGrammarFormatParam`.
+    ///
+    /// - Parameters:
+    ///   - syntax: The syntax of the grammar definition.
+    ///   - definition: The grammar definition.
+    public init(
+        syntax: GrammarSyntax1,
+        definition: Swift.String
+    ) {
+        self.syntax = syntax
+        self.definition = definition
+    }
+
+    /// Decodes `CustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "grammar", required: true)
+        self.syntax = try reader.required(GrammarSyntax1.self, "syntax")
+        self.definition = try reader.required(Swift.String.self, "definition")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("grammar", forKey: "type")
+        try container.encode(self.syntax, forKey: "syntax")
+        try container.encode(self.definition, forKey: "definition")
+    }
+}
+
+/// Unconstrained free-form text.
+///
+/// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
+public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CustomTextFormatParam`.
+    public init() {
+    }
+
+    /// Decodes `CustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+    }
+}
+
 /// ResponseCustomToolCallOutputItem
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallOutputResource`.
@@ -595,52 +3712,58 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/InputMessageResource`.
-public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: InputMessageResource.RoleValue
-    /// The status of item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus?
-    /// A list of one or many input items to the model, containing different content
-    /// types.
-    public var content: InputMessageContentList
-    /// The unique ID of the message input.
-    public var id: Swift.String
+/// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
+///
+/// - Remark: Generated from `#/components/schemas/CustomToolParam`.
+public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the custom tool, used to identify it in tool calls.
+    public var name: Swift.String
+    /// Optional description of the custom tool, used to provide more context.
+    public var description: Swift.String?
+    /// The input format for the custom tool. Default is unconstrained text.
+    public var format: CustomToolParam.Format?
+    /// Whether this tool should be deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `InputMessageResource`.
+    /// Creates a new `CustomToolParam`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input.
-    ///   - content: A list of one or many input items to the model, containing different content types.
-    ///   - id: The unique ID of the message input.
-    ///   - status: The status of item.
+    ///   - name: The name of the custom tool, used to identify it in tool calls.
+    ///   - description: Optional description of the custom tool, used to provide more context.
+    ///   - format: The input format for the custom tool.
+    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
-        role: InputMessageResource.RoleValue,
-        content: InputMessageContentList,
-        id: Swift.String,
-        status: MessageStatus? = nil
+        name: Swift.String,
+        description: Swift.String? = nil,
+        format: CustomToolParam.Format? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [CallableToolAllowedCaller]? = nil
     ) {
-        self.role = role
-        self.status = status
-        self.content = content
-        self.id = id
+        self.name = name
+        self.description = description
+        self.format = format
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
     }
 
-    /// Decodes `InputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "message", required: true)
-        self.role = try reader.required(InputMessageResource.RoleValue.self, "role")
-        self.status = try reader.optional(MessageStatus.self, "status")
-        self.content = try reader.required(InputMessageContentList.self, "content")
-        self.id = try reader.required(Swift.String.self, "id")
+        try reader.constant("type", is: "custom", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.format = try reader.optional(CustomToolParam.Format.self, "format")
+        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
         self.specDeviations = reader.finish()
     }
 
@@ -649,318 +3772,24 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.id, forKey: "id")
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.format, forKey: "format")
+        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
     }
 
-    /// The role of the message input. One of `user`, `system`, or `developer`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/InputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `system`
-        public static var system: Self { Self(rawValue: "system") }
-
-        /// `developer`
-        public static var developer: Self { Self(rawValue: "developer") }
-    }
-}
-
-/// Text, image, or file inputs to the model, used to generate a response.
-///
-/// Learn more:
-/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-/// - [Image inputs](https://platform.openai.com/docs/guides/images)
-/// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
-/// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
-/// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/InputParam`.
-public enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// A text input to the model, equivalent to a text input with the `user` role.
-    case string(Swift.String)
-    /// A list of one or many input items to the model, containing different content types.
-    case inputItemList([InputItem])
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        if let value = decoder.attemptCase([InputItem].self) {
-            self = .inputItemList(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value): try value.encode(to: encoder)
-        case .inputItemList(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Content item used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ItemResource`.
-public enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    case inputMessageResource(InputMessageResource)
-    /// An output message from the model.
-    case outputMessage(OutputMessage)
-    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
-    case fileSearchCall(FileSearchToolCall)
-    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
-    case computerCall(ComputerToolCall)
-    /// Selected when `type` is `computer_call_output`.
-    case computerCallOutput(ComputerToolCallOutputResource)
-    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
-    case webSearchCall(WebSearchToolCall)
-    /// Selected when `type` is `function_call`.
-    case functionCall(FunctionToolCallResource)
-    /// Selected when `type` is `function_call_output`.
-    case functionCallOutput(FunctionToolCallOutputResource)
-    /// Selected when `type` is `tool_search_call`.
-    case toolSearchCall(ToolSearchCall)
-    /// Selected when `type` is `tool_search_output`.
-    case toolSearchOutput(ToolSearchOutput)
-    /// Selected when `type` is `additional_tools`.
-    case additionalTools(AdditionalTools)
-    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
-    case reasoning(ReasoningItem)
-    /// Selected when `type` is `program`.
-    case program(Program)
-    /// Selected when `type` is `program_output`.
-    case programOutput(ProgramOutput)
-    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
-    case compaction(CompactionBody)
-    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
-    case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
-    case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
-    case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
-    case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
-    case shellCall(FunctionShellCall)
-    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
-    case shellCallOutput(FunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
-    case applyPatchCall(ApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
-    case applyPatchCallOutput(ApplyPatchToolCallOutput)
-    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
-    case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
-    case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
-    case mcpApprovalResponse(MCPApprovalResponseResource)
-    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
-    case mcpCall(MCPToolCall)
-    /// Selected when `type` is `custom_tool_call`.
-    case customToolCall(CustomToolCallResource)
-    /// Selected when `type` is `custom_tool_call_output`.
-    case customToolCallOutput(CustomToolCallOutputResource)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "file_search_call":
-            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-        case "computer_call":
-            self = .computerCall(try ComputerToolCall(from: decoder))
-        case "computer_call_output":
-            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-        case "web_search_call":
-            self = .webSearchCall(try WebSearchToolCall(from: decoder))
-        case "function_call":
-            self = .functionCall(try FunctionToolCallResource(from: decoder))
-        case "function_call_output":
-            self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
-        case "tool_search_call":
-            self = .toolSearchCall(try ToolSearchCall(from: decoder))
-        case "tool_search_output":
-            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-        case "additional_tools":
-            self = .additionalTools(try AdditionalTools(from: decoder))
-        case "reasoning":
-            self = .reasoning(try ReasoningItem(from: decoder))
-        case "program":
-            self = .program(try Program(from: decoder))
-        case "program_output":
-            self = .programOutput(try ProgramOutput(from: decoder))
-        case "compaction":
-            self = .compaction(try CompactionBody(from: decoder))
-        case "image_generation_call":
-            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-        case "code_interpreter_call":
-            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-        case "local_shell_call":
-            self = .localShellCall(try LocalShellToolCall(from: decoder))
-        case "local_shell_call_output":
-            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-        case "shell_call":
-            self = .shellCall(try FunctionShellCall(from: decoder))
-        case "shell_call_output":
-            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-        case "apply_patch_call":
-            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-        case "apply_patch_call_output":
-            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-        case "mcp_list_tools":
-            self = .mcpListTools(try MCPListTools(from: decoder))
-        case "mcp_approval_request":
-            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-        case "mcp_approval_response":
-            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-        case "mcp_call":
-            self = .mcpCall(try MCPToolCall(from: decoder))
-        case "custom_tool_call":
-            self = .customToolCall(try CustomToolCallResource(from: decoder))
-        case "custom_tool_call_output":
-            self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
-        default:
-            if let value = decoder.attemptCase(InputMessageResource.self) {
-                self = .inputMessageResource(value)
-                return
-            }
-            if let value = decoder.attemptCase(OutputMessage.self) {
-                self = .outputMessage(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputMessageResource(let value): try value.encode(to: encoder)
-        case .outputMessage(let value): try value.encode(to: encoder)
-        case .fileSearchCall(let value): try value.encode(to: encoder)
-        case .computerCall(let value): try value.encode(to: encoder)
-        case .computerCallOutput(let value): try value.encode(to: encoder)
-        case .webSearchCall(let value): try value.encode(to: encoder)
-        case .functionCall(let value): try value.encode(to: encoder)
-        case .functionCallOutput(let value): try value.encode(to: encoder)
-        case .toolSearchCall(let value): try value.encode(to: encoder)
-        case .toolSearchOutput(let value): try value.encode(to: encoder)
-        case .additionalTools(let value): try value.encode(to: encoder)
-        case .reasoning(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .programOutput(let value): try value.encode(to: encoder)
-        case .compaction(let value): try value.encode(to: encoder)
-        case .imageGenerationCall(let value): try value.encode(to: encoder)
-        case .codeInterpreterCall(let value): try value.encode(to: encoder)
-        case .localShellCall(let value): try value.encode(to: encoder)
-        case .localShellCallOutput(let value): try value.encode(to: encoder)
-        case .shellCall(let value): try value.encode(to: encoder)
-        case .shellCallOutput(let value): try value.encode(to: encoder)
-        case .applyPatchCall(let value): try value.encode(to: encoder)
-        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-        case .mcpListTools(let value): try value.encode(to: encoder)
-        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-        case .mcpCall(let value): try value.encode(to: encoder)
-        case .customToolCall(let value): try value.encode(to: encoder)
-        case .customToolCallOutput(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Moderation results or errors for the response input and output.
-///
-/// - Remark: Generated from `#/components/schemas/Moderation`.
-public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Moderation for the response input.
-    public var input: Moderation.Input
-    /// Moderation for the response output.
-    public var output: Moderation.Output
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Moderation`.
-    ///
-    /// - Parameters:
-    ///   - input: Moderation for the response input.
-    ///   - output: Moderation for the response output.
-    public init(
-        input: Moderation.Input,
-        output: Moderation.Output
-    ) {
-        self.input = input
-        self.output = output
-    }
-
-    /// Decodes `Moderation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.input = try reader.required(Moderation.Input.self, "input")
-        self.output = try reader.required(Moderation.Output.self, "output")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.output, forKey: "output")
-    }
-
-    /// Moderation for the response input.
+    /// The input format for the custom tool. Default is unconstrained text.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
-    /// - Remark: Generated from `#/components/schemas/Moderation/properties/input`.
-    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
-        case moderationResult(ModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
-        case error(ModerationErrorBody)
+    /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
+    public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Unconstrained free-form text. Selected when `type` is `text`.
+        case text(CustomTextFormatParam)
+        /// A grammar defined by the user. Selected when `type` is `grammar`.
+        case grammar(CustomGrammarFormatParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -969,10 +3798,10 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-            case "moderation_result":
-                self = .moderationResult(try ModerationResultBody(from: decoder))
-            case "error":
-                self = .error(try ModerationErrorBody(from: decoder))
+            case "text":
+                self = .text(try CustomTextFormatParam(from: decoder))
+            case "grammar":
+                self = .grammar(try CustomGrammarFormatParam(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -983,87 +3812,54 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .moderationResult(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Moderation for the response output.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Moderation/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
-        case moderationResult(ModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
-        case error(ModerationErrorBody)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "moderation_result":
-                self = .moderationResult(try ModerationResultBody(from: decoder))
-            case "error":
-                self = .error(try ModerationErrorBody(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .moderationResult(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .grammar(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
 }
 
-/// An error produced while attempting moderation for the response input or output.
+/// A citation to a file.
 ///
-/// - Remark: Generated from `#/components/schemas/ModerationErrorBody`.
-public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The error code.
-    public var code: Swift.String
-    /// The error message.
-    public var message: Swift.String
+/// - Remark: Generated from `#/components/schemas/FileCitationBody`.
+public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The filename of the file cited.
+    public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `ModerationErrorBody`.
+    /// Creates a new `FileCitationBody`.
     ///
     /// - Parameters:
-    ///   - code: The error code.
-    ///   - message: The error message.
+    ///   - fileID: The ID of the file.
+    ///   - index: The index of the file in the list of files.
+    ///   - filename: The filename of the file cited.
     public init(
-        code: Swift.String,
-        message: Swift.String
+        fileID: Swift.String,
+        index: Swift.Int,
+        filename: Swift.String
     ) {
-        self.code = code
-        self.message = message
+        self.fileID = fileID
+        self.index = index
+        self.filename = filename
     }
 
-    /// Decodes `ModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "error", required: true)
-        self.code = try reader.required(Swift.String.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
+        try reader.constant("type", is: "file_citation", required: true)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.filename = try reader.required(Swift.String.self, "filename")
         self.specDeviations = reader.finish()
     }
 
@@ -1072,720 +3868,9 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/OutputContent`.
-public enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. Selected when `type` is `output_text`.
-    case outputText(OutputTextContent)
-    /// A refusal from the model. Selected when `type` is `refusal`.
-    case refusal(RefusalContent)
-    /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
-    case reasoningText(ReasoningTextContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "output_text":
-            self = .outputText(try OutputTextContent(from: decoder))
-        case "refusal":
-            self = .refusal(try RefusalContent(from: decoder))
-        case "reasoning_text":
-            self = .reasoningText(try ReasoningTextContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .outputText(let value): try value.encode(to: encoder)
-        case .refusal(let value): try value.encode(to: encoder)
-        case .reasoningText(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/OutputItem`.
-public enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// An output message from the model. Selected when `type` is `message`.
-    case message(OutputMessage)
-    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
-    case fileSearchCall(FileSearchToolCall)
-    /// A tool call to run a function. Selected when `type` is `function_call`.
-    case functionCall(FunctionToolCall)
-    /// Selected when `type` is `function_call_output`.
-    case functionCallOutput(FunctionToolCallOutputResource)
-    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
-    case webSearchCall(WebSearchToolCall)
-    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
-    case computerCall(ComputerToolCall)
-    /// Selected when `type` is `computer_call_output`.
-    case computerCallOutput(ComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
-    case reasoning(ReasoningItem)
-    /// Selected when `type` is `program`.
-    case program(Program)
-    /// Selected when `type` is `program_output`.
-    case programOutput(ProgramOutput)
-    /// Selected when `type` is `tool_search_call`.
-    case toolSearchCall(ToolSearchCall)
-    /// Selected when `type` is `tool_search_output`.
-    case toolSearchOutput(ToolSearchOutput)
-    /// Selected when `type` is `additional_tools`.
-    case additionalTools(AdditionalTools)
-    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
-    case compaction(CompactionBody)
-    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
-    case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
-    case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
-    case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
-    case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
-    case shellCall(FunctionShellCall)
-    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
-    case shellCallOutput(FunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
-    case applyPatchCall(ApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
-    case applyPatchCallOutput(ApplyPatchToolCallOutput)
-    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
-    case mcpCall(MCPToolCall)
-    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
-    case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
-    case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
-    case mcpApprovalResponse(MCPApprovalResponseResource)
-    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
-    case customToolCall(CustomToolCall)
-    /// Selected when `type` is `custom_tool_call_output`.
-    case customToolCallOutput(CustomToolCallOutputResource)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "message":
-            self = .message(try OutputMessage(from: decoder))
-        case "file_search_call":
-            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-        case "function_call":
-            self = .functionCall(try FunctionToolCall(from: decoder))
-        case "function_call_output":
-            self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
-        case "web_search_call":
-            self = .webSearchCall(try WebSearchToolCall(from: decoder))
-        case "computer_call":
-            self = .computerCall(try ComputerToolCall(from: decoder))
-        case "computer_call_output":
-            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-        case "reasoning":
-            self = .reasoning(try ReasoningItem(from: decoder))
-        case "program":
-            self = .program(try Program(from: decoder))
-        case "program_output":
-            self = .programOutput(try ProgramOutput(from: decoder))
-        case "tool_search_call":
-            self = .toolSearchCall(try ToolSearchCall(from: decoder))
-        case "tool_search_output":
-            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-        case "additional_tools":
-            self = .additionalTools(try AdditionalTools(from: decoder))
-        case "compaction":
-            self = .compaction(try CompactionBody(from: decoder))
-        case "image_generation_call":
-            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-        case "code_interpreter_call":
-            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-        case "local_shell_call":
-            self = .localShellCall(try LocalShellToolCall(from: decoder))
-        case "local_shell_call_output":
-            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-        case "shell_call":
-            self = .shellCall(try FunctionShellCall(from: decoder))
-        case "shell_call_output":
-            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-        case "apply_patch_call":
-            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-        case "apply_patch_call_output":
-            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-        case "mcp_call":
-            self = .mcpCall(try MCPToolCall(from: decoder))
-        case "mcp_list_tools":
-            self = .mcpListTools(try MCPListTools(from: decoder))
-        case "mcp_approval_request":
-            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-        case "mcp_approval_response":
-            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-        case "custom_tool_call":
-            self = .customToolCall(try CustomToolCall(from: decoder))
-        case "custom_tool_call_output":
-            self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .message(let value): try value.encode(to: encoder)
-        case .fileSearchCall(let value): try value.encode(to: encoder)
-        case .functionCall(let value): try value.encode(to: encoder)
-        case .functionCallOutput(let value): try value.encode(to: encoder)
-        case .webSearchCall(let value): try value.encode(to: encoder)
-        case .computerCall(let value): try value.encode(to: encoder)
-        case .computerCallOutput(let value): try value.encode(to: encoder)
-        case .reasoning(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .programOutput(let value): try value.encode(to: encoder)
-        case .toolSearchCall(let value): try value.encode(to: encoder)
-        case .toolSearchOutput(let value): try value.encode(to: encoder)
-        case .additionalTools(let value): try value.encode(to: encoder)
-        case .compaction(let value): try value.encode(to: encoder)
-        case .imageGenerationCall(let value): try value.encode(to: encoder)
-        case .codeInterpreterCall(let value): try value.encode(to: encoder)
-        case .localShellCall(let value): try value.encode(to: encoder)
-        case .localShellCallOutput(let value): try value.encode(to: encoder)
-        case .shellCall(let value): try value.encode(to: encoder)
-        case .shellCallOutput(let value): try value.encode(to: encoder)
-        case .applyPatchCall(let value): try value.encode(to: encoder)
-        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-        case .mcpCall(let value): try value.encode(to: encoder)
-        case .mcpListTools(let value): try value.encode(to: encoder)
-        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-        case .customToolCall(let value): try value.encode(to: encoder)
-        case .customToolCallOutput(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-///
-/// - Remark: Generated from `#/components/schemas/PromptCacheOptions`.
-public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether implicit prompt-cache breakpoints were enabled.
-    public var mode: PromptCacheModeEnum
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `PromptCacheOptions`.
-    ///
-    /// - Parameters:
-    ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
-    public init(mode: PromptCacheModeEnum) {
-        self.mode = mode
-    }
-
-    /// Decodes `PromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("ttl", is: "30m", required: true)
-        self.mode = try reader.required(PromptCacheModeEnum.self, "mode")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encode(self.mode, forKey: "mode")
-    }
-}
-
-/// The response object
-///
-/// - Remark: Generated from `#/components/schemas/Response`.
-public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var metadata: Metadata?
-    /// The JSON member `top_logprobs`.
-    public var topLogprobs: Swift.Int?
-    public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    /// The JSON member `safety_identifier`.
-    public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
-    @available(*, deprecated)
-    public var promptCacheRetention: PromptCacheRetentionEnum? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    /// The JSON member `previous_response_id`.
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
-    /// to browse and compare available models.
-    public var model: ModelIDsResponses
-    public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
-    public var text: ResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
-    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: ToolsArray
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: ToolChoiceParam?
-    public var prompt: Prompt?
-    /// The JSON member `service_tier`.
-    public var serviceTier: ServiceTierResponses?
-    public var truncation: TruncationEnum?
-    /// Unique identifier for this Response.
-    public var id: Swift.String
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
-    public var status: Response.Status?
-    /// Unix timestamp (in seconds) of when this Response was created.
-    public var createdAt: Swift.Double
-    /// The JSON member `completed_at`.
-    public var completedAt: Swift.Double?
-    public var error: ResponseError?
-    /// The JSON member `incomplete_details`.
-    public var incompleteDetails: Response.IncompleteDetails?
-    /// An array of content items generated by the model.
-    ///
-    /// - The length and order of items in the `output` array is dependent
-    ///   on the model's response.
-    /// - Rather than accessing the first item in the `output` array and
-    ///   assuming it's an `assistant` message with the content generated by
-    ///   the model, you might consider using the `output_text` property where
-    ///   supported in SDKs.
-    public var output: [OutputItem]
-    public var reasoning: Reasoning?
-    public var instructions: InputParam?
-    /// Represents token usage details including input tokens, output tokens,
-    /// a breakdown of output tokens, and the total tokens used.
-    public var usage: ResponseUsage?
-    /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    public var promptCacheOptions: PromptCacheOptions?
-    public var moderation: Moderation?
-    /// Whether to allow the model to run tool calls in parallel.
-    public var parallelToolCalls: Swift.Bool?
-    public var conversation: ResponseConversation?
-    /// The JSON member `max_output_tokens`.
-    public var maxOutputTokens: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Response`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - id: Unique identifier for this Response.
-    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
-    ///   - output: An array of content items generated by the model.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
-    ///   - topP: The JSON member `top_p`.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - status: The status of the response generation.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - incompleteDetails: The JSON member `incomplete_details`.
-    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
-    ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
-    public init(
-        model: ModelIDsResponses,
-        tools: ToolsArray,
-        id: Swift.String,
-        createdAt: Swift.Double,
-        output: [OutputItem],
-        metadata: Metadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: PromptCacheRetentionEnum? = nil,
-        previousResponseID: Swift.String? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: ResponseTextParam? = nil,
-        toolChoice: ToolChoiceParam? = nil,
-        prompt: Prompt? = nil,
-        serviceTier: ServiceTierResponses? = nil,
-        truncation: TruncationEnum? = nil,
-        status: Response.Status? = nil,
-        completedAt: Swift.Double? = nil,
-        error: ResponseError? = nil,
-        incompleteDetails: Response.IncompleteDetails? = nil,
-        reasoning: Reasoning? = nil,
-        instructions: InputParam? = nil,
-        usage: ResponseUsage? = nil,
-        promptCacheOptions: PromptCacheOptions? = nil,
-        moderation: Moderation? = nil,
-        parallelToolCalls: Swift.Bool? = nil,
-        conversation: ResponseConversation? = nil,
-        maxOutputTokens: Swift.Int? = nil
-    ) {
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-        self.serviceTier = serviceTier
-        self.truncation = truncation
-        self.id = id
-        self.status = status
-        self.createdAt = createdAt
-        self.completedAt = completedAt
-        self.error = error
-        self.incompleteDetails = incompleteDetails
-        self.output = output
-        self.reasoning = reasoning
-        self.instructions = instructions
-        self.usage = usage
-        self.promptCacheOptions = promptCacheOptions
-        self.moderation = moderation
-        self.parallelToolCalls = parallelToolCalls
-        self.conversation = conversation
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response", required: true)
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.topP = try reader.optional(Swift.Double.self, "top_p")
-        self._user = try reader.optional(Swift.String.self, "user")
-        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
-        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
-        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.model = try reader.required(ModelIDsResponses.self, "model")
-        self.background = try reader.optional(Swift.Bool.self, "background")
-        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
-        self.text = try reader.optional(ResponseTextParam.self, "text")
-        self.tools = try reader.required(ToolsArray.self, "tools")
-        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
-        self.prompt = try reader.optional(Prompt.self, "prompt")
-        self.serviceTier = try reader.optional(ServiceTierResponses.self, "service_tier")
-        self.truncation = try reader.optional(TruncationEnum.self, "truncation")
-        self.id = try reader.required(Swift.String.self, "id")
-        self.status = try reader.optional(Response.Status.self, "status")
-        self.createdAt = try reader.required(Swift.Double.self, "created_at")
-        self.completedAt = try reader.optional(Swift.Double.self, "completed_at")
-        self.error = try reader.optional(ResponseError.self, "error")
-        self.incompleteDetails = try reader.optional(Response.IncompleteDetails.self, "incomplete_details")
-        self.output = try reader.required([OutputItem].self, "output")
-        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
-        self.instructions = try reader.optional(InputParam.self, "instructions")
-        self.usage = try reader.optional(ResponseUsage.self, "usage")
-        self.promptCacheOptions = try reader.optional(PromptCacheOptions.self, "prompt_cache_options")
-        self.moderation = try reader.optional(Moderation.self, "moderation")
-        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
-        self.conversation = try reader.optional(ResponseConversation.self, "conversation")
-        self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response", forKey: "object")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encode(self.temperature, forKey: "temperature")
-        try container.encode(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self.truncation, forKey: "truncation")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
-        try container.encode(self.error, forKey: "error")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encode(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-    }
-
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `queued`
-        public static var queued: Self { Self(rawValue: "queued") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-
-    /// Details about why the response is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The reason why the response is incomplete.
-        public var reason: Response.IncompleteDetails.Reason?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason why the response is incomplete.
-        public init(reason: Response.IncompleteDetails.Reason? = nil) {
-            self.reason = reason
-        }
-
-        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.reason = try reader.optional(Response.IncompleteDetails.Reason.self, "reason")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.reason, forKey: "reason")
-        }
-
-        /// The reason why the response is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-        }
-    }
-}
-
-/// Emitted when there is a partial audio response.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseAudioDeltaEvent`.
-public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A sequence number for this chunk of the stream response.
-    public var sequenceNumber: Swift.Int
-    /// A chunk of Base64 encoded response audio bytes.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ResponseAudioDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: A sequence number for this chunk of the stream response.
-    ///   - delta: A chunk of Base64 encoded response audio bytes.
-    public init(
-        sequenceNumber: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.sequenceNumber = sequenceNumber
-        self.delta = delta
-    }
-
-    /// Decodes `ResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.delta", required: true)
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.delta = try reader.required(Swift.String.self, "delta")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
-    }
-}
-
-/// Emitted when the audio response is complete.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseAudioDoneEvent`.
-public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The sequence number of the delta.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ResponseAudioDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of the delta.
-    public init(sequenceNumber: Swift.Int) {
-        self.sequenceNumber = sequenceNumber
-    }
-
-    /// Decodes `ResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.audio.done", required: true)
-        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        try container.encode("file_citation", forKey: "type")
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.index, forKey: "index")
+        try container.encode(self.filename, forKey: "filename")
     }
 }

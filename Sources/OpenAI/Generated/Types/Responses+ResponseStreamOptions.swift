@@ -198,6 +198,217 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
     }
 }
 
+/// Configuration options for a text response from the model. Can be plain
+/// text or structured JSON data. Learn more:
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+///
+/// - Remark: Generated from `#/components/schemas/ResponseTextParam`.
+public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An object specifying the format that the model must output.
+    ///
+    /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
+    /// which ensures the model will match your supplied JSON schema. Learn more in the
+    /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// The default format is `{ "type": "text" }` with no additional options.
+    ///
+    /// **Not recommended for gpt-4o and newer models:**
+    ///
+    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+    /// ensures the message the model generates is valid JSON. Using `json_schema`
+    /// is preferred for models that support it.
+    public var format: TextResponseFormatConfiguration?
+    public var verbosity: Verbosity?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseTextParam`.
+    ///
+    /// - Parameters:
+    ///   - format: An object specifying the format that the model must output.
+    public init(
+        format: TextResponseFormatConfiguration? = nil,
+        verbosity: Verbosity? = nil
+    ) {
+        self.format = format
+        self.verbosity = verbosity
+    }
+
+    /// Decodes `ResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.format = try reader.optional(TextResponseFormatConfiguration.self, "format")
+        self.verbosity = try reader.optional(Verbosity.self, "verbosity")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.format, forKey: "format")
+        try container.encodeIfPresent(self.verbosity, forKey: "verbosity")
+    }
+}
+
+/// Represents token usage details including input tokens, output tokens,
+/// a breakdown of output tokens, and the total tokens used.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseUsage`.
+public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The number of input tokens.
+    public var inputTokens: Swift.Int
+    /// A detailed breakdown of the input tokens.
+    public var inputTokensDetails: ResponseUsage.InputTokensDetails
+    /// The number of output tokens.
+    public var outputTokens: Swift.Int
+    /// A detailed breakdown of the output tokens.
+    public var outputTokensDetails: ResponseUsage.OutputTokensDetails
+    /// The total number of tokens used.
+    public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseUsage`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The number of input tokens.
+    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
+    ///   - outputTokens: The number of output tokens.
+    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
+    ///   - totalTokens: The total number of tokens used.
+    public init(
+        inputTokens: Swift.Int,
+        inputTokensDetails: ResponseUsage.InputTokensDetails,
+        outputTokens: Swift.Int,
+        outputTokensDetails: ResponseUsage.OutputTokensDetails,
+        totalTokens: Swift.Int
+    ) {
+        self.inputTokens = inputTokens
+        self.inputTokensDetails = inputTokensDetails
+        self.outputTokens = outputTokens
+        self.outputTokensDetails = outputTokensDetails
+        self.totalTokens = totalTokens
+    }
+
+    /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.inputTokensDetails = try reader.required(ResponseUsage.InputTokensDetails.self, "input_tokens_details")
+        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
+        self.outputTokensDetails = try reader.required(ResponseUsage.OutputTokensDetails.self, "output_tokens_details")
+        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+        try container.encode(self.outputTokens, forKey: "output_tokens")
+        try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
+        try container.encode(self.totalTokens, forKey: "total_tokens")
+    }
+
+    /// A detailed breakdown of the input tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
+    public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of tokens that were retrieved from the cache.
+        /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
+        public var cachedTokens: Swift.Int
+        /// The number of input tokens that were written to the cache.
+        public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
+        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
+        public init(
+            cachedTokens: Swift.Int,
+            cacheWriteTokens: Swift.Int? = nil
+        ) {
+            self.cachedTokens = cachedTokens
+            self.cacheWriteTokens = cacheWriteTokens
+        }
+
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.cachedTokens, forKey: "cached_tokens")
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: "cache_write_tokens")
+        }
+    }
+
+    /// A detailed breakdown of the output tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
+    public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of reasoning tokens.
+        public var reasoningTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `OutputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - reasoningTokens: The number of reasoning tokens.
+        public init(reasoningTokens: Swift.Int) {
+            self.reasoningTokens = reasoningTokens
+        }
+
+        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
+        }
+    }
+}
+
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallCompletedEvent`.
@@ -363,6 +574,69 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
     }
 }
 
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/SearchContentType`.
+public struct SearchContentType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `text`
+    public static var text: Self { Self(rawValue: "text") }
+
+    /// `image`
+    public static var image: Self { Self(rawValue: "image") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/SearchContextSize`.
+public struct SearchContextSize: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `medium`
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ServiceTierEnum`.
+public struct ServiceTierEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `default`
+    public static var `default`: Self { Self(rawValue: "default") }
+
+    /// `fast`
+    public static var fast: Self { Self(rawValue: "fast") }
+
+    /// `flex`
+    public static var flex: Self { Self(rawValue: "flex") }
+
+    /// `priority`
+    public static var priority: Self { Self(rawValue: "priority") }
+}
+
 /// Specifies the processing type used for serving the request.
 ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
 ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
@@ -451,6 +725,711 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
     }
 }
 
+/// Forces the model to call the apply_patch tool when executing a tool call.
+///
+/// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
+public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SpecificApplyPatchParam`.
+    public init() {
+    }
+
+    /// Decodes `SpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "apply_patch", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("apply_patch", forKey: "type")
+    }
+}
+
+/// Forces the model to call the shell tool when a tool call is required.
+///
+/// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
+public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SpecificFunctionShellParam`.
+    public init() {
+    }
+
+    /// Decodes `SpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "shell", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("shell", forKey: "type")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
+public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SpecificProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("programmatic_tool_calling", forKey: "type")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
+public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var model: Swift.String?
+    public var input: InputParam?
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    public var tools: [Tool]?
+    public var text: ResponseTextParam?
+    public var reasoning: Reasoning?
+    private var _truncation: TruncationEnum?
+    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    @available(*, deprecated)
+    public var truncation: TruncationEnum? {
+        get { _truncation }
+        set { _truncation = newValue }
+    }
+    public var instructions: Swift.String?
+    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
+    public var personality: PersonalityEnum?
+    public var conversation: ConversationParam?
+    /// The JSON member `tool_choice`.
+    public var toolChoice: ToolChoiceParam?
+    /// The JSON member `parallel_tool_calls`.
+    public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TokenCountsBody`.
+    ///
+    /// - Parameters:
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    public init(
+        model: Swift.String? = nil,
+        input: InputParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        tools: [Tool]? = nil,
+        text: ResponseTextParam? = nil,
+        reasoning: Reasoning? = nil,
+        truncation: TruncationEnum? = nil,
+        instructions: Swift.String? = nil,
+        personality: PersonalityEnum? = nil,
+        conversation: ConversationParam? = nil,
+        toolChoice: ToolChoiceParam? = nil,
+        parallelToolCalls: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.tools = tools
+        self.text = text
+        self.reasoning = reasoning
+        self._truncation = truncation
+        self.instructions = instructions
+        self.personality = personality
+        self.conversation = conversation
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+    }
+
+    /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.input = try reader.optional(InputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.tools = try reader.optional([Tool].self, "tools")
+        self.text = try reader.optional(ResponseTextParam.self, "text")
+        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
+        self._truncation = try reader.optional(TruncationEnum.self, "truncation")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.personality = try reader.optional(PersonalityEnum.self, "personality")
+        self.conversation = try reader.optional(ConversationParam.self, "conversation")
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encodeIfPresent(self._truncation, forKey: "truncation")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.personality, forKey: "personality")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+    }
+}
+
+/// Token counts
+///
+/// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
+public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `input_tokens`.
+    public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TokenCountsResource`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The JSON member `input_tokens`.
+    public init(inputTokens: Swift.Int) {
+        self.inputTokens = inputTokens
+    }
+
+    /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.input_tokens", required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.input_tokens", forKey: "object")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
+    }
+}
+
+/// A tool that can be used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/Tool`.
+public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
+    case function(FunctionTool)
+    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
+    case fileSearch(FileSearchTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
+    case computer(ComputerTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
+    case computerUsePreview(ComputerUsePreviewTool)
+    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
+    case webSearchTool(WebSearchTool)
+    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
+    case mcp(MCPTool)
+    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
+    case codeInterpreter(CodeInterpreterTool)
+    /// Selected when `type` is `programmatic_tool_calling`.
+    case programmaticToolCalling(ProgrammaticToolCallingParam)
+    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
+    case imageGeneration(ImageGenTool)
+    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
+    case localShell(LocalShellToolParam)
+    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
+    case shell(FunctionShellToolParam)
+    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
+    case custom(CustomToolParam)
+    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
+    case namespace(NamespaceToolParam)
+    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
+    case toolSearch(ToolSearchToolParam)
+    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
+    case webSearchPreviewTool(WebSearchPreviewTool)
+    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
+    case applyPatch(ApplyPatchToolParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "function":
+            self = .function(try FunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try FileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try ComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try WebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try MCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try ImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try LocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try FunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try CustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try NamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try ToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try ApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Constrains the tools available to the model to a pre-defined set.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
+public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    public var mode: ToolChoiceAllowed.Mode
+    /// A list of tool definitions that the model should be allowed to call.
+    ///
+    /// For the Responses API, the list of tool definitions might look like:
+    /// ```json
+    /// [
+    ///   { "type": "function", "name": "get_weather" },
+    ///   { "type": "mcp", "server_label": "deepwiki" },
+    ///   { "type": "image_generation" }
+    /// ]
+    /// ```
+    public var tools: [[Swift.String: JSONValue]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolChoiceAllowed`.
+    ///
+    /// - Parameters:
+    ///   - mode: Constrains the tools available to the model to a pre-defined set.
+    ///   - tools: A list of tool definitions that the model should be allowed to call.
+    public init(
+        mode: ToolChoiceAllowed.Mode,
+        tools: [[Swift.String: JSONValue]]
+    ) {
+        self.mode = mode
+        self.tools = tools
+    }
+
+    /// Decodes `ToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "allowed_tools", required: true)
+        self.mode = try reader.required(ToolChoiceAllowed.Mode.self, "mode")
+        self.tools = try reader.required([[Swift.String: JSONValue]].self, "tools")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("allowed_tools", forKey: "type")
+        try container.encode(self.mode, forKey: "mode")
+        try container.encode(self.tools, forKey: "tools")
+    }
+
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed/properties/mode`.
+    public struct Mode: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `required`
+        public static var required: Self { Self(rawValue: "required") }
+    }
+}
+
+/// Use this option to force the model to call a specific custom tool.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
+public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the custom tool to call.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolChoiceCustom`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    /// Decodes `ToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+    }
+}
+
+/// How the model should select which tool (or tools) to use when generating
+/// a response. See the `tools` parameter to see how to specify which tools
+/// the model can call.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
+public enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Controls which (if any) tool is called by the model.
+    case toolChoiceOptions(ToolChoiceOptions)
+    /// Constrains the tools available to the model to a pre-defined set.
+    case toolChoiceAllowed(ToolChoiceAllowed)
+    /// Indicates that the model should use a built-in tool to generate a response.
+    case toolChoiceTypes(ToolChoiceTypes)
+    /// Use this option to force the model to call a specific function.
+    case toolChoiceFunction(ToolChoiceFunction)
+    /// Use this option to force the model to call a specific tool on a remote MCP server.
+    case toolChoiceMCP(ToolChoiceMCP)
+    /// Use this option to force the model to call a specific custom tool.
+    case toolChoiceCustom(ToolChoiceCustom)
+    case specificProgrammaticToolCallingParam(SpecificProgrammaticToolCallingParam)
+    /// Forces the model to call the apply_patch tool when executing a tool call.
+    case specificApplyPatchParam(SpecificApplyPatchParam)
+    /// Forces the model to call the shell tool when a tool call is required.
+    case specificFunctionShellParam(SpecificFunctionShellParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(ToolChoiceOptions.self) {
+            self = .toolChoiceOptions(value)
+            return
+        }
+        if let value = decoder.attemptCase(ToolChoiceAllowed.self) {
+            self = .toolChoiceAllowed(value)
+            return
+        }
+        if let value = decoder.attemptCase(ToolChoiceTypes.self) {
+            self = .toolChoiceTypes(value)
+            return
+        }
+        if let value = decoder.attemptCase(ToolChoiceFunction.self) {
+            self = .toolChoiceFunction(value)
+            return
+        }
+        if let value = decoder.attemptCase(ToolChoiceMCP.self) {
+            self = .toolChoiceMCP(value)
+            return
+        }
+        if let value = decoder.attemptCase(ToolChoiceCustom.self) {
+            self = .toolChoiceCustom(value)
+            return
+        }
+        if let value = decoder.attemptCase(SpecificProgrammaticToolCallingParam.self) {
+            self = .specificProgrammaticToolCallingParam(value)
+            return
+        }
+        if let value = decoder.attemptCase(SpecificApplyPatchParam.self) {
+            self = .specificApplyPatchParam(value)
+            return
+        }
+        if let value = decoder.attemptCase(SpecificFunctionShellParam.self) {
+            self = .specificFunctionShellParam(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .toolChoiceOptions(let value): try value.encode(to: encoder)
+        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+        case .toolChoiceTypes(let value): try value.encode(to: encoder)
+        case .toolChoiceFunction(let value): try value.encode(to: encoder)
+        case .toolChoiceMCP(let value): try value.encode(to: encoder)
+        case .toolChoiceCustom(let value): try value.encode(to: encoder)
+        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Indicates that the model should use a built-in tool to generate a response.
+/// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
+public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    public var type: ToolChoiceTypes.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolChoiceTypes`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of hosted tool the model should to use.
+    public init(type: ToolChoiceTypes.TypeValue) {
+        self.type = type
+    }
+
+    /// Decodes `ToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(ToolChoiceTypes.TypeValue.self, "type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+    }
+
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `file_search`
+        public static var fileSearch: Self { Self(rawValue: "file_search") }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `computer`
+        public static var computer: Self { Self(rawValue: "computer") }
+
+        /// `computer_use_preview`
+        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
+
+        /// `computer_use`
+        public static var computerUse: Self { Self(rawValue: "computer_use") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+
+        /// `image_generation`
+        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
+
+        /// `code_interpreter`
+        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
+    }
+}
+
+/// Hosted or BYOT tool search configuration for deferred tools.
+///
+/// - Remark: Generated from `#/components/schemas/ToolSearchToolParam`.
+public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether tool search is executed by the server or by the client.
+    public var execution: ToolSearchExecutionType?
+    public var description: Swift.String?
+    public var parameters: EmptyModelParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolSearchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - execution: Whether tool search is executed by the server or by the client.
+    public init(
+        execution: ToolSearchExecutionType? = nil,
+        description: Swift.String? = nil,
+        parameters: EmptyModelParam? = nil
+    ) {
+        self.execution = execution
+        self.description = description
+        self.parameters = parameters
+    }
+
+    /// Decodes `ToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_search", required: true)
+        self.execution = try reader.optional(ToolSearchExecutionType.self, "execution")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.parameters = try reader.optional(EmptyModelParam.self, "parameters")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_search", forKey: "type")
+        try container.encodeIfPresent(self.execution, forKey: "execution")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+    }
+}
+
 /// An array of tools the model may call while generating a response. You
 /// can specify which tool to use by setting the `tool_choice` parameter.
 ///
@@ -470,3 +1449,335 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/ToolsArray`.
 public typealias ToolsArray = [Tool]
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/TruncationEnum`.
+public struct TruncationEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `disabled`
+    public static var disabled: Self { Self(rawValue: "disabled") }
+}
+
+/// A citation for a web resource used to generate a model response.
+///
+/// - Remark: Generated from `#/components/schemas/UrlCitationBody`.
+public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The URL of the web resource.
+    public var url: Swift.String
+    /// The index of the first character of the URL citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the URL citation in the message.
+    public var endIndex: Swift.Int
+    /// The title of the web resource.
+    public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `URLCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the web resource.
+    ///   - startIndex: The index of the first character of the URL citation in the message.
+    ///   - endIndex: The index of the last character of the URL citation in the message.
+    ///   - title: The title of the web resource.
+    public init(
+        url: Swift.String,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        title: Swift.String
+    ) {
+        self.url = url
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.title = title
+    }
+
+    /// Decodes `URLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "url_citation", required: true)
+        self.url = try reader.required(Swift.String.self, "url")
+        self.startIndex = try reader.required(Swift.Int.self, "start_index")
+        self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.title = try reader.required(Swift.String.self, "title")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("url_citation", forKey: "type")
+        try container.encode(self.url, forKey: "url")
+        try container.encode(self.startIndex, forKey: "start_index")
+        try container.encode(self.endIndex, forKey: "end_index")
+        try container.encode(self.title, forKey: "title")
+    }
+}
+
+/// The approximate location of the user.
+///
+/// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
+public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var country: Swift.String?
+    public var region: Swift.String?
+    public var city: Swift.String?
+    public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebSearchApproximateLocation`.
+    public init(
+        country: Swift.String? = nil,
+        region: Swift.String? = nil,
+        city: Swift.String? = nil,
+        timezone: Swift.String? = nil
+    ) {
+        self.country = country
+        self.region = region
+        self.city = city
+        self.timezone = timezone
+    }
+
+    /// Decodes `WebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "approximate", required: false)
+        self.country = try reader.optional(Swift.String.self, "country")
+        self.region = try reader.optional(Swift.String.self, "region")
+        self.city = try reader.optional(Swift.String.self, "city")
+        self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("approximate", forKey: "type")
+        try container.encodeIfPresent(self.country, forKey: "country")
+        try container.encodeIfPresent(self.region, forKey: "region")
+        try container.encodeIfPresent(self.city, forKey: "city")
+        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+    }
+}
+
+/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool`.
+public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    public var type: WebSearchPreviewTool.TypeValue
+    /// The JSON member `user_location`.
+    public var userLocation: ApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: SearchContextSize?
+    /// The JSON member `search_content_types`.
+    public var searchContentTypes: [SearchContentType]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebSearchPreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - searchContentTypes: The JSON member `search_content_types`.
+    public init(
+        type: WebSearchPreviewTool.TypeValue,
+        userLocation: ApproximateLocation? = nil,
+        searchContextSize: SearchContextSize? = nil,
+        searchContentTypes: [SearchContentType]? = nil
+    ) {
+        self.type = type
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+        self.searchContentTypes = searchContentTypes
+    }
+
+    /// Decodes `WebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(WebSearchPreviewTool.TypeValue.self, "type")
+        self.userLocation = try reader.optional(ApproximateLocation.self, "user_location")
+        self.searchContextSize = try reader.optional(SearchContextSize.self, "search_context_size")
+        self.searchContentTypes = try reader.optional([SearchContentType].self, "search_content_types")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
+        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+        try container.encodeIfPresent(self.searchContentTypes, forKey: "search_content_types")
+    }
+
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+    }
+}
+
+/// Search the Internet for sources related to the prompt. Learn more about the
+/// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/WebSearchTool`.
+public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    public var type: WebSearchTool.TypeValue
+    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    public var externalWebAccess: Swift.Bool?
+    public var filters: WebSearchTool.FiltersValue?
+    /// The JSON member `user_location`.
+    public var userLocation: WebSearchApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: WebSearchContextSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `WebSearchTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool.
+    ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    public init(
+        type: WebSearchTool.TypeValue,
+        externalWebAccess: Swift.Bool? = nil,
+        filters: WebSearchTool.FiltersValue? = nil,
+        userLocation: WebSearchApproximateLocation? = nil,
+        searchContextSize: WebSearchContextSize? = nil
+    ) {
+        self.type = type
+        self.externalWebAccess = externalWebAccess
+        self.filters = filters
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+    }
+
+    /// Decodes `WebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(WebSearchTool.TypeValue.self, "type")
+        self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
+        self.filters = try reader.optional(WebSearchTool.FiltersValue.self, "filters")
+        self.userLocation = try reader.optional(WebSearchApproximateLocation.self, "user_location")
+        self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.externalWebAccess, forKey: "external_web_access")
+        try container.encodeIfPresent(self.filters, forKey: "filters")
+        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
+        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+    }
+
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search`
+        public static var webSearch: Self { Self(rawValue: "web_search") }
+
+        /// `web_search_2025_08_26`
+        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
+    }
+
+    /// Filters for the search.
+    ///
+    /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
+    public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The JSON member `allowed_domains`.
+        public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FiltersValue`.
+        ///
+        /// - Parameters:
+        ///   - allowedDomains: The JSON member `allowed_domains`.
+        public init(allowedDomains: [Swift.String]? = nil) {
+            self.allowedDomains = allowedDomains
+        }
+
+        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+        }
+    }
+}

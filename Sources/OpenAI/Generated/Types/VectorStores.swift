@@ -73,6 +73,306 @@ public enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownC
     }
 }
 
+/// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
+///
+/// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
+public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    /// - `eq`: equals
+    /// - `ne`: not equal
+    /// - `gt`: greater than
+    /// - `gte`: greater than or equal
+    /// - `lt`: less than
+    /// - `lte`: less than or equal
+    /// - `in`: in
+    /// - `nin`: not in
+    public var type: ComparisonFilter.TypeValue
+    /// The key to compare against the value.
+    public var key: Swift.String
+    /// The value to compare against the attribute key; supports string, number, or boolean types.
+    public var value: ComparisonFilter.Value
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ComparisonFilter`.
+    ///
+    /// - Parameters:
+    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    ///   - key: The key to compare against the value.
+    ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
+    public init(
+        type: ComparisonFilter.TypeValue,
+        key: Swift.String,
+        value: ComparisonFilter.Value
+    ) {
+        self.type = type
+        self.key = key
+        self.value = value
+    }
+
+    /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(ComparisonFilter.TypeValue.self, "type")
+        self.key = try reader.required(Swift.String.self, "key")
+        self.value = try reader.required(ComparisonFilter.Value.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encode(self.key, forKey: "key")
+        try container.encode(self.value, forKey: "value")
+    }
+
+    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    /// - `eq`: equals
+    /// - `ne`: not equal
+    /// - `gt`: greater than
+    /// - `gte`: greater than or equal
+    /// - `lt`: less than
+    /// - `lte`: less than or equal
+    /// - `in`: in
+    /// - `nin`: not in
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `eq`
+        public static var eq: Self { Self(rawValue: "eq") }
+
+        /// `ne`
+        public static var ne: Self { Self(rawValue: "ne") }
+
+        /// `gt`
+        public static var gt: Self { Self(rawValue: "gt") }
+
+        /// `gte`
+        public static var gte: Self { Self(rawValue: "gte") }
+
+        /// `lt`
+        public static var lt: Self { Self(rawValue: "lt") }
+
+        /// `lte`
+        public static var lte: Self { Self(rawValue: "lte") }
+
+        /// `in`
+        public static var `in`: Self { Self(rawValue: "in") }
+
+        /// `nin`
+        public static var nin: Self { Self(rawValue: "nin") }
+    }
+
+    /// The value to compare against the attribute key; supports string, number, or boolean types.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value`.
+    public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        case string(Swift.String)
+        case number(Swift.Double)
+        case boolean(Swift.Bool)
+        case values([ComparisonFilter.Value.ValueValue])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase(Swift.Double.self) {
+                self = .number(value)
+                return
+            }
+            if let value = decoder.attemptCase(Swift.Bool.self) {
+                self = .boolean(value)
+                return
+            }
+            if let value = decoder.attemptCase([ComparisonFilter.Value.ValueValue].self) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
+        public enum ValueValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+            case string(Swift.String)
+            case number(Swift.Double)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                if let value = decoder.attemptCase(Swift.String.self) {
+                    self = .string(value)
+                    return
+                }
+                if let value = decoder.attemptCase(Swift.Double.self) {
+                    self = .number(value)
+                    return
+                }
+                self = .unknown(try JSONValue(from: decoder))
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Combine multiple filters using `and` or `or`.
+///
+/// - Remark: Generated from `#/components/schemas/CompoundFilter`.
+public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Type of operation: `and` or `or`.
+    public var type: CompoundFilter.TypeValue
+    /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
+    public var filters: [CompoundFilter.Filter]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CompoundFilter`.
+    ///
+    /// - Parameters:
+    ///   - type: Type of operation: `and` or `or`.
+    ///   - filters: Array of filters to combine.
+    public init(
+        type: CompoundFilter.TypeValue,
+        filters: [CompoundFilter.Filter]
+    ) {
+        self.type = type
+        self.filters = filters
+    }
+
+    /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(CompoundFilter.TypeValue.self, "type")
+        self.filters = try reader.required([CompoundFilter.Filter].self, "filters")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encode(self.filters, forKey: "filters")
+    }
+
+    /// Type of operation: `and` or `or`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `and`
+        public static var and: Self { Self(rawValue: "and") }
+
+        /// `or`
+        public static var or: Self { Self(rawValue: "or") }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
+    public enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
+        case comparisonFilter(ComparisonFilter)
+        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
+        case compoundFilter(CompoundFilter)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try ComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try CompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
 public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
@@ -766,6 +1066,54 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("last_active_at", forKey: "anchor")
         try container.encode(self.days, forKey: "days")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes`.
+public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttributesValue]
+
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
+public enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    case string(Swift.String)
+    case number(Swift.Double)
+    case boolean(Swift.Bool)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = decoder.attemptCase(Swift.Double.self) {
+            self = .number(value)
+            return
+        }
+        if let value = decoder.attemptCase(Swift.Bool.self) {
+            self = .boolean(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value): try value.encode(to: encoder)
+        case .number(let value): try value.encode(to: encoder)
+        case .boolean(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }
 

@@ -172,6 +172,82 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     }
 }
 
+/// Details about a role that can be assigned through the public Roles API.
+///
+/// - Remark: Generated from `#/components/schemas/Role`.
+public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the role.
+    public var id: Swift.String
+    /// Unique name for the role.
+    public var name: Swift.String
+    /// Optional description of the role.
+    public var description: Swift.String?
+    /// Permissions granted by the role.
+    public var permissions: [Swift.String]
+    /// Resource type the role is bound to (for example `api.organization` or `api.project`).
+    public var resourceType: Swift.String
+    /// Whether the role is predefined and managed by OpenAI.
+    public var predefinedRole: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Role`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the role.
+    ///   - name: Unique name for the role.
+    ///   - permissions: Permissions granted by the role.
+    ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
+    ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
+    ///   - description: Optional description of the role.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        permissions: [Swift.String],
+        resourceType: Swift.String,
+        predefinedRole: Swift.Bool,
+        description: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.permissions = permissions
+        self.resourceType = resourceType
+        self.predefinedRole = predefinedRole
+    }
+
+    /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "role", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.permissions = try reader.required([Swift.String].self, "permissions")
+        self.resourceType = try reader.required(Swift.String.self, "resource_type")
+        self.predefinedRole = try reader.required(Swift.Bool.self, "predefined_role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("role", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.description, forKey: "description")
+        try container.encode(self.permissions, forKey: "permissions")
+        try container.encode(self.resourceType, forKey: "resource_type")
+        try container.encode(self.predefinedRole, forKey: "predefined_role")
+    }
+}
+
 /// Confirmation payload returned after deleting a role.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleDeletedResource`.

@@ -4,6 +4,292 @@
 import Foundation
 import OpenAI
 
+/// Represents an individual `user` within an organization.
+///
+/// - Remark: Generated from `#/components/schemas/User`.
+public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the user
+    public var name: Swift.String?
+    /// The email address of the user
+    public var email: Swift.String?
+    /// `owner` or `reader`
+    public var role: Swift.String?
+    /// The Unix timestamp (in seconds) of when the user was added.
+    public var addedAt: Swift.Int
+    /// Whether this is the organization's default user.
+    public var isDefault: Swift.Bool?
+    /// The Unix timestamp (in seconds) of when the user was created.
+    public var created: Swift.Int?
+    /// Nested user details.
+    public var user: User.UserValue?
+    /// Whether the user is a service account.
+    public var isServiceAccount: Swift.Bool?
+    /// Whether the user is an authorized purchaser for Scale Tier.
+    public var isScaleTierAuthorizedPurchaser: Swift.Bool?
+    /// Whether the user is managed through SCIM.
+    public var isScimManaged: Swift.Bool?
+    /// The Unix timestamp (in seconds) of the user's last API key usage.
+    public var apiKeyLastUsedAt: Swift.Int?
+    /// The technical level metadata for the user.
+    public var technicalLevel: Swift.String?
+    /// The developer persona metadata for the user.
+    public var developerPersona: Swift.String?
+    /// Projects associated with the user, if included.
+    public var projects: User.Projects?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `User`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - addedAt: The Unix timestamp (in seconds) of when the user was added.
+    ///   - name: The name of the user
+    ///   - email: The email address of the user
+    ///   - role: `owner` or `reader`
+    ///   - isDefault: Whether this is the organization's default user.
+    ///   - created: The Unix timestamp (in seconds) of when the user was created.
+    ///   - user: Nested user details.
+    ///   - isServiceAccount: Whether the user is a service account.
+    ///   - isScaleTierAuthorizedPurchaser: Whether the user is an authorized purchaser for Scale Tier.
+    ///   - isScimManaged: Whether the user is managed through SCIM.
+    ///   - apiKeyLastUsedAt: The Unix timestamp (in seconds) of the user's last API key usage.
+    ///   - technicalLevel: The technical level metadata for the user.
+    ///   - developerPersona: The developer persona metadata for the user.
+    ///   - projects: Projects associated with the user, if included.
+    public init(
+        id: Swift.String,
+        addedAt: Swift.Int,
+        name: Swift.String? = nil,
+        email: Swift.String? = nil,
+        role: Swift.String? = nil,
+        isDefault: Swift.Bool? = nil,
+        created: Swift.Int? = nil,
+        user: User.UserValue? = nil,
+        isServiceAccount: Swift.Bool? = nil,
+        isScaleTierAuthorizedPurchaser: Swift.Bool? = nil,
+        isScimManaged: Swift.Bool? = nil,
+        apiKeyLastUsedAt: Swift.Int? = nil,
+        technicalLevel: Swift.String? = nil,
+        developerPersona: Swift.String? = nil,
+        projects: User.Projects? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.role = role
+        self.addedAt = addedAt
+        self.isDefault = isDefault
+        self.created = created
+        self.user = user
+        self.isServiceAccount = isServiceAccount
+        self.isScaleTierAuthorizedPurchaser = isScaleTierAuthorizedPurchaser
+        self.isScimManaged = isScimManaged
+        self.apiKeyLastUsedAt = apiKeyLastUsedAt
+        self.technicalLevel = technicalLevel
+        self.developerPersona = developerPersona
+        self.projects = projects
+    }
+
+    /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.user", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.email = try reader.optional(Swift.String.self, "email")
+        self.role = try reader.optional(Swift.String.self, "role")
+        self.addedAt = try reader.required(Swift.Int.self, "added_at")
+        self.isDefault = try reader.optional(Swift.Bool.self, "is_default")
+        self.created = try reader.optional(Swift.Int.self, "created")
+        self.user = try reader.optional(User.UserValue.self, "user")
+        self.isServiceAccount = try reader.optional(Swift.Bool.self, "is_service_account")
+        self.isScaleTierAuthorizedPurchaser = try reader.optional(Swift.Bool.self, "is_scale_tier_authorized_purchaser")
+        self.isScimManaged = try reader.optional(Swift.Bool.self, "is_scim_managed")
+        self.apiKeyLastUsedAt = try reader.optional(Swift.Int.self, "api_key_last_used_at")
+        self.technicalLevel = try reader.optional(Swift.String.self, "technical_level")
+        self.developerPersona = try reader.optional(Swift.String.self, "developer_persona")
+        self.projects = try reader.optional(User.Projects.self, "projects")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.user", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.email, forKey: "email")
+        try container.encodeIfPresent(self.role, forKey: "role")
+        try container.encode(self.addedAt, forKey: "added_at")
+        try container.encodeIfPresent(self.isDefault, forKey: "is_default")
+        try container.encodeIfPresent(self.created, forKey: "created")
+        try container.encodeIfPresent(self.user, forKey: "user")
+        try container.encodeIfPresent(self.isServiceAccount, forKey: "is_service_account")
+        try container.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, forKey: "is_scale_tier_authorized_purchaser")
+        try container.encodeIfPresent(self.isScimManaged, forKey: "is_scim_managed")
+        try container.encodeIfPresent(self.apiKeyLastUsedAt, forKey: "api_key_last_used_at")
+        try container.encodeIfPresent(self.technicalLevel, forKey: "technical_level")
+        try container.encodeIfPresent(self.developerPersona, forKey: "developer_persona")
+        try container.encodeIfPresent(self.projects, forKey: "projects")
+    }
+
+    /// Nested user details.
+    ///
+    /// - Remark: Generated from `#/components/schemas/User/properties/user`.
+    public struct UserValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var id: Swift.String
+        public var email: Swift.String?
+        public var name: Swift.String?
+        public var picture: Swift.String?
+        public var enabled: Swift.Bool?
+        public var banned: Swift.Bool?
+        /// The JSON member `banned_at`.
+        public var bannedAt: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `UserValue`.
+        ///
+        /// - Parameters:
+        ///   - bannedAt: The JSON member `banned_at`.
+        public init(
+            id: Swift.String,
+            email: Swift.String? = nil,
+            name: Swift.String? = nil,
+            picture: Swift.String? = nil,
+            enabled: Swift.Bool? = nil,
+            banned: Swift.Bool? = nil,
+            bannedAt: Swift.Int? = nil
+        ) {
+            self.id = id
+            self.email = email
+            self.name = name
+            self.picture = picture
+            self.enabled = enabled
+            self.banned = banned
+            self.bannedAt = bannedAt
+        }
+
+        /// Decodes `UserValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("object", is: "user", required: true)
+            self.id = try reader.required(Swift.String.self, "id")
+            self.email = try reader.optional(Swift.String.self, "email")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.picture = try reader.optional(Swift.String.self, "picture")
+            self.enabled = try reader.optional(Swift.Bool.self, "enabled")
+            self.banned = try reader.optional(Swift.Bool.self, "banned")
+            self.bannedAt = try reader.optional(Swift.Int.self, "banned_at")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("user", forKey: "object")
+            try container.encode(self.id, forKey: "id")
+            try container.encodeIfPresent(self.email, forKey: "email")
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.picture, forKey: "picture")
+            try container.encodeIfPresent(self.enabled, forKey: "enabled")
+            try container.encodeIfPresent(self.banned, forKey: "banned")
+            try container.encodeIfPresent(self.bannedAt, forKey: "banned_at")
+        }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
+    public struct Projects: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var data: [User.Projects.DataItem]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Projects`.
+        public init(data: [User.Projects.DataItem]) {
+            self.data = data
+        }
+
+        /// Decodes `Projects` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("object", is: "list", required: true)
+            self.data = try reader.required([User.Projects.DataItem].self, "data")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("list", forKey: "object")
+            try container.encode(self.data, forKey: "data")
+        }
+
+        /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
+        public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public var id: Swift.String?
+            public var name: Swift.String?
+            public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `DataItem`.
+            public init(
+                id: Swift.String? = nil,
+                name: Swift.String? = nil,
+                role: Swift.String? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.role = role
+            }
+
+            /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.id = try reader.optional(Swift.String.self, "id")
+                self.name = try reader.optional(Swift.String.self, "name")
+                self.role = try reader.optional(Swift.String.self, "role")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encodeIfPresent(self.id, forKey: "id")
+                try container.encodeIfPresent(self.name, forKey: "name")
+                try container.encodeIfPresent(self.role, forKey: "role")
+            }
+        }
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
 public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String

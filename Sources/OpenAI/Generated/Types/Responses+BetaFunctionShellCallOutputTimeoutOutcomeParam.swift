@@ -3,6 +3,312 @@
 
 import Foundation
 
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
+public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
+    public init() {
+    }
+
+    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "timeout", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("timeout", forKey: "type")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
+public struct BetaFunctionShellCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A tool that allows the model to execute shell commands.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
+public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var environment: BetaFunctionShellToolParam.Environment?
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellToolParam`.
+    ///
+    /// - Parameters:
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    public init(
+        environment: BetaFunctionShellToolParam.Environment? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.environment = environment
+        self.allowedCallers = allowedCallers
+    }
+
+    /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "shell", required: true)
+        self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, "environment")
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("shell", forKey: "type")
+        try container.encodeIfPresent(self.environment, forKey: "environment")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `container_auto`.
+        case containerAuto(BetaContainerAutoParam)
+        /// Selected when `type` is `local`.
+        case local(BetaLocalEnvironmentParam)
+        /// Selected when `type` is `container_reference`.
+        case containerReference(BetaContainerReferenceParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "container_auto":
+                self = .containerAuto(try BetaContainerAutoParam(from: decoder))
+            case "local":
+                self = .local(try BetaLocalEnvironmentParam(from: decoder))
+            case "container_reference":
+                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .containerAuto(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
+public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the function to call.
+    public var name: Swift.String
+    public var description: Swift.String?
+    public var parameters: [Swift.String: JSONValue]?
+    /// The JSON member `output_schema`.
+    public var outputSchema: [Swift.String: JSONValue]?
+    public var strict: Swift.Bool?
+    /// Whether this function is deferred and loaded via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionTool`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    ///   - outputSchema: The JSON member `output_schema`.
+    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        parameters: [Swift.String: JSONValue]? = nil,
+        outputSchema: [Swift.String: JSONValue]? = nil,
+        strict: Swift.Bool? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.outputSchema = outputSchema
+        self.strict = strict
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
+        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
+        self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encode(self.parameters, forKey: "parameters")
+        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
+        try container.encode(self.strict, forKey: "strict")
+        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+    }
+}
+
+/// A tool call to run a function. See the
+/// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
+public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the function tool call.
+    public var id: Swift.String?
+    /// The unique ID of the function tool call generated by the model.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the function to run.
+    public var namespace: Swift.String?
+    /// The name of the function to run.
+    public var name: Swift.String
+    /// A JSON string of the arguments to pass to the function.
+    public var arguments: Swift.String
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: MessageStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionToolCall`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the function tool call generated by the model.
+    ///   - name: The name of the function to run.
+    ///   - arguments: A JSON string of the arguments to pass to the function.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the function tool call.
+    ///   - namespace: The namespace of the function to run.
+    ///   - status: The status of the item.
+    public init(
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
+        status: MessageStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.arguments = arguments
+        self.status = status
+    }
+
+    /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
+        self.namespace = try reader.optional(Swift.String.self, "namespace")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.status = try reader.optional(MessageStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.caller, forKey: "caller")
+        try container.encodeIfPresent(self.namespace, forKey: "namespace")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.arguments, forKey: "arguments")
+        try container.encodeIfPresent(self.status, forKey: "status")
+    }
+}
+
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput`.
@@ -135,6 +441,239 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
+public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the function call tool output.
+    public var id: Swift.String
+    /// The unique ID of the function tool call generated by the model.
+    public var callID: Swift.String?
+    /// The name of the tool that produced the output.
+    public var name: Swift.String?
+    /// The namespace of the tool that produced the output.
+    public var namespace: Swift.String?
+    public var caller: BetaToolCallCallerParam?
+    /// The output from the function call generated by your code.
+    /// Can be a string or an list of output content.
+    public var output: BetaFunctionToolCallOutputResource.Output
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaFunctionCallOutputStatusEnum
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionToolCallOutputResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the function call tool output.
+    ///   - output: The output from the function call generated by your code.
+    ///   - status: The status of the item.
+    ///   - agent: The agent that produced this item.
+    ///   - callID: The unique ID of the function tool call generated by the model.
+    ///   - name: The name of the tool that produced the output.
+    ///   - namespace: The namespace of the tool that produced the output.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        output: BetaFunctionToolCallOutputResource.Output,
+        status: BetaFunctionCallOutputStatusEnum,
+        agent: BetaAgentTag? = nil,
+        callID: Swift.String? = nil,
+        name: Swift.String? = nil,
+        namespace: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.name = name
+        self.namespace = namespace
+        self.caller = caller
+        self.output = output
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function_call_output", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.optional(Swift.String.self, "call_id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.namespace = try reader.optional(Swift.String.self, "namespace")
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
+        self.output = try reader.required(BetaFunctionToolCallOutputResource.Output.self, "output")
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function_call_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.namespace, forKey: "namespace")
+        try container.encodeIfPresent(self.caller, forKey: "caller")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+    }
+
+    /// The output from the function call generated by your code.
+    /// Can be a string or an list of output content.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
+    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// A string of the output of the function call.
+        case string(Swift.String)
+        /// Text, image, or file output of the function call.
+        case outputContentList([BetaFunctionAndCustomToolCallOutput])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
+                self = .outputContentList(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
+public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the function tool call.
+    public var id: Swift.String
+    /// The unique ID of the function tool call generated by the model.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the function to run.
+    public var namespace: Swift.String?
+    /// The name of the function to run.
+    public var name: Swift.String
+    /// A JSON string of the arguments to pass to the function.
+    public var arguments: Swift.String
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaFunctionCallStatus
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionToolCallResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the function tool call.
+    ///   - callID: The unique ID of the function tool call generated by the model.
+    ///   - name: The name of the function to run.
+    ///   - arguments: A JSON string of the arguments to pass to the function.
+    ///   - status: The status of the item.
+    ///   - agent: The agent that produced this item.
+    ///   - namespace: The namespace of the function to run.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        status: BetaFunctionCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.arguments = arguments
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaFunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
+        self.namespace = try reader.optional(Swift.String.self, "namespace")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.status = try reader.required(BetaFunctionCallStatus.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.caller, forKey: "caller")
+        try container.encodeIfPresent(self.namespace, forKey: "namespace")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.arguments, forKey: "arguments")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
     }
 }
 
@@ -748,6 +1287,51 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     }
 }
 
+/// Specify additional output data to include in the model response. Currently supported values are:
+/// - `web_search_call.results`: Include the search results of the web search tool call.
+/// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+/// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+/// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+/// - `file_search_call.results`: Include the search results of the file search tool call.
+/// - `message.input_image.image_url`: Include image urls from the input message.
+/// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+/// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaIncludeEnum`.
+public struct BetaIncludeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `file_search_call.results`
+    public static var fileSearchCallResults: Self { Self(rawValue: "file_search_call.results") }
+
+    /// `web_search_call.results`
+    public static var webSearchCallResults: Self { Self(rawValue: "web_search_call.results") }
+
+    /// `web_search_call.action.sources`
+    public static var webSearchCallActionSources: Self { Self(rawValue: "web_search_call.action.sources") }
+
+    /// `message.input_image.image_url`
+    public static var messageInputImageImageURL: Self { Self(rawValue: "message.input_image.image_url") }
+
+    /// `computer_call_output.output.image_url`
+    public static var computerCallOutputOutputImageURL: Self { Self(rawValue: "computer_call_output.output.image_url") }
+
+    /// `code_interpreter_call.outputs`
+    public static var codeInterpreterCallOutputs: Self { Self(rawValue: "code_interpreter_call.outputs") }
+
+    /// `reasoning.encrypted_content`
+    public static var reasoningEncryptedContent: Self { Self(rawValue: "reasoning.encrypted_content") }
+
+    /// `message.output_text.logprobs`
+    public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
+}
+
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
 public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -1331,6 +1915,147 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageContentList`.
 public typealias BetaInputMessageContentList = [BetaInputContent]
+
+/// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
+public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The role of the message input. One of `user`, `system`, or `developer`.
+    public var role: BetaInputMessageResource.RoleValue
+    /// The status of item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: MessageStatus?
+    /// A list of one or many input items to the model, containing different content
+    /// types.
+    public var content: BetaInputMessageContentList
+    /// The unique ID of the message input.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputMessageResource`.
+    ///
+    /// - Parameters:
+    ///   - role: The role of the message input.
+    ///   - content: A list of one or many input items to the model, containing different content types.
+    ///   - id: The unique ID of the message input.
+    ///   - agent: The agent that produced this item.
+    ///   - status: The status of item.
+    public init(
+        role: BetaInputMessageResource.RoleValue,
+        content: BetaInputMessageContentList,
+        id: Swift.String,
+        agent: BetaAgentTag? = nil,
+        status: MessageStatus? = nil
+    ) {
+        self.agent = agent
+        self.role = role
+        self.status = status
+        self.content = content
+        self.id = id
+    }
+
+    /// Decodes `BetaInputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "message", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.role = try reader.required(BetaInputMessageResource.RoleValue.self, "role")
+        self.status = try reader.optional(MessageStatus.self, "status")
+        self.content = try reader.required(BetaInputMessageContentList.self, "content")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("message", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.role, forKey: "role")
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encode(self.content, forKey: "content")
+        try container.encode(self.id, forKey: "id")
+    }
+
+    /// The role of the message input. One of `user`, `system`, or `developer`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
+    public struct RoleValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `system`
+        public static var system: Self { Self(rawValue: "system") }
+
+        /// `developer`
+        public static var developer: Self { Self(rawValue: "developer") }
+    }
+}
+
+/// Text, image, or file inputs to the model, used to generate a response.
+///
+/// Learn more:
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Image inputs](https://platform.openai.com/docs/guides/images)
+/// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+/// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+/// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputParam`.
+public enum BetaInputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    /// A text input to the model, equivalent to a text input with the `user` role.
+    case string(Swift.String)
+    /// A list of one or many input items to the model, containing different content types.
+    case inputItemList([BetaInputItem])
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = decoder.attemptCase([BetaInputItem].self) {
+            self = .inputItemList(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value): try value.encode(to: encoder)
+        case .inputItemList(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
 
 /// A text input to the model.
 ///

@@ -608,6 +608,150 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     }
 }
 
+/// The compacted response object
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactResource`.
+public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier for the compacted response.
+    public var id: Swift.String
+    /// The compacted list of output items.
+    public var output: [BetaItemField]
+    /// Unix timestamp (in seconds) when the compacted conversation was created.
+    public var createdAt: Swift.Int
+    /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public var usage: BetaResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier for the compacted response.
+    ///   - output: The compacted list of output items.
+    ///   - createdAt: Unix timestamp (in seconds) when the compacted conversation was created.
+    ///   - usage: Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public init(
+        id: Swift.String,
+        output: [BetaItemField],
+        createdAt: Swift.Int,
+        usage: BetaResponseUsage
+    ) {
+        self.id = id
+        self.output = output
+        self.createdAt = createdAt
+        self.usage = usage
+    }
+
+    /// Decodes `BetaCompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.compaction", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.output = try reader.required([BetaItemField].self, "output")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.usage = try reader.required(BetaResponseUsage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.compaction", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.usage, forKey: "usage")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
+public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: BetaModelIDsCompaction?
+    public var input: BetaInputParam?
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    public var instructions: Swift.String?
+    /// The JSON member `prompt_cache_key`.
+    public var promptCacheKey: Swift.String?
+    /// The JSON member `prompt_cache_retention`.
+    public var promptCacheRetention: BetaPromptCacheRetentionEnum?
+    /// The JSON member `prompt_cache_options`.
+    public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// The JSON member `service_tier`.
+    public var serviceTier: BetaServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactResponseMethodPublicBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
+    ///   - serviceTier: The JSON member `service_tier`.
+    public init(
+        model: BetaModelIDsCompaction? = nil,
+        input: BetaInputParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        instructions: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: BetaPromptCacheRetentionEnum? = nil,
+        promptCacheOptions: BetaPromptCacheOptionsParam? = nil,
+        serviceTier: BetaServiceTierEnum? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.instructions = instructions
+        self.promptCacheKey = promptCacheKey
+        self.promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.serviceTier = serviceTier
+    }
+
+    /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(BetaModelIDsCompaction.self, "model")
+        self.input = try reader.optional(BetaInputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self.promptCacheRetention = try reader.optional(BetaPromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
+        self.serviceTier = try reader.optional(BetaServiceTierEnum.self, "service_tier")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+    }
+}
+
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.

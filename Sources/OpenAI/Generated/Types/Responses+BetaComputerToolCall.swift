@@ -812,6 +812,50 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/BetaContextManagementParam`.
+public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The context management entry type. Currently only 'compaction' is supported.
+    public var type: Swift.String
+    /// The JSON member `compact_threshold`.
+    public var compactThreshold: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaContextManagementParam`.
+    ///
+    /// - Parameters:
+    ///   - type: The context management entry type.
+    ///   - compactThreshold: The JSON member `compact_threshold`.
+    public init(
+        type: Swift.String,
+        compactThreshold: Swift.Int? = nil
+    ) {
+        self.type = type
+        self.compactThreshold = compactThreshold
+    }
+
+    /// Decodes `BetaContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(Swift.String.self, "type")
+        self.compactThreshold = try reader.optional(Swift.Int.self, "compact_threshold")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encodeIfPresent(self.compactThreshold, forKey: "compact_threshold")
+    }
+}
+
 /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
 /// Input items and output items from this response are automatically added to this conversation after this response completes.
 ///
@@ -936,6 +980,390 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(self.x, forKey: "x")
         try container.encode(self.y, forKey: "y")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
+public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var metadata: BetaMetadata?
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    public var topLogprobs: Swift.Int?
+    public var temperature: Swift.Double?
+    /// The JSON member `top_p`.
+    public var topP: Swift.Double?
+    private var _user: Swift.String?
+    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
+    /// A stable identifier for your end-users.
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    @available(*, deprecated)
+    public var user: Swift.String? {
+        get { _user }
+        set { _user = newValue }
+    }
+    /// The JSON member `safety_identifier`.
+    public var safetyIdentifier: Swift.String?
+    /// The JSON member `prompt_cache_key`.
+    public var promptCacheKey: Swift.String?
+    private var _promptCacheRetention: PromptCacheRetentionEnum?
+    /// The JSON member `prompt_cache_retention`.
+    @available(*, deprecated)
+    public var promptCacheRetention: PromptCacheRetentionEnum? {
+        get { _promptCacheRetention }
+        set { _promptCacheRetention = newValue }
+    }
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
+    public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCreateModelResponseProperties`.
+    ///
+    /// - Parameters:
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    public init(
+        metadata: BetaMetadata? = nil,
+        topLogprobs: Swift.Int? = nil,
+        temperature: Swift.Double? = nil,
+        topP: Swift.Double? = nil,
+        user: Swift.String? = nil,
+        safetyIdentifier: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: PromptCacheRetentionEnum? = nil,
+        promptCacheOptions: BetaPromptCacheOptionsParam? = nil
+    ) {
+        self.metadata = metadata
+        self.topLogprobs = topLogprobs
+        self.temperature = temperature
+        self.topP = topP
+        self._user = user
+        self.safetyIdentifier = safetyIdentifier
+        self.promptCacheKey = promptCacheKey
+        self._promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+    }
+
+    /// Decodes `BetaCreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional(BetaMetadata.self, "metadata")
+        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.topP = try reader.optional(Swift.Double.self, "top_p")
+        self._user = try reader.optional(Swift.String.self, "user")
+        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.topP, forKey: "top_p")
+        try container.encodeIfPresent(self._user, forKey: "user")
+        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaCreateResponse`.
+public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var metadata: BetaMetadata?
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    public var topLogprobs: Swift.Int?
+    public var temperature: Swift.Double?
+    /// The JSON member `top_p`.
+    public var topP: Swift.Double?
+    private var _user: Swift.String?
+    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
+    /// A stable identifier for your end-users.
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    @available(*, deprecated)
+    public var user: Swift.String? {
+        get { _user }
+        set { _user = newValue }
+    }
+    /// The JSON member `safety_identifier`.
+    public var safetyIdentifier: Swift.String?
+    /// The JSON member `prompt_cache_key`.
+    public var promptCacheKey: Swift.String?
+    private var _promptCacheRetention: PromptCacheRetentionEnum?
+    /// The JSON member `prompt_cache_retention`.
+    @available(*, deprecated)
+    public var promptCacheRetention: PromptCacheRetentionEnum? {
+        get { _promptCacheRetention }
+        set { _promptCacheRetention = newValue }
+    }
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
+    public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    /// offers a wide range of models with different capabilities, performance
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
+    /// to browse and compare available models.
+    public var model: BetaModelIDsResponses?
+    public var background: Swift.Bool?
+    /// The JSON member `max_tool_calls`.
+    public var maxToolCalls: Swift.Int?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+    public var text: BetaResponseTextParam?
+    /// An array of tools the model may call while generating a response. You
+    /// can specify which tool to use by setting the `tool_choice` parameter.
+    ///
+    /// We support the following categories of tools:
+    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
+    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
+    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
+    /// - **Function calls (custom tools)**: Functions that are defined by you,
+    ///   enabling the model to call your own code with strongly typed arguments
+    ///   and outputs. Learn more about
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
+    ///   custom tools to call your own code.
+    public var tools: BetaToolsArray?
+    /// How the model should select which tool (or tools) to use when generating
+    /// a response. See the `tools` parameter to see how to specify which tools
+    /// the model can call.
+    public var toolChoice: BetaToolChoiceParam?
+    public var prompt: BetaPrompt?
+    /// The JSON member `service_tier`.
+    public var serviceTier: BetaServiceTierResponses?
+    private var _truncation: TruncationEnum?
+    @available(*, deprecated)
+    public var truncation: TruncationEnum? {
+        get { _truncation }
+        set { _truncation = newValue }
+    }
+    public var reasoning: BetaReasoning?
+    /// Text, image, or file inputs to the model, used to generate a response.
+    ///
+    /// Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Image inputs](https://platform.openai.com/docs/guides/images)
+    /// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+    /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+    /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
+    public var input: BetaInputParam?
+    public var include: [BetaIncludeEnum]?
+    /// The JSON member `parallel_tool_calls`.
+    public var parallelToolCalls: Swift.Bool?
+    public var store: Swift.Bool?
+    public var instructions: Swift.String?
+    public var moderation: BetaModerationParam?
+    public var stream: Swift.Bool?
+    /// The JSON member `stream_options`.
+    public var streamOptions: BetaResponseStreamOptions?
+    public var conversation: BetaConversationParam?
+    /// The JSON member `context_management`.
+    public var contextManagement: [BetaContextManagementParam]?
+    /// The JSON member `max_output_tokens`.
+    public var maxOutputTokens: Swift.Int?
+    /// The JSON member `multi_agent`.
+    public var multiAgent: BetaMultiAgentParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - contextManagement: The JSON member `context_management`.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
+    ///   - multiAgent: The JSON member `multi_agent`.
+    public init(
+        metadata: BetaMetadata? = nil,
+        topLogprobs: Swift.Int? = nil,
+        temperature: Swift.Double? = nil,
+        topP: Swift.Double? = nil,
+        user: Swift.String? = nil,
+        safetyIdentifier: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: PromptCacheRetentionEnum? = nil,
+        promptCacheOptions: BetaPromptCacheOptionsParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        model: BetaModelIDsResponses? = nil,
+        background: Swift.Bool? = nil,
+        maxToolCalls: Swift.Int? = nil,
+        text: BetaResponseTextParam? = nil,
+        tools: BetaToolsArray? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
+        prompt: BetaPrompt? = nil,
+        serviceTier: BetaServiceTierResponses? = nil,
+        truncation: TruncationEnum? = nil,
+        reasoning: BetaReasoning? = nil,
+        input: BetaInputParam? = nil,
+        include: [BetaIncludeEnum]? = nil,
+        parallelToolCalls: Swift.Bool? = nil,
+        store: Swift.Bool? = nil,
+        instructions: Swift.String? = nil,
+        moderation: BetaModerationParam? = nil,
+        stream: Swift.Bool? = nil,
+        streamOptions: BetaResponseStreamOptions? = nil,
+        conversation: BetaConversationParam? = nil,
+        contextManagement: [BetaContextManagementParam]? = nil,
+        maxOutputTokens: Swift.Int? = nil,
+        multiAgent: BetaMultiAgentParam? = nil
+    ) {
+        self.metadata = metadata
+        self.topLogprobs = topLogprobs
+        self.temperature = temperature
+        self.topP = topP
+        self._user = user
+        self.safetyIdentifier = safetyIdentifier
+        self.promptCacheKey = promptCacheKey
+        self._promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.previousResponseID = previousResponseID
+        self.model = model
+        self.background = background
+        self.maxToolCalls = maxToolCalls
+        self.text = text
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.prompt = prompt
+        self.serviceTier = serviceTier
+        self._truncation = truncation
+        self.reasoning = reasoning
+        self.input = input
+        self.include = include
+        self.parallelToolCalls = parallelToolCalls
+        self.store = store
+        self.instructions = instructions
+        self.moderation = moderation
+        self.stream = stream
+        self.streamOptions = streamOptions
+        self.conversation = conversation
+        self.contextManagement = contextManagement
+        self.maxOutputTokens = maxOutputTokens
+        self.multiAgent = multiAgent
+    }
+
+    /// Decodes `BetaCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional(BetaMetadata.self, "metadata")
+        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.topP = try reader.optional(Swift.Double.self, "top_p")
+        self._user = try reader.optional(Swift.String.self, "user")
+        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.model = try reader.optional(BetaModelIDsResponses.self, "model")
+        self.background = try reader.optional(Swift.Bool.self, "background")
+        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
+        self.text = try reader.optional(BetaResponseTextParam.self, "text")
+        self.tools = try reader.optional(BetaToolsArray.self, "tools")
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
+        self.prompt = try reader.optional(BetaPrompt.self, "prompt")
+        self.serviceTier = try reader.optional(BetaServiceTierResponses.self, "service_tier")
+        self._truncation = try reader.optional(TruncationEnum.self, "truncation")
+        self.reasoning = try reader.optional(BetaReasoning.self, "reasoning")
+        self.input = try reader.optional(BetaInputParam.self, "input")
+        self.include = try reader.optional([BetaIncludeEnum].self, "include")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.store = try reader.optional(Swift.Bool.self, "store")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.moderation = try reader.optional(BetaModerationParam.self, "moderation")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.streamOptions = try reader.optional(BetaResponseStreamOptions.self, "stream_options")
+        self.conversation = try reader.optional(BetaConversationParam.self, "conversation")
+        self.contextManagement = try reader.optional([BetaContextManagementParam].self, "context_management")
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.multiAgent = try reader.optional(BetaMultiAgentParam.self, "multi_agent")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.topP, forKey: "top_p")
+        try container.encodeIfPresent(self._user, forKey: "user")
+        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        try container.encodeIfPresent(self._truncation, forKey: "truncation")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.include, forKey: "include")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+        try container.encodeIfPresent(self.store, forKey: "store")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.contextManagement, forKey: "context_management")
+        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        try container.encodeIfPresent(self.multiAgent, forKey: "multi_agent")
     }
 }
 
@@ -1208,6 +1636,229 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+    }
+}
+
+/// ResponseCustomToolCallOutputItem
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutputResource`.
+public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the custom tool call output item.
+    public var id: Swift.String
+    /// The call ID, used to map this custom tool call output to a custom tool call.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCallerParam?
+    /// The output from the custom tool call generated by your code.
+    /// Can be a string or an list of output content.
+    public var output: BetaCustomToolCallOutputResource.Output
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaFunctionCallOutputStatusEnum
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolCallOutputResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the custom tool call output item.
+    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
+    ///   - output: The output from the custom tool call generated by your code.
+    ///   - status: The status of the item.
+    ///   - agent: The agent that produced this item.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        output: BetaCustomToolCallOutputResource.Output,
+        status: BetaFunctionCallOutputStatusEnum,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.output = output
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaCustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom_tool_call_output", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
+        self.output = try reader.required(BetaCustomToolCallOutputResource.Output.self, "output")
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom_tool_call_output", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.caller, forKey: "caller")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+    }
+
+    /// The output from the custom tool call generated by your code.
+    /// Can be a string or an list of output content.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
+    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// A string of the output of the custom tool call.
+        case string(Swift.String)
+        /// Text, image, or file output of the custom tool call.
+        case outputContentList([BetaFunctionAndCustomToolCallOutput])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
+                self = .outputContentList(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// ResponseCustomToolCallItem
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolCallResource`.
+public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the custom tool call item.
+    public var id: Swift.String
+    /// An identifier used to map this custom tool call to a tool call output.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the custom tool being called.
+    public var namespace: Swift.String?
+    /// The name of the custom tool being called.
+    public var name: Swift.String
+    /// The input for the custom tool call generated by the model.
+    public var input: Swift.String
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaFunctionCallStatus
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolCallResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the custom tool call item.
+    ///   - callID: An identifier used to map this custom tool call to a tool call output.
+    ///   - name: The name of the custom tool being called.
+    ///   - input: The input for the custom tool call generated by the model.
+    ///   - status: The status of the item.
+    ///   - agent: The agent that produced this item.
+    ///   - namespace: The namespace of the custom tool being called.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        name: Swift.String,
+        input: Swift.String,
+        status: BetaFunctionCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.input = input
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    /// Decodes `BetaCustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom_tool_call", required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, "agent")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
+        self.namespace = try reader.optional(Swift.String.self, "namespace")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.status = try reader.required(BetaFunctionCallStatus.self, "status")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom_tool_call", forKey: "type")
+        try container.encodeIfPresent(self.agent, forKey: "agent")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encodeIfPresent(self.caller, forKey: "caller")
+        try container.encodeIfPresent(self.namespace, forKey: "namespace")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
     }
 }
 
@@ -1712,6 +2363,54 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("encrypted_content", forKey: "type")
         try container.encode(self.encryptedContent, forKey: "encrypted_content")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaError`.
+public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var code: Swift.String?
+    public var message: Swift.String
+    public var param: Swift.String?
+    public var type: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaError`.
+    public init(
+        message: Swift.String,
+        type: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.param = param
+        self.type = type
+    }
+
+    /// Decodes `BetaError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.type = try reader.required(Swift.String.self, "type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.param, forKey: "param")
+        try container.encode(self.type, forKey: "type")
     }
 }
 
@@ -3277,311 +3976,5 @@ public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sen
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("timeout", forKey: "type")
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "timeout", required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
-public struct BetaFunctionShellCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A tool that allows the model to execute shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
-public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var environment: BetaFunctionShellToolParam.Environment?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellToolParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        environment: BetaFunctionShellToolParam.Environment? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.environment = environment
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell", required: true)
-        self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, "environment")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `container_auto`.
-        case containerAuto(BetaContainerAutoParam)
-        /// Selected when `type` is `local`.
-        case local(BetaLocalEnvironmentParam)
-        /// Selected when `type` is `container_reference`.
-        case containerReference(BetaContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "container_auto":
-                self = .containerAuto(try BetaContainerAutoParam(from: decoder))
-            case "local":
-                self = .local(try BetaLocalEnvironmentParam(from: decoder))
-            case "container_reference":
-                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .containerAuto(let value): try value.encode(to: encoder)
-            case .local(let value): try value.encode(to: encoder)
-            case .containerReference(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
-public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the function to call.
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: [Swift.String: JSONValue]?
-    /// The JSON member `output_schema`.
-    public var outputSchema: [Swift.String: JSONValue]?
-    public var strict: Swift.Bool?
-    /// Whether this function is deferred and loaded via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    ///   - outputSchema: The JSON member `output_schema`.
-    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        strict: Swift.Bool? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.outputSchema = outputSchema
-        self.strict = strict
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encode(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-}
-
-/// A tool call to run a function. See the
-/// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
-public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call.
-    public var id: Swift.String?
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the function to run.
-    public var namespace: Swift.String?
-    /// The name of the function to run.
-    public var name: Swift.String
-    /// A JSON string of the arguments to pass to the function.
-    public var arguments: Swift.String
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolCall`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the function to run.
-    ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call.
-    ///   - namespace: The namespace of the function to run.
-    ///   - status: The status of the item.
-    public init(
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        status: MessageStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.arguments = arguments
-        self.status = status
-    }
-
-    /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function_call", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.arguments = try reader.required(Swift.String.self, "arguments")
-        self.status = try reader.optional(MessageStatus.self, "status")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
     }
 }

@@ -3,6 +3,444 @@
 
 import Foundation
 
+/// Represents an event emitted when streaming a Run.
+///
+/// Each event in a server-sent events stream has an `event` and `data` property:
+///
+/// ```
+/// event: thread.created
+/// data: {"id": "thread_123", "object": "thread", ...}
+/// ```
+///
+/// We emit events whenever a new object is created, transitions to a new state, or is being
+/// streamed in parts (deltas). For example, we emit `thread.run.created` when a new run
+/// is created, `thread.run.completed` when a run completes, and so on. When an Assistant chooses
+/// to create a message during a run, we emit a `thread.message.created event`, a
+/// `thread.message.in_progress` event, many `thread.message.delta` events, and finally a
+/// `thread.message.completed` event.
+///
+/// We may add additional events over time, so we recommend handling unknown events gracefully
+/// in your code. See the [Assistants API quickstart](https://platform.openai.com/docs/assistants/overview) to learn how to
+/// integrate the Assistants API with streaming.
+///
+/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
+public enum AssistantStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `event` is `thread.created`.
+    case threadCreated(ThreadStreamEvent)
+    /// Selected when `event` is `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled` or `thread.run.expired`.
+    case runStreamEvent(RunStreamEvent)
+    /// Selected when `event` is `thread.run.step.created`, `thread.run.step.in_progress`, `thread.run.step.delta`, `thread.run.step.completed`, `thread.run.step.failed`, `thread.run.step.cancelled` or `thread.run.step.expired`.
+    case runStepStreamEvent(RunStepStreamEvent)
+    /// Selected when `event` is `thread.message.created`, `thread.message.in_progress`, `thread.message.delta`, `thread.message.completed` or `thread.message.incomplete`.
+    case messageStreamEvent(MessageStreamEvent)
+    /// Occurs when an [error](https://platform.openai.com/docs/guides/error-codes#api-errors) occurs. Selected when `event` is `error`.
+    case error(ErrorEvent)
+    /// Occurs when a stream ends. Selected when `event` is `done`.
+    case done(DoneEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("event") {
+        case "thread.created":
+            self = .threadCreated(try ThreadStreamEvent(from: decoder))
+        case "thread.run.created", "thread.run.queued", "thread.run.in_progress", "thread.run.requires_action", "thread.run.completed", "thread.run.incomplete", "thread.run.failed", "thread.run.cancelling", "thread.run.cancelled", "thread.run.expired":
+            self = .runStreamEvent(try RunStreamEvent(from: decoder))
+        case "thread.run.step.created", "thread.run.step.in_progress", "thread.run.step.delta", "thread.run.step.completed", "thread.run.step.failed", "thread.run.step.cancelled", "thread.run.step.expired":
+            self = .runStepStreamEvent(try RunStepStreamEvent(from: decoder))
+        case "thread.message.created", "thread.message.in_progress", "thread.message.delta", "thread.message.completed", "thread.message.incomplete":
+            self = .messageStreamEvent(try MessageStreamEvent(from: decoder))
+        case "error":
+            self = .error(try ErrorEvent(from: decoder))
+        case "done":
+            self = .done(try DoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .threadCreated(let value): try value.encode(to: encoder)
+        case .runStreamEvent(let value): try value.encode(to: encoder)
+        case .runStepStreamEvent(let value): try value.encode(to: encoder)
+        case .messageStreamEvent(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .done(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Multi-modal input and output contents.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContent`.
+public enum BetaContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `input_text`, `input_image` or `input_file`.
+    case inputContent(BetaInputContent)
+    /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
+    case outputContent(BetaOutputContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "input_text", "input_image", "input_file":
+            self = .inputContent(try BetaInputContent(from: decoder))
+        case "output_text", "refusal", "reasoning_text":
+            self = .outputContent(try BetaOutputContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .inputContent(let value): try value.encode(to: encoder)
+        case .outputContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// An error payload that was emitted for a streaming error event.
+///
+/// - Remark: Generated from `#/components/schemas/BetaErrorPayload`.
+public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The error type that was emitted.
+    public var type: Swift.String
+    public var code: Swift.String?
+    /// The human-readable error message that was emitted.
+    public var message: Swift.String
+    public var param: Swift.String?
+    /// The response headers that were emitted with the error, if any.
+    public var headers: [Swift.String: Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaErrorPayload`.
+    ///
+    /// - Parameters:
+    ///   - type: The error type that was emitted.
+    ///   - message: The human-readable error message that was emitted.
+    ///   - headers: The response headers that were emitted with the error, if any.
+    public init(
+        type: Swift.String,
+        message: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil,
+        headers: [Swift.String: Swift.String]? = nil
+    ) {
+        self.type = type
+        self.code = code
+        self.message = message
+        self.param = param
+        self.headers = headers
+    }
+
+    /// Decodes `BetaErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.type = try reader.required(Swift.String.self, "type")
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.type, forKey: "type")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.param, forKey: "param")
+        try container.encodeIfPresent(self.headers, forKey: "headers")
+    }
+}
+
+/// An audio input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
+public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The JSON member `input_audio`.
+    public var inputAudio: BetaInputAudio.InputAudioValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputAudio`.
+    ///
+    /// - Parameters:
+    ///   - inputAudio: The JSON member `input_audio`.
+    public init(inputAudio: BetaInputAudio.InputAudioValue) {
+        self.inputAudio = inputAudio
+    }
+
+    /// Decodes `BetaInputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "input_audio", required: true)
+        self.inputAudio = try reader.required(BetaInputAudio.InputAudioValue.self, "input_audio")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("input_audio", forKey: "type")
+        try container.encode(self.inputAudio, forKey: "input_audio")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
+    public struct InputAudioValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Base64-encoded audio data.
+        public var data: Swift.String
+        /// The format of the audio data. Currently supported formats are `mp3` and
+        /// `wav`.
+        public var format: BetaInputAudio.InputAudioValue.Format
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputAudioValue`.
+        ///
+        /// - Parameters:
+        ///   - data: Base64-encoded audio data.
+        ///   - format: The format of the audio data.
+        public init(
+            data: Swift.String,
+            format: BetaInputAudio.InputAudioValue.Format
+        ) {
+            self.data = data
+            self.format = format
+        }
+
+        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.data = try reader.required(Swift.String.self, "data")
+            self.format = try reader.required(BetaInputAudio.InputAudioValue.Format.self, "format")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.data, forKey: "data")
+            try container.encode(self.format, forKey: "format")
+        }
+
+        /// The format of the audio data. Currently supported formats are `mp3` and
+        /// `wav`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio/properties/format`.
+        public struct Format: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `mp3`
+            public static var mp3: Self { Self(rawValue: "mp3") }
+
+            /// `wav`
+            public static var wav: Self { Self(rawValue: "wav") }
+        }
+    }
+}
+
+/// An audio output from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputAudio`.
+public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Base64-encoded audio data from the model.
+    public var data: Swift.String
+    /// The transcript of the audio data from the model.
+    public var transcript: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaOutputAudio`.
+    ///
+    /// - Parameters:
+    ///   - data: Base64-encoded audio data from the model.
+    ///   - transcript: The transcript of the audio data from the model.
+    public init(
+        data: Swift.String,
+        transcript: Swift.String
+    ) {
+        self.data = data
+        self.transcript = transcript
+    }
+
+    /// Decodes `BetaOutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "output_audio", required: true)
+        self.data = try reader.required(Swift.String.self, "data")
+        self.transcript = try reader.required(Swift.String.self, "transcript")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("output_audio", forKey: "type")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.transcript, forKey: "transcript")
+    }
+}
+
+/// Emitted when all injected input items were validated and committed to the
+/// active response.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseInjectCreatedEvent`.
+public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the response that accepted the input.
+    public var responseID: Swift.String
+    /// The sequence number for this event.
+    public var sequenceNumber: Swift.Int
+    /// The multiplexed WebSocket stream that emitted the event. This field is
+    /// present only when WebSocket multiplexing is enabled separately.
+    public var streamID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseInjectCreatedEvent`.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the response that accepted the input.
+    ///   - sequenceNumber: The sequence number for this event.
+    ///   - streamID: The multiplexed WebSocket stream that emitted the event.
+    public init(
+        responseID: Swift.String,
+        sequenceNumber: Swift.Int,
+        streamID: Swift.String? = nil
+    ) {
+        self.responseID = responseID
+        self.sequenceNumber = sequenceNumber
+        self.streamID = streamID
+    }
+
+    /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.inject.created", required: true)
+        self.responseID = try reader.required(Swift.String.self, "response_id")
+        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.streamID = try reader.optional(Swift.String.self, "stream_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.inject.created", forKey: "type")
+        try container.encode(self.responseID, forKey: "response_id")
+        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+    }
+}
+
+/// Injects input items into an active response over a WebSocket connection.
+/// The items are validated and committed atomically. Currently, the server
+/// accepts client-owned tool outputs that resume a waiting agent.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseInjectEvent`.
+public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the active response that should receive the input.
+    public var responseID: Swift.String
+    /// Input items to inject into the active response.
+    public var input: [BetaInputItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseInjectEvent`.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the active response that should receive the input.
+    ///   - input: Input items to inject into the active response.
+    public init(
+        responseID: Swift.String,
+        input: [BetaInputItem]
+    ) {
+        self.responseID = responseID
+        self.input = input
+    }
+
+    /// Decodes `BetaResponseInjectEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.inject", required: true)
+        self.responseID = try reader.required(Swift.String.self, "response_id")
+        self.input = try reader.required([BetaInputItem].self, "input")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.inject", forKey: "type")
+        try container.encode(self.responseID, forKey: "response_id")
+        try container.encode(self.input, forKey: "input")
+    }
+}
+
 /// Emitted when injected input could not be committed to a response. The event
 /// returns the uncommitted raw input so the client can retry it in another
 /// response when appropriate.

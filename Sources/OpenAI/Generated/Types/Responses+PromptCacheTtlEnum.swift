@@ -3,6 +3,716 @@
 
 import Foundation
 
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
+public struct PromptCacheTtlEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `30m`
+    public static var _30m: Self { Self(rawValue: "30m") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/RankerVersionType`.
+public struct RankerVersionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `default-2024-11-15`
+    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
+}
+
+/// - Remark: Generated from `#/components/schemas/RankingOptions`.
+public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ranker to use for the file search.
+    public var ranker: RankerVersionType?
+    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    public var scoreThreshold: Swift.Double?
+    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public var hybridSearch: HybridSearchOptions?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RankingOptions`.
+    ///
+    /// - Parameters:
+    ///   - ranker: The ranker to use for the file search.
+    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1.
+    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public init(
+        ranker: RankerVersionType? = nil,
+        scoreThreshold: Swift.Double? = nil,
+        hybridSearch: HybridSearchOptions? = nil
+    ) {
+        self.ranker = ranker
+        self.scoreThreshold = scoreThreshold
+        self.hybridSearch = hybridSearch
+    }
+
+    /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.ranker = try reader.optional(RankerVersionType.self, "ranker")
+        self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
+        self.hybridSearch = try reader.optional(HybridSearchOptions.self, "hybrid_search")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.ranker, forKey: "ranker")
+        try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
+        try container.encodeIfPresent(self.hybridSearch, forKey: "hybrid_search")
+    }
+}
+
+/// **gpt-5 and o-series models only**
+///
+/// Configuration options for
+/// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+///
+/// - Remark: Generated from `#/components/schemas/Reasoning`.
+public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Controls the reasoning execution mode for the request.
+    ///
+    /// When returned on a response, this is the effective execution mode.
+    public var mode: ReasoningModeEnum?
+    public var effort: ReasoningEffort?
+    public var summary: Reasoning.Summary?
+    public var context: Reasoning.Context?
+    /// The JSON member `generate_summary`.
+    public var generateSummary: Reasoning.GenerateSummary?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Reasoning`.
+    ///
+    /// - Parameters:
+    ///   - mode: Controls the reasoning execution mode for the request.
+    ///   - generateSummary: The JSON member `generate_summary`.
+    public init(
+        mode: ReasoningModeEnum? = nil,
+        effort: ReasoningEffort? = nil,
+        summary: Reasoning.Summary? = nil,
+        context: Reasoning.Context? = nil,
+        generateSummary: Reasoning.GenerateSummary? = nil
+    ) {
+        self.mode = mode
+        self.effort = effort
+        self.summary = summary
+        self.context = context
+        self.generateSummary = generateSummary
+    }
+
+    /// Decodes `Reasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.mode = try reader.optional(ReasoningModeEnum.self, "mode")
+        self.effort = try reader.optional(ReasoningEffort.self, "effort")
+        self.summary = try reader.optional(Reasoning.Summary.self, "summary")
+        self.context = try reader.optional(Reasoning.Context.self, "context")
+        self.generateSummary = try reader.optional(Reasoning.GenerateSummary.self, "generate_summary")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.mode, forKey: "mode")
+        try container.encodeIfPresent(self.effort, forKey: "effort")
+        try container.encodeIfPresent(self.summary, forKey: "summary")
+        try container.encodeIfPresent(self.context, forKey: "context")
+        try container.encodeIfPresent(self.generateSummary, forKey: "generate_summary")
+    }
+
+    /// A summary of the reasoning performed by the model. This can be
+    /// useful for debugging and understanding the model's reasoning process.
+    /// One of `auto`, `concise`, or `detailed`.
+    ///
+    /// `concise` is supported for `computer-use-preview` models and all reasoning models after `gpt-5`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Reasoning/properties/summary/anyOf/0`.
+    public struct Summary: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `concise`
+        public static var concise: Self { Self(rawValue: "concise") }
+
+        /// `detailed`
+        public static var detailed: Self { Self(rawValue: "detailed") }
+    }
+
+    /// Controls which reasoning items are rendered back to the model on later turns.
+    /// If omitted or set to `auto`, the model determines the context mode. The
+    /// `gpt-5.6` model family defaults to `all_turns`; earlier models default to
+    /// `current_turn`.
+    ///
+    /// When returned on a response, this is the effective reasoning context mode
+    /// used for the response.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Reasoning/properties/context/anyOf/0`.
+    public struct Context: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `current_turn`
+        public static var currentTurn: Self { Self(rawValue: "current_turn") }
+
+        /// `all_turns`
+        public static var allTurns: Self { Self(rawValue: "all_turns") }
+    }
+
+    /// **Deprecated:** use `summary` instead.
+    ///
+    /// A summary of the reasoning performed by the model. This can be
+    /// useful for debugging and understanding the model's reasoning process.
+    /// One of `auto`, `concise`, or `detailed`.
+    ///
+    /// - Important: Deprecated in the OpenAI API.
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Reasoning/properties/generate_summary/anyOf/0`.
+    public struct GenerateSummary: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `concise`
+        public static var concise: Self { Self(rawValue: "concise") }
+
+        /// `detailed`
+        public static var detailed: Self { Self(rawValue: "detailed") }
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ReasoningModeEnum`.
+public struct ReasoningModeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `standard`
+    public static var standard: Self { Self(rawValue: "standard") }
+
+    /// `pro`
+    public static var pro: Self { Self(rawValue: "pro") }
+}
+
+/// The response object
+///
+/// - Remark: Generated from `#/components/schemas/Response`.
+public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var metadata: Metadata?
+    /// The JSON member `top_logprobs`.
+    public var topLogprobs: Swift.Int?
+    public var temperature: Swift.Double?
+    /// The JSON member `top_p`.
+    public var topP: Swift.Double?
+    private var _user: Swift.String?
+    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
+    /// A stable identifier for your end-users.
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    @available(*, deprecated)
+    public var user: Swift.String? {
+        get { _user }
+        set { _user = newValue }
+    }
+    /// The JSON member `safety_identifier`.
+    public var safetyIdentifier: Swift.String?
+    /// The JSON member `prompt_cache_key`.
+    public var promptCacheKey: Swift.String?
+    private var _promptCacheRetention: PromptCacheRetentionEnum?
+    /// The JSON member `prompt_cache_retention`.
+    @available(*, deprecated)
+    public var promptCacheRetention: PromptCacheRetentionEnum? {
+        get { _promptCacheRetention }
+        set { _promptCacheRetention = newValue }
+    }
+    /// The JSON member `previous_response_id`.
+    public var previousResponseID: Swift.String?
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    /// offers a wide range of models with different capabilities, performance
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
+    /// to browse and compare available models.
+    public var model: ModelIDsResponses
+    public var background: Swift.Bool?
+    /// The JSON member `max_tool_calls`.
+    public var maxToolCalls: Swift.Int?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+    public var text: ResponseTextParam?
+    /// An array of tools the model may call while generating a response. You
+    /// can specify which tool to use by setting the `tool_choice` parameter.
+    ///
+    /// We support the following categories of tools:
+    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
+    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
+    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
+    /// - **Function calls (custom tools)**: Functions that are defined by you,
+    ///   enabling the model to call your own code with strongly typed arguments
+    ///   and outputs. Learn more about
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
+    ///   custom tools to call your own code.
+    public var tools: ToolsArray
+    /// How the model should select which tool (or tools) to use when generating
+    /// a response. See the `tools` parameter to see how to specify which tools
+    /// the model can call.
+    public var toolChoice: ToolChoiceParam?
+    public var prompt: Prompt?
+    /// The JSON member `service_tier`.
+    public var serviceTier: ServiceTierResponses?
+    public var truncation: TruncationEnum?
+    /// Unique identifier for this Response.
+    public var id: Swift.String
+    /// The status of the response generation. One of `completed`, `failed`,
+    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
+    public var status: Response.Status?
+    /// Unix timestamp (in seconds) of when this Response was created.
+    public var createdAt: Swift.Double
+    /// The JSON member `completed_at`.
+    public var completedAt: Swift.Double?
+    public var error: ResponseError?
+    /// The JSON member `incomplete_details`.
+    public var incompleteDetails: Response.IncompleteDetails?
+    /// An array of content items generated by the model.
+    ///
+    /// - The length and order of items in the `output` array is dependent
+    ///   on the model's response.
+    /// - Rather than accessing the first item in the `output` array and
+    ///   assuming it's an `assistant` message with the content generated by
+    ///   the model, you might consider using the `output_text` property where
+    ///   supported in SDKs.
+    public var output: [OutputItem]
+    public var reasoning: Reasoning?
+    public var instructions: InputParam?
+    /// Represents token usage details including input tokens, output tokens,
+    /// a breakdown of output tokens, and the total tokens used.
+    public var usage: ResponseUsage?
+    /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
+    public var promptCacheOptions: PromptCacheOptions?
+    public var moderation: Moderation?
+    /// Whether to allow the model to run tool calls in parallel.
+    public var parallelToolCalls: Swift.Bool?
+    public var conversation: ResponseConversation?
+    /// The JSON member `max_output_tokens`.
+    public var maxOutputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Response`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - id: Unique identifier for this Response.
+    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
+    ///   - output: An array of content items generated by the model.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - status: The status of the response generation.
+    ///   - completedAt: The JSON member `completed_at`.
+    ///   - incompleteDetails: The JSON member `incomplete_details`.
+    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
+    ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
+    public init(
+        model: ModelIDsResponses,
+        tools: ToolsArray,
+        id: Swift.String,
+        createdAt: Swift.Double,
+        output: [OutputItem],
+        metadata: Metadata? = nil,
+        topLogprobs: Swift.Int? = nil,
+        temperature: Swift.Double? = nil,
+        topP: Swift.Double? = nil,
+        user: Swift.String? = nil,
+        safetyIdentifier: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: PromptCacheRetentionEnum? = nil,
+        previousResponseID: Swift.String? = nil,
+        background: Swift.Bool? = nil,
+        maxToolCalls: Swift.Int? = nil,
+        text: ResponseTextParam? = nil,
+        toolChoice: ToolChoiceParam? = nil,
+        prompt: Prompt? = nil,
+        serviceTier: ServiceTierResponses? = nil,
+        truncation: TruncationEnum? = nil,
+        status: Response.Status? = nil,
+        completedAt: Swift.Double? = nil,
+        error: ResponseError? = nil,
+        incompleteDetails: Response.IncompleteDetails? = nil,
+        reasoning: Reasoning? = nil,
+        instructions: InputParam? = nil,
+        usage: ResponseUsage? = nil,
+        promptCacheOptions: PromptCacheOptions? = nil,
+        moderation: Moderation? = nil,
+        parallelToolCalls: Swift.Bool? = nil,
+        conversation: ResponseConversation? = nil,
+        maxOutputTokens: Swift.Int? = nil
+    ) {
+        self.metadata = metadata
+        self.topLogprobs = topLogprobs
+        self.temperature = temperature
+        self.topP = topP
+        self._user = user
+        self.safetyIdentifier = safetyIdentifier
+        self.promptCacheKey = promptCacheKey
+        self._promptCacheRetention = promptCacheRetention
+        self.previousResponseID = previousResponseID
+        self.model = model
+        self.background = background
+        self.maxToolCalls = maxToolCalls
+        self.text = text
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.prompt = prompt
+        self.serviceTier = serviceTier
+        self.truncation = truncation
+        self.id = id
+        self.status = status
+        self.createdAt = createdAt
+        self.completedAt = completedAt
+        self.error = error
+        self.incompleteDetails = incompleteDetails
+        self.output = output
+        self.reasoning = reasoning
+        self.instructions = instructions
+        self.usage = usage
+        self.promptCacheOptions = promptCacheOptions
+        self.moderation = moderation
+        self.parallelToolCalls = parallelToolCalls
+        self.conversation = conversation
+        self.maxOutputTokens = maxOutputTokens
+    }
+
+    /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response", required: true)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.topP = try reader.optional(Swift.Double.self, "top_p")
+        self._user = try reader.optional(Swift.String.self, "user")
+        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.model = try reader.required(ModelIDsResponses.self, "model")
+        self.background = try reader.optional(Swift.Bool.self, "background")
+        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
+        self.text = try reader.optional(ResponseTextParam.self, "text")
+        self.tools = try reader.required(ToolsArray.self, "tools")
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
+        self.prompt = try reader.optional(Prompt.self, "prompt")
+        self.serviceTier = try reader.optional(ServiceTierResponses.self, "service_tier")
+        self.truncation = try reader.optional(TruncationEnum.self, "truncation")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.status = try reader.optional(Response.Status.self, "status")
+        self.createdAt = try reader.required(Swift.Double.self, "created_at")
+        self.completedAt = try reader.optional(Swift.Double.self, "completed_at")
+        self.error = try reader.optional(ResponseError.self, "error")
+        self.incompleteDetails = try reader.optional(Response.IncompleteDetails.self, "incomplete_details")
+        self.output = try reader.required([OutputItem].self, "output")
+        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
+        self.instructions = try reader.optional(InputParam.self, "instructions")
+        self.usage = try reader.optional(ResponseUsage.self, "usage")
+        self.promptCacheOptions = try reader.optional(PromptCacheOptions.self, "prompt_cache_options")
+        self.moderation = try reader.optional(Moderation.self, "moderation")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.conversation = try reader.optional(ResponseConversation.self, "conversation")
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response", forKey: "object")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+        try container.encode(self.temperature, forKey: "temperature")
+        try container.encode(self.topP, forKey: "top_p")
+        try container.encodeIfPresent(self._user, forKey: "user")
+        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encode(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        try container.encodeIfPresent(self.truncation, forKey: "truncation")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
+        try container.encode(self.error, forKey: "error")
+        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
+        try container.encode(self.output, forKey: "output")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encode(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+    }
+
+    /// The status of the response generation. One of `completed`, `failed`,
+    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `cancelled`
+        public static var cancelled: Self { Self(rawValue: "cancelled") }
+
+        /// `queued`
+        public static var queued: Self { Self(rawValue: "queued") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+
+    /// Details about why the response is incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0`.
+    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The reason why the response is incomplete.
+        public var reason: Response.IncompleteDetails.Reason?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `IncompleteDetails`.
+        ///
+        /// - Parameters:
+        ///   - reason: The reason why the response is incomplete.
+        public init(reason: Response.IncompleteDetails.Reason? = nil) {
+            self.reason = reason
+        }
+
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.reason = try reader.optional(Response.IncompleteDetails.Reason.self, "reason")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.reason, forKey: "reason")
+        }
+
+        /// The reason why the response is incomplete.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0/properties/reason`.
+        public struct Reason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `max_output_tokens`
+            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+        }
+    }
+}
+
+/// Emitted when there is a partial audio response.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseAudioDeltaEvent`.
+public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A sequence number for this chunk of the stream response.
+    public var sequenceNumber: Swift.Int
+    /// A chunk of Base64 encoded response audio bytes.
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseAudioDeltaEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: A sequence number for this chunk of the stream response.
+    ///   - delta: A chunk of Base64 encoded response audio bytes.
+    public init(
+        sequenceNumber: Swift.Int,
+        delta: Swift.String
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.delta = delta
+    }
+
+    /// Decodes `ResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.audio.delta", required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.delta = try reader.required(Swift.String.self, "delta")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.audio.delta", forKey: "type")
+        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        try container.encode(self.delta, forKey: "delta")
+    }
+}
+
+/// Emitted when the audio response is complete.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseAudioDoneEvent`.
+public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The sequence number of the delta.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseAudioDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the delta.
+    public init(sequenceNumber: Swift.Int) {
+        self.sequenceNumber = sequenceNumber
+    }
+
+    /// Decodes `ResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "response.audio.done", required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.audio.done", forKey: "type")
+        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+    }
+}
+
 /// Emitted when there is a partial transcript of audio.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioTranscriptDeltaEvent`.

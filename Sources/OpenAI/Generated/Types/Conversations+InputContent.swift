@@ -45,25 +45,6 @@ public enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable
     }
 }
 
-/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/InputFidelity`.
-public struct InputFidelity: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-}
-
 /// A file input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContent`.
@@ -828,43 +809,6 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
-public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An optional list of skills.
-    public var skills: [LocalSkillParam]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `LocalEnvironmentParam`.
-    ///
-    /// - Parameters:
-    ///   - skills: An optional list of skills.
-    public init(skills: [LocalSkillParam]? = nil) {
-        self.skills = skills
-    }
-
-    /// Decodes `LocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "local", required: true)
-        self.skills = try reader.optional([LocalSkillParam].self, "skills")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local", forKey: "type")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
-    }
-}
-
 /// Represents the use of a local environment to perform shell actions.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
@@ -1075,88 +1019,6 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try container.encode(self.id, forKey: "id")
         try container.encode(self.output, forKey: "output")
         try container.encodeIfPresent(self.status, forKey: "status")
-    }
-}
-
-/// A tool that allows the model to execute shell commands in a local environment.
-///
-/// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
-public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `LocalShellToolParam`.
-    public init() {
-    }
-
-    /// Decodes `LocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "local_shell", required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell", forKey: "type")
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
-public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the skill.
-    public var name: Swift.String
-    /// The description of the skill.
-    public var description: Swift.String
-    /// The path to the directory containing the skill.
-    public var path: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `LocalSkillParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the skill.
-    ///   - description: The description of the skill.
-    ///   - path: The path to the directory containing the skill.
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        path: Swift.String
-    ) {
-        self.name = name
-        self.description = description
-        self.path = path
-    }
-
-    /// Decodes `LocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.required(Swift.String.self, "description")
-        self.path = try reader.required(Swift.String.self, "path")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.path, forKey: "path")
     }
 }
 
@@ -1550,332 +1412,6 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 }
 
-/// Give the model access to additional tools via remote Model Context Protocol
-/// (MCP) servers. [Learn more about MCP](https://platform.openai.com/docs/guides/tools-remote-mcp).
-///
-/// - Remark: Generated from `#/components/schemas/MCPTool`.
-public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A label for this MCP server, used to identify it in tool calls.
-    public var serverLabel: Swift.String
-    /// The URL for the MCP server. One of `server_url`, `connector_id`, or
-    /// `tunnel_id` must be provided.
-    public var serverURL: Swift.String?
-    /// Identifier for service connectors, like those available in ChatGPT. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
-    ///
-    /// Currently supported `connector_id` values are:
-    ///
-    /// - Dropbox: `connector_dropbox`
-    /// - Gmail: `connector_gmail`
-    /// - Google Calendar: `connector_googlecalendar`
-    /// - Google Drive: `connector_googledrive`
-    /// - Microsoft Teams: `connector_microsoftteams`
-    /// - Outlook Calendar: `connector_outlookcalendar`
-    /// - Outlook Email: `connector_outlookemail`
-    /// - SharePoint: `connector_sharepoint`
-    public var connectorID: MCPTool.ConnectorID?
-    /// The Secure MCP Tunnel ID to use instead of a direct server URL. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided.
-    public var tunnelID: Swift.String?
-    /// An OAuth access token that can be used with a remote MCP server, either
-    /// with a custom MCP server URL or a service connector. Your application
-    /// must handle the OAuth authorization flow and provide the token here.
-    public var authorization: Swift.String?
-    /// Optional description of the MCP server, used to provide more context.
-    public var serverDescription: Swift.String?
-    public var headers: [Swift.String: Swift.String]?
-    /// The JSON member `allowed_tools`.
-    public var allowedTools: MCPTool.AllowedTools?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [CallableToolAllowedCaller]?
-    /// The JSON member `require_approval`.
-    public var requireApproval: MCPTool.RequireApproval?
-    /// Whether this MCP tool is deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MCPTool`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
-    ///   - serverURL: The URL for the MCP server.
-    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT.
-    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
-    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
-    ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - allowedTools: The JSON member `allowed_tools`.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    ///   - requireApproval: The JSON member `require_approval`.
-    ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
-    public init(
-        serverLabel: Swift.String,
-        serverURL: Swift.String? = nil,
-        connectorID: MCPTool.ConnectorID? = nil,
-        tunnelID: Swift.String? = nil,
-        authorization: Swift.String? = nil,
-        serverDescription: Swift.String? = nil,
-        headers: [Swift.String: Swift.String]? = nil,
-        allowedTools: MCPTool.AllowedTools? = nil,
-        allowedCallers: [CallableToolAllowedCaller]? = nil,
-        requireApproval: MCPTool.RequireApproval? = nil,
-        deferLoading: Swift.Bool? = nil
-    ) {
-        self.serverLabel = serverLabel
-        self.serverURL = serverURL
-        self.connectorID = connectorID
-        self.tunnelID = tunnelID
-        self.authorization = authorization
-        self.serverDescription = serverDescription
-        self.headers = headers
-        self.allowedTools = allowedTools
-        self.allowedCallers = allowedCallers
-        self.requireApproval = requireApproval
-        self.deferLoading = deferLoading
-    }
-
-    /// Decodes `MCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "mcp", required: true)
-        self.serverLabel = try reader.required(Swift.String.self, "server_label")
-        self.serverURL = try reader.optional(Swift.String.self, "server_url")
-        self.connectorID = try reader.optional(MCPTool.ConnectorID.self, "connector_id")
-        self.tunnelID = try reader.optional(Swift.String.self, "tunnel_id")
-        self.authorization = try reader.optional(Swift.String.self, "authorization")
-        self.serverDescription = try reader.optional(Swift.String.self, "server_description")
-        self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
-        self.allowedTools = try reader.optional(MCPTool.AllowedTools.self, "allowed_tools")
-        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
-        self.requireApproval = try reader.optional(MCPTool.RequireApproval.self, "require_approval")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp", forKey: "type")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encodeIfPresent(self.serverURL, forKey: "server_url")
-        try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
-        try container.encodeIfPresent(self.tunnelID, forKey: "tunnel_id")
-        try container.encodeIfPresent(self.authorization, forKey: "authorization")
-        try container.encodeIfPresent(self.serverDescription, forKey: "server_description")
-        try container.encodeIfPresent(self.headers, forKey: "headers")
-        try container.encodeIfPresent(self.allowedTools, forKey: "allowed_tools")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-        try container.encodeIfPresent(self.requireApproval, forKey: "require_approval")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-    }
-
-    /// Identifier for service connectors, like those available in ChatGPT. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
-    ///
-    /// Currently supported `connector_id` values are:
-    ///
-    /// - Dropbox: `connector_dropbox`
-    /// - Gmail: `connector_gmail`
-    /// - Google Calendar: `connector_googlecalendar`
-    /// - Google Drive: `connector_googledrive`
-    /// - Microsoft Teams: `connector_microsoftteams`
-    /// - Outlook Calendar: `connector_outlookcalendar`
-    /// - Outlook Email: `connector_outlookemail`
-    /// - SharePoint: `connector_sharepoint`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/connector_id`.
-    public struct ConnectorID: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `connector_dropbox`
-        public static var connectorDropbox: Self { Self(rawValue: "connector_dropbox") }
-
-        /// `connector_gmail`
-        public static var connectorGmail: Self { Self(rawValue: "connector_gmail") }
-
-        /// `connector_googlecalendar`
-        public static var connectorGooglecalendar: Self { Self(rawValue: "connector_googlecalendar") }
-
-        /// `connector_googledrive`
-        public static var connectorGoogledrive: Self { Self(rawValue: "connector_googledrive") }
-
-        /// `connector_microsoftteams`
-        public static var connectorMicrosoftteams: Self { Self(rawValue: "connector_microsoftteams") }
-
-        /// `connector_outlookcalendar`
-        public static var connectorOutlookcalendar: Self { Self(rawValue: "connector_outlookcalendar") }
-
-        /// `connector_outlookemail`
-        public static var connectorOutlookemail: Self { Self(rawValue: "connector_outlookemail") }
-
-        /// `connector_sharepoint`
-        public static var connectorSharepoint: Self { Self(rawValue: "connector_sharepoint") }
-    }
-
-    /// List of allowed tool names or a filter object.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
-    public enum AllowedTools: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// A string array of allowed tool names.
-        case mcpAllowedTools([Swift.String])
-        /// A filter object to specify which tools are allowed.
-        case mcpToolFilter(MCPToolFilter)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase([Swift.String].self) {
-                self = .mcpAllowedTools(value)
-                return
-            }
-            if let value = decoder.attemptCase(MCPToolFilter.self) {
-                self = .mcpToolFilter(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .mcpAllowedTools(let value): try value.encode(to: encoder)
-            case .mcpToolFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Specify which of the MCP server's tools require approval.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
-    public enum RequireApproval: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Specify which of the MCP server's tools require approval.
-        case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
-        /// Specify a single approval policy for all tools.
-        case string(MCPTool.RequireApproval.StringValue)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(MCPTool.RequireApproval.MCPToolApprovalFilter.self) {
-                self = .mcpToolApprovalFilter(value)
-                return
-            }
-            if let value = decoder.attemptCase(MCPTool.RequireApproval.StringValue.self) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Specify which of the MCP server's tools require approval. Can be
-        /// `always`, `never`, or a filter object associated with tools
-        /// that require approval.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/0`.
-        public struct MCPToolApprovalFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// A filter object to specify which tools are allowed.
-            public var always: MCPToolFilter?
-            /// A filter object to specify which tools are allowed.
-            public var never: MCPToolFilter?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `MCPToolApprovalFilter`.
-            ///
-            /// - Parameters:
-            ///   - always: A filter object to specify which tools are allowed.
-            ///   - never: A filter object to specify which tools are allowed.
-            public init(
-                always: MCPToolFilter? = nil,
-                never: MCPToolFilter? = nil
-            ) {
-                self.always = always
-                self.never = never
-            }
-
-            /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.always = try reader.optional(MCPToolFilter.self, "always")
-                self.never = try reader.optional(MCPToolFilter.self, "never")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.always, forKey: "always")
-                try container.encodeIfPresent(self.never, forKey: "never")
-            }
-        }
-
-        /// Specify a single approval policy for all tools. One of `always` or
-        /// `never`. When set to `always`, all tools will require approval. When
-        /// set to `never`, all tools will not require approval.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/1`.
-        public struct StringValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `always`
-            public static var always: Self { Self(rawValue: "always") }
-
-            /// `never`
-            public static var never: Self { Self(rawValue: "never") }
-        }
-    }
-}
-
 /// An invocation of a tool on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCall`.
@@ -2062,54 +1598,6 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("mcp_tool_execution_error", forKey: "type")
         try container.encode(self.content, forKey: "content")
-    }
-}
-
-/// A filter object to specify which tools are allowed.
-///
-/// - Remark: Generated from `#/components/schemas/MCPToolFilter`.
-public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// List of allowed tool names.
-    public var toolNames: [Swift.String]?
-    /// Indicates whether or not a tool modifies data or is read-only. If an
-    /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
-    /// it will match this filter.
-    public var readOnly: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MCPToolFilter`.
-    ///
-    /// - Parameters:
-    ///   - toolNames: List of allowed tool names.
-    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only.
-    public init(
-        toolNames: [Swift.String]? = nil,
-        readOnly: Swift.Bool? = nil
-    ) {
-        self.toolNames = toolNames
-        self.readOnly = readOnly
-    }
-
-    /// Decodes `MCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.toolNames = try reader.optional([Swift.String].self, "tool_names")
-        self.readOnly = try reader.optional(Swift.Bool.self, "read_only")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.toolNames, forKey: "tool_names")
-        try container.encodeIfPresent(self.readOnly, forKey: "read_only")
     }
 }
 
@@ -2345,4 +1833,812 @@ public struct MessageStatus: OpenEnum {
 
     /// `incomplete`
     public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A mouse move action.
+///
+/// - Remark: Generated from `#/components/schemas/MoveParam`.
+public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The x-coordinate to move to.
+    public var x: Swift.Int
+    /// The y-coordinate to move to.
+    public var y: Swift.Int
+    public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MoveParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate to move to.
+    ///   - y: The y-coordinate to move to.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    /// Decodes `MoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "move", required: true)
+        self.x = try reader.required(Swift.Int.self, "x")
+        self.y = try reader.required(Swift.Int.self, "y")
+        self.keys = try reader.optional([Swift.String].self, "keys")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("move", forKey: "type")
+        try container.encode(self.x, forKey: "x")
+        try container.encode(self.y, forKey: "y")
+        try container.encodeIfPresent(self.keys, forKey: "keys")
+    }
+}
+
+/// A text output from the model.
+///
+/// - Remark: Generated from `#/components/schemas/OutputTextContent`.
+public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The text output from the model.
+    public var text: Swift.String
+    /// The annotations of the text output.
+    public var annotations: [Annotation]
+    public var logprobs: [LogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OutputTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The text output from the model.
+    ///   - annotations: The annotations of the text output.
+    public init(
+        text: Swift.String,
+        annotations: [Annotation],
+        logprobs: [LogProb]
+    ) {
+        self.text = text
+        self.annotations = annotations
+        self.logprobs = logprobs
+    }
+
+    /// Decodes `OutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "output_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.annotations = try reader.required([Annotation].self, "annotations")
+        self.logprobs = try reader.required([LogProb].self, "logprobs")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("output_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.annotations, forKey: "annotations")
+        try container.encode(self.logprobs, forKey: "logprobs")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/Program`.
+public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Program`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String
+    ) {
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    /// Decodes `Program` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.code = try reader.required(Swift.String.self, "code")
+        self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.fingerprint, forKey: "fingerprint")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
+public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String
+    ) {
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    /// Decodes `ProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.code = try reader.required(Swift.String.self, "code")
+        self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.fingerprint, forKey: "fingerprint")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramOutput`.
+public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the program output item.
+    public var id: Swift.String
+    /// The call ID of the program item.
+    public var callID: Swift.String
+    /// The result produced by the program item.
+    public var result: Swift.String
+    /// The terminal status of the program output item.
+    public var status: ProgramOutputStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the program output item.
+    ///   - callID: The call ID of the program item.
+    ///   - result: The result produced by the program item.
+    ///   - status: The terminal status of the program output item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        result: Swift.String,
+        status: ProgramOutputStatus
+    ) {
+        self.id = id
+        self.callID = callID
+        self.result = result
+        self.status = status
+    }
+
+    /// Decodes `ProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program_output", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.result = try reader.required(Swift.String.self, "result")
+        self.status = try reader.required(ProgramOutputStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program_output", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.result, forKey: "result")
+        try container.encode(self.status, forKey: "status")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
+public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique ID of this program output item.
+    public var id: Swift.String
+    /// The call ID of the program item.
+    public var callID: Swift.String
+    /// The result produced by the program item.
+    public var result: Swift.String
+    /// The terminal status of the program output.
+    public var status: ProgramOutputItemStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program output item.
+    ///   - callID: The call ID of the program item.
+    ///   - result: The result produced by the program item.
+    ///   - status: The terminal status of the program output.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        result: Swift.String,
+        status: ProgramOutputItemStatus
+    ) {
+        self.id = id
+        self.callID = callID
+        self.result = result
+        self.status = status
+    }
+
+    /// Decodes `ProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program_output", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.callID = try reader.required(Swift.String.self, "call_id")
+        self.result = try reader.required(Swift.String.self, "result")
+        self.status = try reader.required(ProgramOutputItemStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program_output", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.callID, forKey: "call_id")
+        try container.encode(self.result, forKey: "result")
+        try container.encode(self.status, forKey: "status")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramOutputItemStatus`.
+public struct ProgramOutputItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramOutputStatus`.
+public struct ProgramOutputStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
+public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramToolCallCaller`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program", required: true)
+        self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program", forKey: "type")
+        try container.encode(self.callerID, forKey: "caller_id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
+public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramToolCallCallerParam`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    /// Decodes `ProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "program", required: true)
+        self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("program", forKey: "type")
+        try container.encode(self.callerID, forKey: "caller_id")
+    }
+}
+
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
+public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `PromptCacheBreakpointConfig`.
+    public init() {
+    }
+
+    /// Decodes `PromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("mode", is: "explicit", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("explicit", forKey: "mode")
+    }
+}
+
+/// A description of the chain of thought used by a reasoning model while generating
+/// a response. Be sure to include these items in your `input` to the Responses API
+/// for subsequent turns of a conversation if you are manually
+/// [managing context](https://platform.openai.com/docs/guides/conversation-state).
+///
+/// - Remark: Generated from `#/components/schemas/ReasoningItem`.
+public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier of the reasoning content.
+    public var id: Swift.String
+    /// The JSON member `encrypted_content`.
+    public var encryptedContent: Swift.String?
+    /// Reasoning summary content.
+    public var summary: [SummaryTextContent]
+    /// Reasoning text content.
+    public var content: [ReasoningTextContent]?
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: MessageStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ReasoningItem`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier of the reasoning content.
+    ///   - summary: Reasoning summary content.
+    ///   - encryptedContent: The JSON member `encrypted_content`.
+    ///   - content: Reasoning text content.
+    ///   - status: The status of the item.
+    public init(
+        id: Swift.String,
+        summary: [SummaryTextContent],
+        encryptedContent: Swift.String? = nil,
+        content: [ReasoningTextContent]? = nil,
+        status: MessageStatus? = nil
+    ) {
+        self.id = id
+        self.encryptedContent = encryptedContent
+        self.summary = summary
+        self.content = content
+        self.status = status
+    }
+
+    /// Decodes `ReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "reasoning", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.encryptedContent = try reader.optional(Swift.String.self, "encrypted_content")
+        self.summary = try reader.required([SummaryTextContent].self, "summary")
+        self.content = try reader.optional([ReasoningTextContent].self, "content")
+        self.status = try reader.optional(MessageStatus.self, "status")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("reasoning", forKey: "type")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.encryptedContent, forKey: "encrypted_content")
+        try container.encode(self.summary, forKey: "summary")
+        try container.encodeIfPresent(self.content, forKey: "content")
+        try container.encodeIfPresent(self.status, forKey: "status")
+    }
+}
+
+/// Reasoning text from the model.
+///
+/// - Remark: Generated from `#/components/schemas/ReasoningTextContent`.
+public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The reasoning text from the model.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ReasoningTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The reasoning text from the model.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `ReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "reasoning_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("reasoning_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// A refusal from the model.
+///
+/// - Remark: Generated from `#/components/schemas/RefusalContent`.
+public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The refusal explanation from the model.
+    public var refusal: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RefusalContent`.
+    ///
+    /// - Parameters:
+    ///   - refusal: The refusal explanation from the model.
+    public init(refusal: Swift.String) {
+        self.refusal = refusal
+    }
+
+    /// Decodes `RefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "refusal", required: true)
+        self.refusal = try reader.required(Swift.String.self, "refusal")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("refusal", forKey: "type")
+        try container.encode(self.refusal, forKey: "refusal")
+    }
+}
+
+/// A screenshot action.
+///
+/// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
+public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ScreenshotParam`.
+    public init() {
+    }
+
+    /// Decodes `ScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "screenshot", required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("screenshot", forKey: "type")
+    }
+}
+
+/// A scroll action.
+///
+/// - Remark: Generated from `#/components/schemas/ScrollParam`.
+public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The x-coordinate where the scroll occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the scroll occurred.
+    public var y: Swift.Int
+    /// The horizontal scroll distance.
+    public var scrollX: Swift.Int
+    /// The vertical scroll distance.
+    public var scrollY: Swift.Int
+    public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ScrollParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate where the scroll occurred.
+    ///   - y: The y-coordinate where the scroll occurred.
+    ///   - scrollX: The horizontal scroll distance.
+    ///   - scrollY: The vertical scroll distance.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        scrollX: Swift.Int,
+        scrollY: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.scrollX = scrollX
+        self.scrollY = scrollY
+        self.keys = keys
+    }
+
+    /// Decodes `ScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "scroll", required: true)
+        self.x = try reader.required(Swift.Int.self, "x")
+        self.y = try reader.required(Swift.Int.self, "y")
+        self.scrollX = try reader.required(Swift.Int.self, "scroll_x")
+        self.scrollY = try reader.required(Swift.Int.self, "scroll_y")
+        self.keys = try reader.optional([Swift.String].self, "keys")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("scroll", forKey: "type")
+        try container.encode(self.x, forKey: "x")
+        try container.encode(self.y, forKey: "y")
+        try container.encode(self.scrollX, forKey: "scroll_x")
+        try container.encode(self.scrollY, forKey: "scroll_y")
+        try container.encodeIfPresent(self.keys, forKey: "keys")
+    }
+}
+
+/// A summary text from the model.
+///
+/// - Remark: Generated from `#/components/schemas/SummaryTextContent`.
+public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A summary of the reasoning output from the model so far.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `SummaryTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: A summary of the reasoning output from the model so far.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `SummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "summary_text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("summary_text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// A text content.
+///
+/// - Remark: Generated from `#/components/schemas/TextContent`.
+public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TextContent`.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `TextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
 }
