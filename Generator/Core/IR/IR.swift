@@ -451,3 +451,63 @@ public struct ResourceDecl: Hashable, Sendable {
         }
     }
 }
+
+// MARK: Documentation facts
+
+// What the doc comments say, composed from the spec's text by ``DocText``, so that the renderer
+// only prints.
+
+extension Property {
+    /// The memberwise init's line for this property: the first sentence of its description, else
+    /// its JSON name when that differs from the Swift name, else nothing (there is nothing true
+    /// to say).
+    public var parameterSummary: String? {
+        DocText.summary(documentation.summary)
+            ?? (Naming.unescaped(name) == wireName ? nil : "The JSON member `\(wireName)`.")
+    }
+}
+
+extension OperationParameter {
+    /// The `- Parameters:` line: the first sentence of its description, else where it goes.
+    public var summary: String {
+        DocText.summary(documentation) ?? "The `\(wireName)` \(location.rawValue) parameter."
+    }
+}
+
+extension UnionCase {
+    /// The case's doc comment: the first sentence of its variant's description, then which
+    /// discriminator values (of the member `discriminator`) select it.
+    public func summary(discriminator: String?) -> String? {
+        var sentences = DocText.summary(documentation).map { [DocText.sentence($0)] } ?? []
+        if let discriminator, !discriminatorValues.isEmpty {
+            let values = discriminatorValues.map { "`\($0)`" }
+            let listed =
+                values.count == 1 ? values[0] : values.dropLast().joined(separator: ", ") + " or " + values.last!
+            sentences.append("Selected when `\(discriminator)` is \(listed).")
+        }
+        return sentences.isEmpty ? nil : sentences.joined(separator: " ")
+    }
+}
+
+extension OperationDecl {
+    /// The main method's summary: the spec's, else what it calls.
+    public var methodSummary: String {
+        documentation.summary ?? "Calls `\(httpMethod) \(path)`."
+    }
+
+    /// The streaming variant's summary: the operation's first sentence, then what the variant
+    /// does, as a sentence of its own.
+    public var streamSummary: String {
+        DocText.variantSummary(
+            documentation.summary, adding: "The reply streams as server-sent events.",
+            fallback: "Calls `\(httpMethod) \(path)` and streams the reply as server-sent events.")
+    }
+
+    /// The download variant's summary, composed like ``streamSummary``.
+    public var downloadSummary: String {
+        DocText.variantSummary(
+            documentation.summary,
+            adding: "Writes the reply's bytes to a file as they arrive, without holding them in memory.",
+            fallback: "Calls `\(httpMethod) \(path)` and writes the reply's bytes to a file.")
+    }
+}

@@ -175,12 +175,8 @@ struct DeclarationRenderer {
             // A parameter the spec does not describe is listed only when its JSON name differs
             // (nothing else true to say about it).
             for property in ordered {
-                let name = Naming.unescaped(property.name)
-                guard
-                    let first = DocText.summary(property.documentation.summary)
-                        ?? (name == property.wireName ? nil : "The JSON member `\(property.wireName)`.")
-                else { continue }
-                docs.append("  - \(name): \(first)")
+                guard let summary = property.parameterSummary else { continue }
+                docs.append("  - \(Naming.unescaped(property.name)): \(summary)")
             }
             if decl.additionalProperties != nil {
                 docs.append("  - additionalProperties: Members not declared by the schema.")
@@ -312,15 +308,7 @@ struct DeclarationRenderer {
         let stringCase = decl.cases.first { $0.type == .string }
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
-                var sentences = DocText.summary(unionCase.documentation).map { [DocText.sentence($0)] } ?? []
-                if !unionCase.discriminatorValues.isEmpty {
-                    let values = unionCase.discriminatorValues.map { "`\($0)`" }
-                    let listed =
-                        values.count == 1
-                        ? values[0] : values.dropLast().joined(separator: ", ") + " or " + values.last!
-                    sentences.append("Selected when `\(decl.discriminator!)` is \(listed).")
-                }
-                body.documentation(sentences.isEmpty ? nil : sentences.joined(separator: " "))
+                body.documentation(unionCase.summary(discriminator: decl.discriminator))
                 body.line("case \(unionCase.name)(\(unionCase.type.swift))")
             }
             body.line("/// A variant this SDK does not know, kept as its raw JSON.")

@@ -44,8 +44,7 @@ struct OperationRenderer {
     /// `- Parameters:` lines for `parameters`: the first line of each one's description.
     static func parameterDocs(_ parameters: [OperationParameter]) -> [String] {
         parameters.map { parameter in
-            let fallback = "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter."
-            return "  - \(Naming.unescaped(parameter.name)): \(DocText.summary(parameter.documentation) ?? fallback)"
+            "  - \(Naming.unescaped(parameter.name)): \(parameter.summary)"
         }
     }
 
@@ -122,8 +121,7 @@ struct OperationRenderer {
                 "- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)))`` streams the reply as server-sent events."
             )
         }
-        let summary = operation.documentation.summary ?? "Calls `\(operation.httpMethod) \(operation.path)`."
-        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
+        printer.documentation(operation.methodSummary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         let parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         let result = returnType(operation).map { " -> \($0)" } ?? ""
@@ -172,11 +170,7 @@ struct OperationRenderer {
         docs.append(
             "- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written."
         )
-        let summary = DocText.variantSummary(
-            operation.documentation.summary,
-            adding: "Writes the reply's bytes to a file as they arrive, without holding them in memory.",
-            fallback: "Calls `\(operation.httpMethod) \(operation.path)` and writes the reply's bytes to a file.")
-        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
+        printer.documentation(operation.downloadSummary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         var parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         parameters.insert("to destination: Foundation.URL", at: parameters.count - 1)
@@ -220,10 +214,7 @@ struct OperationRenderer {
         docs.append(
             "- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration."
         )
-        let summary = DocText.variantSummary(
-            operation.documentation.summary, adding: "The reply streams as server-sent events.",
-            fallback: "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply as server-sent events.")
-        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
+        printer.documentation(operation.streamSummary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         let parameters = signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)
         printer.line("\(access) func \(operation.methodName)Stream(")
