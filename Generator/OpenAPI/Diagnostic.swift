@@ -26,7 +26,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
         /// The generated code differs from what the spec says, or the spec contradicts itself.
         case warning
-        /// Worth knowing, changes nothing a caller sees.
+        /// The generated code does what the spec says; worth knowing all the same (a redundant
+        /// entry, a discriminator without `mapping`, a name that needed a suffix).
         case note
     }
 

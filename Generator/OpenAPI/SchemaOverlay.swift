@@ -39,9 +39,11 @@ public struct SchemaOverlay: Sendable {
         self.file = file
     }
 
-    /// `document` with every correction applied. A correction whose pointer matches no schema
-    /// (the schema moved or was renamed upstream) corrects nothing and is an `overlay-unmatched`
-    /// diagnostic at `#/schemas/<pointer>` of ``file``, appended to the document's diagnostics.
+    /// `document` with every correction applied. A correction whose pointer matches no schema of
+    /// the document (the schema moved or was renamed upstream, or is a path-level parameter every
+    /// operation redeclares, which the loader does not keep) corrects nothing and is an
+    /// `overlay-unmatched` diagnostic at `#/schemas/<pointer>` of ``file``, appended to the
+    /// document's diagnostics.
     public func apply(to document: OpenAPIDocument) -> OpenAPIDocument {
         guard !corrections.isEmpty else { return document }
         var pass = Pass(corrections: corrections)

@@ -121,7 +121,7 @@ final class OverridesLoadingTests: XCTestCase {
         XCTAssertNil(loaded.schema(named: "Corrected")?.swiftType)
     }
 
-    /// Every diagnostic kind has one severity; notes change nothing a caller sees.
+    /// Every diagnostic kind has one severity; a note is never a departure from the spec.
     func testDiagnosticKindsHaveTheirSeverity() {
         let notes = Diagnostic.Kind.allCases.filter { $0.severity == .note }
         XCTAssertEqual(Set(notes), [.duplicateRequired, .discriminatorWithoutMapping, .nameTaken])
@@ -131,5 +131,34 @@ final class OverridesLoadingTests: XCTestCase {
             "\(Diagnostic(.duplicateRequired, message: "`required` lists id more than once", location: location))",
             "s.yaml:3:5: note: `required` lists id more than once [duplicate-required] at #/components/schemas/A")
         XCTAssertEqual(Diagnostic(.routeFallback, message: "m", location: location).severity, .warning)
+    }
+
+    /// An entry of an operation section that does not fit the spec is a warning located in the
+    /// overrides file actually used, at `#/<section>/<operationId>`.
+    func testOperationEntriesThatDoNotFitAreWarningsInTheFileUsed() throws {
+        let spec = """
+            openapi: 3.1.0
+            info: {title: t, version: 1.0.0}
+            paths:
+              /things:
+                post:
+                  operationId: createThing
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: object, properties: {name: {type: string}}, required: [name]}
+                  responses:
+                    '200': {description: ok}
+            """
+        var overrides = Overrides(bodyDefaults: ["createThing": ["name": "x", "color": "red"]])
+        overrides.source = "custom/overrides.json"
+        let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: overrides))
+        let (_, diagnostics) = pipeline.translate(try pipeline.load(Array(spec.utf8), file: "t.yaml"))
+        let entries = diagnostics.filter { $0.kind == .bodyDefault }
+        XCTAssertEqual(entries.map(\.location.file), ["custom/overrides.json", "custom/overrides.json"])
+        XCTAssertEqual(entries.map(\.location.pointer), ["#/body-defaults/createThing", "#/body-defaults/createThing"])
+        XCTAssertEqual(entries.map(\.severity), [.warning, .warning])
+        XCTAssertTrue(entries.contains { $0.message.contains("has no member `color`") }, "\(entries)")
+        XCTAssertTrue(entries.contains { $0.message.contains("is required; the caller always sets it") }, "\(entries)")
     }
 }

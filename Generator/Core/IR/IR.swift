@@ -419,23 +419,24 @@ public struct ResourceDecl: Hashable, Sendable {
     public var path: [String]
     /// The Swift type (``ResourceNaming/typeName(_:)``).
     public var typeName: String
-    /// The module of its root resource (one file per root, one module per file).
+    /// The module of its root resource (every root, with all below it, is in one module).
     public var module: SDKModule
     /// Its sub-resources, by member name.
     public var children: [Child]
-    /// The operationIds of its methods, by method name.
-    public var operationIDs: [String]
+    /// Its methods: indices into ``APIModel/operations``, by method name.
+    public var operationIndices: [Int]
 
-    /// The type of the root resource, which names the file the resource is in.
+    /// The type of the root resource, which names the root's file (and, when that is split at
+    /// the line cap, the files of the later pieces: `<Root>API+<FirstResource>`).
     public var rootTypeName: String { ResourceNaming.typeName([path[0]]) }
 
     /// The resource tree of `operations`: every resource path an operation lies on or under.
     public static func tree(of operations: [OperationDecl]) -> [ResourceDecl] {
-        var byPath: [[String]: [OperationDecl]] = [:]
+        var byPath: [[String]: [Int]] = [:]
         var paths: Set<[String]> = []
         var rootModules: [String: SDKModule] = [:]
-        for operation in operations {
-            byPath[operation.resourcePath, default: []].append(operation)
+        for (index, operation) in operations.enumerated() {
+            byPath[operation.resourcePath, default: []].append(index)
             for end in operation.resourcePath.indices { paths.insert(Array(operation.resourcePath[...end])) }
             rootModules[operation.resourcePath[0]] = operation.module
         }
@@ -447,7 +448,7 @@ public struct ResourceDecl: Hashable, Sendable {
             return ResourceDecl(
                 path: path, typeName: ResourceNaming.typeName(path), module: rootModules[path[0]] ?? .openAI,
                 children: children,
-                operationIDs: (byPath[path] ?? []).sorted { $0.methodName < $1.methodName }.map(\.operationID))
+                operationIndices: (byPath[path] ?? []).sorted { operations[$0].methodName < operations[$1].methodName })
         }
     }
 }

@@ -1,9 +1,10 @@
-/// How an area's top-level types are split into files: by content, so that adding or removing a
-/// type changes the file that holds it, not the names of the others (unless it pushes its file
-/// over the cap: then the files up to the next anchor start one type later).
+/// How an area's top-level types (or a root resource's resources) are split into files: by
+/// content, so that adding or removing a type changes the file that holds it, not the names of
+/// the others (unless it pushes its file over the cap: then the files up to the next anchor start
+/// one type later).
 ///
 /// An area that fits the line cap is one file, `<Area>.swift`. A larger one is cut, in the order
-/// of the types' names, before *anchor* types (those whose name hashes to a multiple of
+/// of the units (types by name, resources by path), before *anchor* types (those whose name hashes to a multiple of
 /// ``anchorSpacing``) once the file has at least a quarter of the cap, and before any type that
 /// would take it over the cap; each file is named for the area and its first type,
 /// `<Area>+<FirstType>.swift`. A new type joins the file of the type before it; only a new
@@ -19,7 +20,7 @@ enum FileLayout {
     /// On average one type in this many starts a file (about 1,400 lines of generated code).
     static let anchorSpacing: UInt64 = 20
 
-    /// The files of an area whose `units` are in name order: each file's name (without `.swift`)
+    /// The files of an area whose `units` are in order: each file's name (without `.swift`)
     /// and the range of units it holds, in order.
     static func files(area: String, units: [Unit], lineCap: Int) -> [(name: String, units: Range<Int>)] {
         let total = units.reduce(0) { $0 + $1.lines + 1 }

@@ -1,7 +1,7 @@
 import OpenAPI
 
 /// The Swift type names of one translation: every component's, the top-level names synthesized
-/// later (a resource's query enum, `WebhookEvent`), and the nested names inside each type. A name
+/// later (`WebhookEvent`), and the nested names inside each type. A name
 /// that is taken gets a suffix (`Object` for a component whose name the runtime uses, `Value` for
 /// a nested type, then `2`, `3`, …); a component whose name changes so, or a nested type that
 /// needs a number, is a `name-taken` note.

@@ -27,7 +27,7 @@ public struct GeneratorPipeline: Sendable {
             .apply(to: document)
     }
 
-    /// Translates a loaded spec into the IR, with the warnings found on the way.
+    /// Translates a loaded spec into the IR, with the diagnostics found on the way.
     public func translate(_ document: OpenAPIDocument) -> (model: APIModel, diagnostics: [Diagnostic]) {
         Translator().translate(
             document, overrides: configuration.overrides, adminModule: configuration.access != "internal")

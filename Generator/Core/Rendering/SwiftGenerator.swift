@@ -58,7 +58,7 @@ public enum SwiftGenerator {
     ///
     /// - Parameters:
     ///   - model: The IR.
-    ///   - diagnostics: The warnings of the earlier stages, passed through to the result.
+    ///   - diagnostics: The diagnostics of the earlier stages, passed through to the result.
     ///   - schemaCount: How many component schemas the spec has, for the summary.
     ///   - sha256: The spec's hash, for the manifest.
     ///   - configuration: Access level and line cap.
@@ -114,7 +114,6 @@ public enum SwiftGenerator {
         // Resources and operations: one file per root resource, split at the line cap like an
         // area's types (FileLayout), one resource per unit.
         let operationRenderer = OperationRenderer(access: configuration.access)
-        let operationsByID = Dictionary(model.operations.map { ($0.operationID, $0) }, uniquingKeysWith: { a, _ in a })
         var byRoot: [String: [ResourceDecl]] = [:]
         for resource in model.resources { byRoot[resource.rootTypeName, default: []].append(resource) }
         for rootType in byRoot.keys.sorted() {
@@ -134,7 +133,7 @@ public enum SwiftGenerator {
                     printer.line()
                 }
                 renderResource(
-                    resource, operations: resource.operationIDs.compactMap { operationsByID[$0] },
+                    resource, operations: resource.operationIndices.map { model.operations[$0] },
                     nested: resourceNested[resource.typeName] ?? [], renderer: operationRenderer,
                     access: configuration.access, into: &printer)
                 units.append((resource.typeName, printer))

@@ -6,7 +6,7 @@ import OpenAPI
 enum BodyDefaults {
     static func annotate(
         _ operations: [OperationDecl], declarations: [TopLevelDeclaration], defaults: [String: [String: String]],
-        diagnostics: inout [Diagnostic]
+        overridesFile: String, diagnostics: inout [Diagnostic]
     ) -> [OperationDecl] {
         guard !defaults.isEmpty else { return operations }
         let structs = TopLevelDeclaration.structsByPath(declarations)
@@ -14,7 +14,9 @@ enum BodyDefaults {
             guard let members = defaults[operation.operationID] else { return operation }
             func warn(_ message: String) {
                 diagnostics.append(
-                    .overlay(.bodyDefault, section: "body-defaults", operationID: operation.operationID, message))
+                    .overlay(
+                        .bodyDefault, file: overridesFile, section: "body-defaults", operationID: operation.operationID,
+                        message))
             }
             let body = operation.bodies.lazy.compactMap { kind -> StructDecl? in
                 if case .json(.named(let name)) = kind { return structs[name] }

@@ -163,12 +163,14 @@ extension Overrides {
 }
 
 extension Diagnostic {
-    /// A problem with an operation's entry in a section of `Spec/overrides.json`, located at
-    /// `#/<section>/<operationId>` of that file.
-    static func overlay(_ kind: Kind, section: String, operationID: String, _ message: String) -> Diagnostic {
+    /// A problem with an operation's entry in a section of the overrides file `file`
+    /// (``Overrides/source``), located at `#/<section>/<operationId>` of that file.
+    static func overlay(_ kind: Kind, file: String, section: String, operationID: String, _ message: String)
+        -> Diagnostic
+    {
         Diagnostic(
             kind, message: "\(operationID): \(message)",
             location: SourceLocation(
-                file: "Spec/overrides.json", mark: Mark(line: 1, column: 1), pointer: "#/\(section)/\(operationID)"))
+                file: file, mark: Mark(line: 1, column: 1), pointer: "#/\(section)/\(operationID)"))
     }
 }

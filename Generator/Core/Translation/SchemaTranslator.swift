@@ -39,7 +39,7 @@ struct SchemaTranslator {
         self.diagnostics = diagnostics
     }
 
-    /// Reserves a top-level name for a synthesized type (e.g. a resource's query enum).
+    /// Reserves a top-level name for a synthesized type (`WebhookEvent`).
     mutating func reserveTopLevelName(_ name: String) -> String {
         names.reserveTopLevel(name)
     }

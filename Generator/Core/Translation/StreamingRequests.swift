@@ -5,7 +5,7 @@ import OpenAPI
 enum StreamingRequests {
     static func annotate(
         _ operations: [OperationDecl], declarations: [TopLevelDeclaration], endings: [String: StreamEndingOverride],
-        diagnostics: inout [Diagnostic]
+        overridesFile: String, diagnostics: inout [Diagnostic]
     ) -> [OperationDecl] {
         let index = TopLevelDeclaration.indexByPath(declarations)
         let structs = index.compactMapValues { declaration -> StructDecl? in
@@ -40,7 +40,7 @@ enum StreamingRequests {
             }
             streaming.ending = ending(
                 of: operation, streaming.eventType, endings[operation.operationID], structs: structs, unions: unions,
-                diagnostics: &diagnostics)
+                overridesFile: overridesFile, diagnostics: &diagnostics)
             // Without a way to ask for a stream, the operation only gets its plain method.
             copy.streaming = assignments.isEmpty && streaming.queryFlag == nil ? nil : streaming
             return copy
@@ -52,11 +52,14 @@ enum StreamingRequests {
     /// items have `index` and `finish_reason`.
     static func ending(
         of operation: OperationDecl, _ eventType: TypeRef, _ declared: StreamEndingOverride?,
-        structs: [String: StructDecl], unions: [String: UnionDecl], diagnostics: inout [Diagnostic]
+        structs: [String: StructDecl], unions: [String: UnionDecl], overridesFile: String,
+        diagnostics: inout [Diagnostic]
     ) -> StreamEndingRule {
         func warn(_ message: String) {
             diagnostics.append(
-                .overlay(.streamEnding, section: "stream-endings", operationID: operation.operationID, message))
+                .overlay(
+                    .streamEnding, file: overridesFile, section: "stream-endings", operationID: operation.operationID,
+                    message))
         }
         guard let declared else {
             warn("no entry in stream-endings; a stream cut off between events cannot be told from a complete one")

@@ -195,9 +195,11 @@ public struct Translator {
             declarations, document: document, diagnostics: &modelDiagnostics)
         declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
         operations = StreamingRequests.annotate(
-            operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &modelDiagnostics)
+            operations, declarations: declarations, endings: overrides.streamEndings, overridesFile: overrides.source,
+            diagnostics: &modelDiagnostics)
         operations = BodyDefaults.annotate(
-            operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &modelDiagnostics)
+            operations, declarations: declarations, defaults: overrides.bodyDefaults, overridesFile: overrides.source,
+            diagnostics: &modelDiagnostics)
         return (
             APIModel(
                 declarations: declarations, operations: operations, resources: ResourceDecl.tree(of: operations),
