@@ -20,6 +20,7 @@ from typing import Any
 from aiohttp import web
 
 import replies
+import structured_outputs
 import synth
 import validation
 from router import Router
@@ -323,6 +324,7 @@ class _Context:
         strict = _flag(self.control.get("strict"))
         if media == "application/json":
             self.body_json = validation.check_json_body(op, self.schemas, op.body_content[media], body, outcome, strict)
+            outcome.errors.extend(structured_outputs.problems(self.body_json))
         elif media == "application/sdp":
             validation.check_sdp(body, outcome)
 
@@ -516,6 +518,7 @@ class _Context:
             return self.reply(status, b"", "application/json", extra)
         if example is None:
             example = synth.synthesize(self.schemas, json_schema or {})
+        example = structured_outputs.fill_reply(op.operation_id, self.body_json, example, control)
         return self.reply(status, json.dumps(example, indent=2).encode() + b"\n", extra=extra)
 
     async def _prepare_stream(self, content_type: str, extra: dict[str, str]) -> web.StreamResponse:

@@ -19,6 +19,47 @@ final class ReadmeExampleTests: XCTestCase {
         }
     }
 
+    struct Forecast: Decodable {
+        enum Sky: String, Decodable, CaseIterable { case clear, cloudy, rain }
+        var city: String
+        var high: Double
+        var sky: Sky
+        var warning: String?
+    }
+
+    struct LookUpOrder: Decodable { var orderID: String }
+
+    /// The README's structured outputs and function tools, verbatim apart from the client.
+    static func structuredOutputs(_ client: OpenAIClient) async throws {
+        let parsed = try await client.chat.completions.parse(
+            .init(messages: [.user(.init(content: "Tomorrow in Oslo?"))], model: .gpt4o), as: Forecast.self)
+        print(parsed.output?.high ?? parsed.refusal ?? "")
+
+        let reply = try await client.chat.completions.create(
+            .init(
+                messages: [.user(.init(content: "Where is order 42?"))], model: .gpt4o,
+                tools: [
+                    try .function(name: "look_up_order", description: "Finds an order.", arguments: LookUpOrder.self)
+                ]))
+        for case .function(let call) in reply.choices.first?.message.toolCalls ?? [] {
+            print(try call.function.decodeArguments(as: LookUpOrder.self).orderID)
+        }
+    }
+
+    /// The structured-output example against the local server: the derived schema passes the
+    /// server's checks and the reply written against it decodes.
+    func testStructuredOutputsExampleRunsAgainstTheLocalServer() async throws {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario()
+        try await Self.structuredOutputs(try server.client(maxRetries: 0, headers: ["x-testserver-scenario": scenario]))
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.validation), ["ok", "ok"], "\(records.map(\.validationErrors))")
+        XCTAssertEqual(
+            records.first?.bodyJSON?["response_format"]?["json_schema"]?["schema"]?["required"],
+            ["city", "high", "sky", "warning"])
+        XCTAssertEqual(records.last?.bodyJSON?["tools"]?.arrayValue?.first?["function"]?["strict"], true)
+    }
+
     func testQuickStartRequestEncodesAsTheAPIDocumentsIt() throws {
         _ = Self.quickStart  // The README code above must keep compiling.
         let request = CreateChatCompletionRequest(messages: [.user(.init(content: "Say hello."))], model: .gpt4o)

@@ -1,0 +1,179 @@
+"""Checks the JSON Schemas a request carries for structured outputs and function tools, as OpenAI does.
+
+The spec types these schemas as free-form objects, so the request validation cannot see a broken one;
+the API rejects it with a 400. Each schema must be a valid JSON Schema (Draft 2020-12 meta-schema), and
+when `strict` is true it must follow the strict-mode rules of OpenAI's structured outputs guide: the root
+is an object, every object lists all its properties in `required` and has `additionalProperties: false`,
+and no `$ref` has sibling keywords.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Iterator
+
+import jsonschema
+
+
+def carried_schemas(body: Any) -> Iterator[tuple[str, Any, bool]]:
+    """(JSON path, schema, strict) of every schema in a Chat Completions or Responses request body."""
+    if not isinstance(body, dict):
+        return
+    response_format = body.get("response_format")
+    if isinstance(response_format, dict) and response_format.get("type") == "json_schema":
+        spec = response_format.get("json_schema")
+        if isinstance(spec, dict) and "schema" in spec:
+            yield "$.response_format.json_schema.schema", spec["schema"], spec.get("strict") is True
+    text = body.get("text")
+    if isinstance(text, dict):
+        text_format = text.get("format")
+        if isinstance(text_format, dict) and text_format.get("type") == "json_schema" and "schema" in text_format:
+            yield "$.text.format.schema", text_format["schema"], text_format.get("strict") is True
+    tools = body.get("tools")
+    if isinstance(tools, list):
+        for index, tool in enumerate(tools):
+            if not isinstance(tool, dict) or tool.get("type") != "function":
+                continue
+            # Chat Completions nests the function; Responses does not.
+            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            if "parameters" in function and function["parameters"] is not None:
+                where = (
+                    f"$.tools[{index}].function.parameters" if function is not tool else f"$.tools[{index}].parameters"
+                )
+                yield where, function["parameters"], function.get("strict") is True
+
+
+def strict_problems(schema: Any, where: str) -> list[str]:
+    """What strict mode rejects in `schema`, each `<path>: <message>`."""
+    problems: list[str] = []
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        problems.append(f"{where}: a strict schema's root must be an object (`type: object`)")
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, f"{path}[{index}]")
+            return
+        if not isinstance(node, dict):
+            return
+        if "$ref" in node and len(node) > 1:
+            others = ", ".join(sorted(key for key in node if key != "$ref"))
+            problems.append(f"{path}: `$ref` with sibling keywords ({others}) is not allowed in strict mode")
+        types = node.get("type")
+        is_object = types == "object" or (isinstance(types, list) and "object" in types)
+        if is_object:
+            properties = node.get("properties", {})
+            if node.get("additionalProperties") is not False:
+                problems.append(f"{path}: strict mode needs `additionalProperties: false` on every object")
+            if isinstance(properties, dict):
+                missing = sorted(set(properties) - set(node.get("required", [])))
+                if missing:
+                    problems.append(f"{path}: strict mode needs every property in `required`; missing {missing}")
+        for key in ("properties", "$defs", "definitions"):
+            members = node.get(key)
+            if isinstance(members, dict):
+                for name, member in members.items():
+                    walk(member, f"{path}.{key}.{name}")
+        for key in ("items", "anyOf", "additionalProperties"):
+            if key in node and not isinstance(node[key], bool):
+                walk(node[key], f"{path}.{key}")
+
+    walk(schema, where)
+    return problems
+
+
+def problems(body: Any) -> list[str]:
+    """Every problem of every schema the request carries."""
+    found: list[str] = []
+    for where, schema, strict in carried_schemas(body):
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as error:
+            found.append(f"{where}: not a valid JSON Schema: {error.message}")
+            continue
+        if strict:
+            found.extend(strict_problems(schema, where))
+    return found
+
+
+def instance(schema: Any, root: Any, depth: int = 0) -> Any:
+    """A value valid against `schema` (a structured-output schema, `$ref`s resolved against `root`):
+    every property present, one item per array, the first enum value, the first non-null type."""
+    if not isinstance(schema, dict) or depth > 12:
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        if ref == "#":
+            target = root
+        elif ref.startswith("#/$defs/") and isinstance(root, dict):
+            name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+            target = root.get("$defs", {}).get(name)
+        else:
+            target = None
+        return instance(target, root, depth + 1)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return next((value for value in schema["enum"] if value is not None), None)
+    if "anyOf" in schema:
+        variants = [v for v in schema["anyOf"] if not (isinstance(v, dict) and v.get("type") == "null")]
+        if depth > 3 and len(variants) < len(schema["anyOf"]):
+            return None  # a nullable recursion ends here
+        return instance((variants or schema["anyOf"])[0], root, depth + 1)
+    declared = schema.get("type")
+    if isinstance(declared, list):
+        declared = next((t for t in declared if t != "null"), "null")
+    if declared == "object":
+        properties = schema.get("properties", {})
+        return {name: instance(value, root, depth + 1) for name, value in properties.items()}
+    if declared == "array":
+        # An array nested deep in a recursive schema ends empty.
+        return [instance(schema.get("items", {}), root, depth + 1)] if depth < 6 else []
+    if declared == "string":
+        return {"uri": "https://example.com", "uuid": "00000000-0000-0000-0000-000000000000"}.get(
+            schema.get("format", ""), "text"
+        )
+    if declared == "integer":
+        return 1
+    if declared == "number":
+        return 1.5
+    if declared == "boolean":
+        return True
+    return None
+
+
+def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> Any:
+    """The reply to a Chat Completions or Responses request that asks for structured output, with the
+    model's text replaced by a value valid against the schema sent, as the API answers.
+
+    Controls: `x-testserver-refusal: TEXT` answers with a refusal instead; `x-testserver-finish-reason:
+    REASON` sets every choice's `finish_reason` (Chat Completions; `length` cuts the JSON in half).
+    """
+    if not isinstance(body, dict) or not isinstance(reply, dict):
+        return reply
+    found = next((s for w, s, _ in carried_schemas(body) if not w.startswith("$.tools")), None)
+    if found is None:
+        return reply
+    text = json.dumps(instance(found, found))
+    refusal = control.get("refusal")
+    reply = copy.deepcopy(reply)
+    if operation_id == "createChatCompletion":
+        finish = control.get("finish-reason", "stop")
+        if finish == "length":
+            text = text[: len(text) // 2]
+        for choice in reply.get("choices", []) or [{}]:
+            message = choice.setdefault("message", {"role": "assistant"})
+            message["content"] = None if refusal else text
+            message["refusal"] = refusal
+            message.pop("tool_calls", None)
+            choice["finish_reason"] = finish
+    elif operation_id == "createResponse":
+        part = (
+            {"type": "refusal", "refusal": refusal}
+            if refusal
+            else {"type": "output_text", "text": text, "annotations": []}
+        )
+        reply["output"] = [
+            {"type": "message", "id": "msg_testserver", "status": "completed", "role": "assistant", "content": [part]}
+        ]
+        reply["status"] = "completed"
+    return reply

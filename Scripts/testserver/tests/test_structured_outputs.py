@@ -1,0 +1,120 @@
+"""The structured-output schema checks: valid JSON Schema always, OpenAI's strict rules when `strict`."""
+
+from __future__ import annotations
+
+import structured_outputs
+
+STRICT_OK = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+        "next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]},
+    },
+    "required": ["city", "tags", "next"],
+    "additionalProperties": False,
+    "$defs": {
+        "Tag": {
+            "type": "object",
+            "properties": {"name": {"type": ["string", "null"]}},
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+    },
+}
+
+
+def chat(schema: object, strict: bool) -> dict:
+    return {
+        "model": "gpt-4o",
+        "messages": [],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema, "strict": strict}},
+    }
+
+
+def test_a_strict_schema_that_follows_the_rules_passes() -> None:
+    assert structured_outputs.problems(chat(STRICT_OK, strict=True)) == []
+
+
+def test_strict_rules_name_the_object_and_the_rule() -> None:
+    loose = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"$ref": "#/$defs/B", "description": "a sibling"},
+        },
+        "required": ["a"],
+        "$defs": {"B": {"type": "object", "properties": {}, "additionalProperties": False}},
+    }
+    found = structured_outputs.problems(chat(loose, strict=True))
+    assert (
+        "$.response_format.json_schema.schema: strict mode needs `additionalProperties: false` on every object" in found
+    )
+    assert (
+        "$.response_format.json_schema.schema: strict mode needs every property in `required`; missing ['b']" in found
+    )
+    ref = "$.response_format.json_schema.schema.properties.b"
+    assert f"{ref}: `$ref` with sibling keywords (description) is not allowed in strict mode" in found
+    # Without strict, the same schema is only checked against the meta-schema: it is valid.
+    assert structured_outputs.problems(chat(loose, strict=False)) == []
+
+
+def test_an_invalid_json_schema_is_a_problem_strict_or_not() -> None:
+    broken = {"type": "object", "properties": {"a": {"type": "strng"}}}
+    for strict in (True, False):
+        found = structured_outputs.problems(chat(broken, strict=strict))
+        assert len(found) == 1 and found[0].startswith("$.response_format.json_schema.schema: not a valid JSON Schema")
+
+
+def test_function_tools_and_the_responses_format_are_checked_too() -> None:
+    body = {
+        "model": "gpt-4o",
+        "input": "hi",
+        "text": {"format": {"type": "json_schema", "name": "x", "schema": {"type": "array"}, "strict": True}},
+        "tools": [
+            {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}, "strict": True},
+            {"type": "web_search"},
+        ],
+    }
+    found = structured_outputs.problems(body)
+    assert "$.text.format.schema: a strict schema's root must be an object (`type: object`)" in found
+    assert "$.tools[0].parameters: strict mode needs `additionalProperties: false` on every object" in found
+    chat_tool = {"tools": [{"type": "function", "function": {"name": "f", "parameters": STRICT_OK, "strict": True}}]}
+    assert structured_outputs.problems(chat_tool) == []
+    chat_tool["tools"][0]["function"]["parameters"] = {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert structured_outputs.problems(chat_tool) == [
+        "$.tools[0].function.parameters: strict mode needs `additionalProperties: false` on every object",
+        "$.tools[0].function.parameters: strict mode needs every property in `required`; missing ['q']",
+    ]
+
+
+def test_a_structured_reply_holds_a_value_valid_against_the_schema_sent() -> None:
+    import json
+
+    import jsonschema
+
+    body = chat(STRICT_OK, strict=True)
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+    filled = structured_outputs.fill_reply("createChatCompletion", body, reply, {})
+    content = json.loads(filled["choices"][0]["message"]["content"])
+    jsonschema.Draft202012Validator(STRICT_OK).validate(content)
+    assert content["city"] == "text" and content["tags"] == [{"name": "text"}]
+    assert reply["choices"][0]["message"]["content"] == "hi"  # the example itself is not changed
+
+    refused = structured_outputs.fill_reply("createChatCompletion", body, reply, {"refusal": "No."})
+    assert refused["choices"][0]["message"]["content"] is None
+    assert refused["choices"][0]["message"]["refusal"] == "No."
+    cut = structured_outputs.fill_reply("createChatCompletion", body, reply, {"finish-reason": "length"})
+    assert cut["choices"][0]["finish_reason"] == "length"
+    try:
+        json.loads(cut["choices"][0]["message"]["content"])
+        raise AssertionError("a reply cut by length is not whole JSON")
+    except json.JSONDecodeError:
+        pass
+
+    responses = {"model": "gpt-4o", "text": {"format": {"type": "json_schema", "name": "x", "schema": STRICT_OK}}}
+    filled = structured_outputs.fill_reply("createResponse", responses, {"output": []}, {})
+    text = filled["output"][0]["content"][0]["text"]
+    jsonschema.Draft202012Validator(STRICT_OK).validate(json.loads(text))
+    # A request without a structured format keeps the reply as it is.
+    assert structured_outputs.fill_reply("createChatCompletion", {"messages": []}, reply, {}) is reply

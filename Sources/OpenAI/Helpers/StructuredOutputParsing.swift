@@ -1,0 +1,202 @@
+import Foundation
+
+/// Why a structured-output reply was not read as the type asked for.
+public struct StructuredOutputError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// The model stopped at the token limit (`finish_reason: length`, or a response incomplete
+        /// for `max_output_tokens`): the JSON is cut off.
+        case lengthLimit
+        /// The content filter removed the output (`finish_reason: content_filter`).
+        case contentFilter
+        /// The model's text is not JSON of the type (the path and reason are in ``message``).
+        case invalidContent
+        /// The reply has neither text nor a refusal.
+        case noContent
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// Why, with the member path of a decoding failure.
+    public var message: String
+    /// The model's text, at most 64 KiB of it.
+    public var content: String?
+
+    /// The most of the model's text an error keeps.
+    public static let contentLimit = 64 * 1024
+
+    init(_ kind: Kind, _ message: String, content: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.content = content.map { String(decoding: $0.utf8.prefix(Self.contentLimit), as: UTF8.self) }
+    }
+
+    public var description: String { message }
+
+    /// `text` decoded as `type`.
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch let error as DecodingError {
+            throw StructuredOutputError(
+                .invalidContent, "the model's text is not a \(T.self): \(Self.describe(error))", content: text)
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return path.isEmpty ? "the top level" : String(path.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)): missing member `\(key.stringValue)`"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// A chat completion whose choices' content was decoded as `Output`.
+public struct ParsedChatCompletion<Output: Decodable> {
+    /// One choice: its decoded content, or the model's refusal.
+    public struct Choice {
+        /// The choice's index.
+        public var index: Int
+        /// The content decoded as `Output`; `nil` when the model refused.
+        public var output: Output?
+        /// The model's refusal (`message.refusal`), when it refused.
+        public var refusal: String?
+    }
+
+    /// The reply as sent.
+    public var completion: CreateChatCompletionResponse
+    /// Every choice, in order.
+    public var choices: [Choice]
+
+    /// The first choice's decoded content; `nil` when the model refused (see ``refusal``).
+    public var output: Output? { choices.first?.output }
+    /// The first choice's refusal.
+    public var refusal: String? { choices.first?.refusal }
+}
+
+extension ParsedChatCompletion: Sendable where Output: Sendable {}
+extension ParsedChatCompletion.Choice: Sendable where Output: Sendable {}
+
+extension ChatCompletionsAPI {
+    /// Creates a chat completion whose reply is structured output of `Output`'s schema, and decodes it.
+    ///
+    /// Sets `response_format` to `Output`'s `json_schema` (``ResponseFormatJSONSchema/init(_:name:description:strict:)``),
+    /// replacing the body's own, then reads every choice: its content decoded as `Output`, or its
+    /// refusal.
+    ///
+    /// - Parameters:
+    ///   - body: The request; its `responseFormat` is replaced.
+    ///   - type: The Swift type of the structured output.
+    ///   - name: The format's name; by default `Output`'s.
+    ///   - strict: Whether the model must follow the schema exactly (OpenAI's strict mode).
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The reply and each choice's decoded output or refusal.
+    /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or does
+    ///   not fit strict mode; ``OpenAIError`` as ``create(_:options:)`` does;
+    ///   ``StructuredOutputError`` when a choice stopped at the token limit (``StructuredOutputError/Kind/lengthLimit``),
+    ///   was filtered (``StructuredOutputError/Kind/contentFilter``), or its text does not decode.
+    public func parse<Output: Decodable>(
+        _ body: CreateChatCompletionRequest, as type: Output.Type, name: String? = nil, strict: Bool = true,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ParsedChatCompletion<Output> {
+        var body = body
+        body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
+        let completion = try await create(body, options: options)
+        let choices = try completion.choices.map { choice -> ParsedChatCompletion<Output>.Choice in
+            let content = choice.message.content
+            if choice.finishReason == .length {
+                throw StructuredOutputError(
+                    .lengthLimit, "choice \(choice.index) stopped at the token limit; its JSON is cut off",
+                    content: content)
+            }
+            if choice.finishReason == .contentFilter {
+                throw StructuredOutputError(
+                    .contentFilter, "choice \(choice.index) was removed by the content filter", content: content)
+            }
+            if let refusal = choice.message.refusal, content == nil {
+                return .init(index: choice.index, output: nil, refusal: refusal)
+            }
+            guard let content else {
+                throw StructuredOutputError(.noContent, "choice \(choice.index) has neither content nor a refusal")
+            }
+            return .init(
+                index: choice.index, output: try StructuredOutputError.decode(Output.self, from: content),
+                refusal: nil)
+        }
+        return ParsedChatCompletion(completion: completion, choices: choices)
+    }
+}
+
+/// A response whose output text was decoded as `Output`.
+public struct ParsedResponse<Output: Decodable> {
+    /// The reply as sent.
+    public var response: Response
+    /// The output text (``Response/outputText``) decoded as `Output`; `nil` when the model refused.
+    public var output: Output?
+    /// The model's refusal, when it refused (the `refusal` parts of its messages, joined).
+    public var refusal: String?
+}
+
+extension ParsedResponse: Sendable where Output: Sendable {}
+
+extension ResponsesAPI {
+    /// Creates a response whose output is structured output of `Output`'s schema, and decodes it.
+    ///
+    /// Sets `text.format` to `Output`'s `json_schema` (``TextResponseFormatJSONSchema/init(_:name:description:strict:)``),
+    /// keeping the body's `text.verbosity`.
+    ///
+    /// - Parameters:
+    ///   - body: The request; its `text.format` is replaced.
+    ///   - type: The Swift type of the structured output.
+    ///   - name: The format's name; by default `Output`'s.
+    ///   - strict: Whether the model must follow the schema exactly.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The reply and its decoded output, or the refusal.
+    /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or does
+    ///   not fit strict mode; ``OpenAIError`` as ``create(_:options:)`` does;
+    ///   ``StructuredOutputError`` when the response is incomplete for `max_output_tokens`
+    ///   (``StructuredOutputError/Kind/lengthLimit``) or `content_filter`, or its text does not decode.
+    public func parse<Output: Decodable>(
+        _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ParsedResponse<Output> {
+        var body = body
+        var text = body.text ?? ResponseTextParam()
+        text.format = try .jsonSchema(type, name: name, strict: strict)
+        body.text = text
+        let response = try await create(body, options: options)
+        let outputText = response.outputText
+        switch response.incompleteDetails?.reason {
+        case .maxOutputTokens?:
+            throw StructuredOutputError(
+                .lengthLimit, "the response stopped at max_output_tokens; its JSON is cut off", content: outputText)
+        case .contentFilter?:
+            throw StructuredOutputError(
+                .contentFilter, "the response was cut by the content filter", content: outputText)
+        default:
+            break
+        }
+        var refusals: [String] = []
+        for item in response.output {
+            guard case .message(let message) = item else { continue }
+            for part in message.content {
+                if case .refusal(let refusal) = part { refusals.append(refusal.refusal) }
+            }
+        }
+        if outputText.isEmpty {
+            guard !refusals.isEmpty else {
+                throw StructuredOutputError(.noContent, "the response has neither output text nor a refusal")
+            }
+            return ParsedResponse(response: response, output: nil, refusal: refusals.joined(separator: "\n"))
+        }
+        return ParsedResponse(
+            response: response, output: try StructuredOutputError.decode(Output.self, from: outputText),
+            refusal: refusals.isEmpty ? nil : refusals.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,404 @@
+import Foundation
+
+/// A root schema and the schemas of the named types it refers to: the `schema` of a structured
+/// output or the `parameters` of a function tool.
+///
+/// The root is written inline; every named type it reaches (a struct, a class, or a
+/// ``JSONSchemaConvertible`` type with an object schema) is one entry of `$defs`, referred to as
+/// `{"$ref": "#/$defs/<Name>"}` (the root type itself as `{"$ref": "#"}`), so a recursive type is
+/// written once.
+public struct JSONSchemaDocument: Sendable, Equatable {
+    /// One entry of `$defs`.
+    public struct Definition: Sendable, Equatable {
+        /// The entry's name: the Swift type's name, with a number when two types share it.
+        public var name: String
+        /// The type's schema.
+        public var schema: JSONSchema
+        /// The Swift type, when the entry stands for one.
+        public var type: JSONSchema.Reference?
+    }
+
+    /// The root schema.
+    public var root: JSONSchema
+    /// The named types' schemas, in the order they were first reached.
+    public var definitions: [Definition]
+    /// The root's own Swift type, which refers to itself as `#`.
+    public var rootType: JSONSchema.Reference?
+
+    /// A document for a hand-written root schema, resolving each ``JSONSchema/type(_:description:)``
+    /// in it to an entry of `$defs`.
+    ///
+    /// - Throws: ``JSONSchemaError`` when a referenced type's schema cannot be derived.
+    public init(root: JSONSchema) throws {
+        let builder = JSONSchemaBuilder()
+        self.root = try builder.resolve(root)
+        self.definitions = builder.definitions()
+        self.rootType = nil
+    }
+
+    /// The schema of `type`'s JSON form: ``JSONSchemaConvertible/jsonSchema`` when the type states
+    /// it, else derived from its `Decodable` conformance.
+    ///
+    /// Derivation runs `init(from:)` against a recording decoder that hands out placeholder values
+    /// (`""`, `0`, `false`, empty arrays, the first case of an enum) and notes what was asked for:
+    /// each `decode(_:forKey:)` is a required member, each `decodeIfPresent(_:forKey:)` an optional
+    /// one, in the order decoded, so synthesized `Codable` conformances come out exactly.
+    /// `String`, `Bool`, the integer and floating-point types, `URL` (`format: uri`), `UUID`
+    /// (`format: uuid`), `Optional` (nullable), arrays and sets, `[String: V]` dictionaries,
+    /// ``JSONValue`` (any value) and `CaseIterable` enums with `String` or `Int` raw values are
+    /// known. ``JSONSchemaDescribable`` adds descriptions.
+    ///
+    /// It is not sound, and the type must adopt ``JSONSchemaConvertible`` instead, when
+    /// `init(from:)`:
+    /// - branches on what it reads (a union trying one shape then another: only the first path
+    ///   is seen), or validates values (the placeholders may be rejected: an error);
+    /// - reads dynamic keys (`allKeys` is empty while recording);
+    /// - decodes `Date` or `Data`, whose JSON form depends on the `JSONDecoder`'s strategies (an
+    ///   error), or a non-`CaseIterable` enum (its raw value is unknown: an error).
+    ///
+    /// - Throws: ``JSONSchemaError`` naming the type and the member path where derivation failed.
+    public init<T: Decodable>(for type: T.Type) throws {
+        let builder = JSONSchemaBuilder()
+        builder.rootType = ObjectIdentifier(type)
+        let schema = try builder.schema(for: type, path: [String(describing: type)])
+        if case .reference(let reference) = schema.kind, let own = builder.take(reference) {
+            self.root = own.described(schema.description ?? own.description)
+        } else {
+            self.root = schema
+        }
+        self.definitions = builder.definitions()
+        self.rootType = JSONSchema.Reference(type)
+    }
+
+    /// The name of `reference`'s entry in `$defs`, or `nil` for the root type.
+    func definitionName(_ reference: JSONSchema.Reference) -> String? {
+        definitions.first { $0.type == reference }?.name
+    }
+
+    /// The definition `reference` stands for.
+    func definition(_ reference: JSONSchema.Reference) -> Definition? {
+        definitions.first { $0.type == reference }
+    }
+}
+
+/// Why a schema cannot be derived or does not fit OpenAI's strict mode, with where: a JSON
+/// pointer into the schema document (`#/properties/tags/items`), or the Swift member path of a
+/// failed derivation (`Order.items[]`).
+public struct JSONSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where the problem is.
+    public var path: String
+    /// What the problem is.
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Derives and collects the schemas of Swift types (``JSONSchemaDocument/init(for:)``).
+final class JSONSchemaBuilder {
+    /// Entries of `$defs` in the order reached; a schema is nil while its type is being derived.
+    private var entries: [(reference: JSONSchema.Reference, name: String, schema: JSONSchema?)] = []
+    private var indexByType: [ObjectIdentifier: Int] = [:]
+    /// Placeholder instances of derived types, handed to the decoders of types that contain them.
+    private var placeholders: [ObjectIdentifier: Any] = [:]
+    /// The root type, which refers to itself as `#` and has no entry once the document is built.
+    var rootType: ObjectIdentifier?
+
+    func definitions() -> [JSONSchemaDocument.Definition] {
+        entries.compactMap { entry in
+            entry.schema.map { JSONSchemaDocument.Definition(name: entry.name, schema: $0, type: entry.reference) }
+        }
+    }
+
+    /// Removes `reference`'s entry (the root's, which is written inline) and returns its schema.
+    func take(_ reference: JSONSchema.Reference) -> JSONSchema? {
+        guard let index = indexByType[ObjectIdentifier(reference.type)], let schema = entries[index].schema else {
+            return nil
+        }
+        entries[index].schema = nil
+        return schema
+    }
+
+    /// `schema` with every reference inside it resolved (each referenced type derived once).
+    func resolve(_ schema: JSONSchema, path: [String] = ["#"]) throws -> JSONSchema {
+        var copy = schema
+        switch schema.kind {
+        case .array(let items): copy.kind = .array(try resolve(items, path: path + ["[]"]))
+        case .dictionary(let values): copy.kind = .dictionary(try resolve(values, path: path + ["[:]"]))
+        case .anyOf(let schemas):
+            copy.kind = .anyOf(try schemas.map { try resolve($0, path: path) })
+        case .object(let properties):
+            copy.kind = .object(
+                try properties.map { property in
+                    var property = property
+                    property.schema = try resolve(property.schema, path: path + [property.name])
+                    return property
+                })
+        case .reference(let reference):
+            _ = try named(reference.type, path: path)
+        case .string, .integer, .number, .boolean, .null, .enumeration, .any:
+            break
+        }
+        return copy
+    }
+
+    /// The schema of `type` at `path` (Swift member names, for errors).
+    func schema(for type: any Decodable.Type, path: [String]) throws -> JSONSchema {
+        if let known = Self.knownSchema(type) { return known }
+        if let optional = type as? any OptionalSchemaMarker.Type {
+            return try schema(for: optional.wrappedDecodable, path: path).orNull
+        }
+        if let collection = type as? any ArraySchemaMarker.Type {
+            return .array(of: try schema(for: collection.elementDecodable, path: path + ["[]"]))
+        }
+        if let dictionary = type as? any DictionarySchemaMarker.Type {
+            return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
+        }
+        if let cases = try Self.enumerationCases(type, path: path) {
+            return JSONSchema(.enumeration(cases))
+        }
+        if let stated = type as? any JSONSchemaConvertible.Type {
+            let own = stated.jsonSchema
+            guard case .object = own.kind else { return try resolve(own, path: path) }
+        }
+        return try named(type, path: path)
+    }
+
+    /// A `$ref` to `type`'s entry, deriving (or resolving) its schema the first time.
+    private func named(_ type: any Decodable.Type, path: [String]) throws -> JSONSchema {
+        let reference = JSONSchema.Reference(type)
+        let id = ObjectIdentifier(type)
+        if indexByType[id] != nil { return JSONSchema(.reference(reference)) }
+        let index = entries.count
+        entries.append((reference, uniqueName(for: type), nil))
+        indexByType[id] = index
+        let schema: JSONSchema
+        if let stated = type as? any JSONSchemaConvertible.Type {
+            schema = try resolve(stated.jsonSchema, path: path)
+        } else {
+            schema = try derive(type, path: path)
+        }
+        entries[index].schema = schema
+        return JSONSchema(.reference(reference))
+    }
+
+    private func uniqueName(for type: any Decodable.Type) -> String {
+        let base = String(describing: type).map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }
+        let name = String(base)
+        var candidate = name
+        var counter = 2
+        while entries.contains(where: { $0.name == candidate }) {
+            candidate = name + String(counter)
+            counter += 1
+        }
+        return candidate
+    }
+
+    /// Runs `type`'s `init(from:)` against a recording decoder.
+    private func derive(_ type: any Decodable.Type, path: [String]) throws -> JSONSchema {
+        let decoder = SchemaRecordingDecoder(builder: self, path: path)
+        let value: Any
+        do {
+            value = try type.init(from: decoder)
+        } catch let error as JSONSchemaError {
+            throw error
+        } catch {
+            if type is any RawRepresentable.Type && !(type is any CaseIterable.Type) {
+                throw JSONSchemaError(
+                    path: Self.describe(path),
+                    message:
+                        "\(type) is an enum whose cases are unknown without CaseIterable; adopt CaseIterable or JSONSchemaConvertible"
+                )
+            }
+            throw JSONSchemaError(
+                path: Self.describe(path),
+                message:
+                    "\(type)'s init(from:) failed on placeholder values (\(error)); adopt JSONSchemaConvertible to state its schema"
+            )
+        }
+        placeholders[ObjectIdentifier(type)] = value
+        var schema = try decoder.recorded(type: type)
+        if let described = type as? any JSONSchemaDescribable.Type {
+            schema.description = described.jsonSchemaDescription ?? schema.description
+            if case .object(let properties) = schema.kind {
+                let descriptions = described.jsonSchemaPropertyDescriptions
+                schema.kind = .object(
+                    properties.map { property in
+                        var property = property
+                        if let text = descriptions[property.name] { property.schema.description = text }
+                        return property
+                    })
+            }
+        }
+        return schema
+    }
+
+    /// A value of `type` for the decoder of a type that contains it.
+    func placeholder<T: Decodable>(_ type: T.Type, path: [String]) throws -> T {
+        if let value = Self.knownPlaceholder(type) { return value }
+        if let optional = type as? any OptionalSchemaMarker.Type { return optional.noValue as! T }
+        if let collection = type as? any ArraySchemaMarker.Type { return collection.empty as! T }
+        if let dictionary = type as? any DictionarySchemaMarker.Type { return dictionary.empty as! T }
+        if let first = Self.firstCase(type) { return first as! T }
+        if let value = placeholders[ObjectIdentifier(type)] as? T { return value }
+        if let index = indexByType[ObjectIdentifier(type)], entries[index].schema == nil {
+            throw JSONSchemaError(
+                path: Self.describe(path),
+                message:
+                    "\(type) holds itself through a member that is neither optional nor a collection, so no value of it is finite"
+            )
+        }
+        // A JSONSchemaConvertible type reached only through its stated schema: decode it once.
+        let decoder = SchemaRecordingDecoder(builder: self, path: path)
+        do {
+            let value = try T(from: decoder)
+            placeholders[ObjectIdentifier(type)] = value
+            return value
+        } catch let error as JSONSchemaError {
+            throw error
+        } catch {
+            throw JSONSchemaError(
+                path: Self.describe(path),
+                message: "\(type)'s init(from:) failed on placeholder values (\(error))")
+        }
+    }
+
+    /// `Order.items[].name` for the path `["Order", "items", "[]", "name"]`.
+    static func describe(_ path: [String]) -> String {
+        path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    }
+
+    // MARK: Types the SDK knows
+
+    static func knownSchema(_ type: Any.Type) -> JSONSchema? {
+        switch type {
+        case is String.Type, is Substring.Type, is Character.Type: .string()
+        case is Bool.Type: .boolean()
+        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type, is UInt.Type, is UInt8.Type,
+            is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            .integer()
+        case is Double.Type, is Float.Type, is Decimal.Type: .number()
+        case is URL.Type: .string(format: "uri")
+        case is UUID.Type: .string(format: "uuid")
+        case is JSONValue.Type: JSONSchema(.any)
+        default: nil
+        }
+    }
+
+    static func knownPlaceholder<T>(_ type: T.Type) -> T? {
+        let value: Any? =
+            switch type {
+            case is String.Type: ""
+            case is Substring.Type: Substring("")
+            case is Character.Type: Character(" ")
+            case is Bool.Type: false
+            case is Int.Type: 0
+            case is Int8.Type: Int8(0)
+            case is Int16.Type: Int16(0)
+            case is Int32.Type: Int32(0)
+            case is Int64.Type: Int64(0)
+            case is UInt.Type: UInt(0)
+            case is UInt8.Type: UInt8(0)
+            case is UInt16.Type: UInt16(0)
+            case is UInt32.Type: UInt32(0)
+            case is UInt64.Type: UInt64(0)
+            case is Double.Type: 0.0
+            case is Float.Type: Float(0)
+            case is Decimal.Type: Decimal(0)
+            case is URL.Type: URL(string: "https://example.com")!
+            case is UUID.Type: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            case is JSONValue.Type: JSONValue.null
+            default: nil
+            }
+        return value as? T
+    }
+
+    /// The raw values of a `CaseIterable` enum with `String` or `Int` raw values, in order.
+    ///
+    /// - Throws: ``JSONSchemaError`` for `Date` and `Data`, whose JSON depends on the decoder.
+    static func enumerationCases(_ type: any Decodable.Type, path: [String]) throws -> [JSONValue]? {
+        if type is Date.Type || type is Data.Type {
+            throw JSONSchemaError(
+                path: describe(path),
+                message:
+                    "\(type)'s JSON form depends on the JSONDecoder's strategies; use a String (e.g. ISO 8601) or adopt JSONSchemaConvertible"
+            )
+        }
+        guard let iterable = type as? any CaseIterable.Type else { return nil }
+        let values = Self.allCases(iterable).map { value -> JSONValue? in
+            guard let raw = value as? any RawRepresentable else { return nil }
+            switch Self.rawValue(raw) {
+            case let text as String: return .string(text)
+            case let number as Int: return .int(number)
+            default: return nil
+            }
+        }
+        guard !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
+            throw JSONSchemaError(
+                path: describe(path),
+                message:
+                    "\(type): a CaseIterable enum needs String or Int raw values, or a JSONSchemaConvertible conformance"
+            )
+        }
+        return values.compactMap { $0 }
+    }
+
+    static func firstCase(_ type: Any.Type) -> Any? {
+        guard let iterable = type as? any CaseIterable.Type else { return nil }
+        return allCases(iterable).first
+    }
+
+    private static func allCases<E: CaseIterable>(_ type: E.Type) -> [Any] {
+        Array(E.allCases)
+    }
+
+    private static func rawValue<R: RawRepresentable>(_ value: R) -> Any {
+        value.rawValue
+    }
+}
+
+// MARK: Generic wrappers, recognised by their element types
+
+protocol OptionalSchemaMarker {
+    static var wrappedDecodable: any Decodable.Type { get }
+    static var noValue: Self { get }
+}
+
+extension Optional: OptionalSchemaMarker where Wrapped: Decodable {
+    static var wrappedDecodable: any Decodable.Type { Wrapped.self }
+    static var noValue: Self { nil }
+}
+
+protocol ArraySchemaMarker {
+    static var elementDecodable: any Decodable.Type { get }
+    static var empty: Self { get }
+}
+
+extension Array: ArraySchemaMarker where Element: Decodable {
+    static var elementDecodable: any Decodable.Type { Element.self }
+    static var empty: Self { [] }
+}
+
+extension Set: ArraySchemaMarker where Element: Decodable {
+    static var elementDecodable: any Decodable.Type { Element.self }
+    static var empty: Self { [] }
+}
+
+extension ContiguousArray: ArraySchemaMarker where Element: Decodable {
+    static var elementDecodable: any Decodable.Type { Element.self }
+    static var empty: Self { [] }
+}
+
+protocol DictionarySchemaMarker {
+    static var valueDecodable: any Decodable.Type { get }
+    static var empty: Self { get }
+}
+
+extension Dictionary: DictionarySchemaMarker where Key == String, Value: Decodable {
+    static var valueDecodable: any Decodable.Type { Value.self }
+    static var empty: Self { [:] }
+}
