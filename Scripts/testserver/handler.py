@@ -519,6 +519,7 @@ class _Context:
         if example is None:
             example = synth.synthesize(self.schemas, json_schema or {})
         example = structured_outputs.fill_reply(op.operation_id, self.body_json, example, control)
+        example = structured_outputs.tool_reply(op.operation_id, self.body_json, example, control)
         return self.reply(status, json.dumps(example, indent=2).encode() + b"\n", extra=extra)
 
     async def _prepare_stream(self, content_type: str, extra: dict[str, str]) -> web.StreamResponse:

@@ -44,6 +44,10 @@ def carried_schemas(body: Any) -> Iterator[tuple[str, Any, bool]]:
                 yield where, function["parameters"], function.get("strict") is True
 
 
+# The string formats strict mode accepts (structured outputs guide, "Supported properties").
+STRICT_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+
+
 def strict_problems(schema: Any, where: str) -> list[str]:
     """What strict mode rejects in `schema`, each `<path>: <message>`."""
     problems: list[str] = []
@@ -60,6 +64,8 @@ def strict_problems(schema: Any, where: str) -> list[str]:
         if "$ref" in node and len(node) > 1:
             others = ", ".join(sorted(key for key in node if key != "$ref"))
             problems.append(f"{path}: `$ref` with sibling keywords ({others}) is not allowed in strict mode")
+        if "format" in node and node["format"] not in STRICT_FORMATS:
+            problems.append(f"{path}: format {node['format']!r} is not accepted in strict mode")
         types = node.get("type")
         is_object = types == "object" or (isinstance(types, list) and "object" in types)
         if is_object:
@@ -167,6 +173,11 @@ def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
             message.pop("tool_calls", None)
             choice["finish_reason"] = finish
     elif operation_id == "createResponse":
+        reason = {"length": "max_output_tokens", "content_filter": "content_filter"}.get(
+            control.get("finish-reason", "")
+        )
+        if reason == "max_output_tokens":
+            text = text[: len(text) // 2]
         part = (
             {"type": "refusal", "refusal": refusal}
             if refusal
@@ -175,5 +186,47 @@ def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
         reply["output"] = [
             {"type": "message", "id": "msg_testserver", "status": "completed", "role": "assistant", "content": [part]}
         ]
-        reply["status"] = "completed"
+        reply["status"] = "incomplete" if reason else "completed"
+        reply["incomplete_details"] = {"reason": reason} if reason else None
+    return reply
+
+
+def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> Any:
+    """With `x-testserver-tool-rounds: N`, a Chat Completions request that offers function tools is
+    answered as a model that calls tools: while the conversation has fewer than N assistant messages
+    with tool calls, the reply calls every function tool offered, at once (ids `call_<round>_<i>`,
+    arguments valid against each tool's parameters); then it answers with text that lists the tool
+    results it was given, in order (`tool results: <content> | <content> ...`)."""
+    rounds = control.get("tool-rounds")
+    if operation_id != "createChatCompletion" or rounds is None or not isinstance(body, dict):
+        return reply
+    tools = [
+        t["function"]
+        for t in body.get("tools") or []
+        if isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("function"), dict)
+    ]
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    done = sum(1 for m in messages if m.get("role") == "assistant" and m.get("tool_calls"))
+    reply = copy.deepcopy(reply) if isinstance(reply, dict) else {}
+    choices = reply.get("choices") or [{"index": 0, "logprobs": None}]
+    reply["choices"] = choices[:1]
+    message = {"role": "assistant", "content": None, "refusal": None}
+    if tools and done < int(rounds):
+        message["tool_calls"] = [
+            {
+                "id": f"call_{done + 1}_{index}",
+                "type": "function",
+                "function": {
+                    "name": tool.get("name"),
+                    "arguments": json.dumps(instance(tool.get("parameters") or {}, tool.get("parameters") or {})),
+                },
+            }
+            for index, tool in enumerate(tools)
+        ]
+        reply["choices"][0]["finish_reason"] = "tool_calls"
+    else:
+        results = [str(m.get("content")) for m in messages if m.get("role") == "tool"]
+        message["content"] = "tool results: " + " | ".join(results)
+        reply["choices"][0]["finish_reason"] = "stop"
+    reply["choices"][0]["message"] = message
     return reply

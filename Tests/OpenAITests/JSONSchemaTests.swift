@@ -67,7 +67,7 @@ private struct Node: JSONSchemaConvertible {
         .object(
             [
                 .init("value", .string(description: "The node's value.")),
-                .init("children", .array(of: .type(Node.self))),
+                .init("children", .array(of: .schema(of: Node.self))),
             ], description: "A tree node.")
     }
 }
@@ -86,7 +86,113 @@ private struct Deep: Decodable {
     var l1: L1
 }
 
+/// A type that states its schema because its JSON holds a date, used as a plain member.
+private struct Meeting: JSONSchemaConvertible {
+    var at: Date
+    var room: String
+
+    static var jsonSchema: JSONSchema {
+        .object([.init("at", .string(format: "date-time")), .init("room", .string())])
+    }
+}
+
+private struct Calendar: Decodable {
+    var title: String
+    var next: Meeting
+    var link: URL
+}
+
+/// An enum with associated values states its schema (synthesized: `{"circle": {"radius": 1}}`).
+private enum Shape: JSONSchemaConvertible {
+    case circle(radius: Double)
+    case square(side: Double)
+
+    static var jsonSchema: JSONSchema {
+        .anyOf([
+            .object([.init("circle", .object([.init("radius", .number())]))]),
+            .object([.init("square", .object([.init("side", .number())]))]),
+        ])
+    }
+}
+
+private struct Drawing: Decodable {
+    var shape: Shape
+}
+
+private enum Level: Int, Decodable { case low, high }
+private struct Alarm: Decodable {
+    var level: Level
+}
+
+private struct Scores: Decodable {
+    var byRound: [Int: Double]
+}
+
+private struct ByID: Decodable {
+    var names: [UUID: String]
+}
+
+/// A hand-written decoder that reads `null` through `decodeNil(forKey:)`.
+private struct Maybe: Decodable {
+    enum CodingKeys: String, CodingKey { case count }
+    var count: Int?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try container.decodeNil(forKey: .count) ? nil : try container.decode(Int.self, forKey: .count)
+    }
+}
+
 final class JSONSchemaTests: XCTestCase {
+    func testAStatedTypeHeldByADerivedOneIsMadeFromItsSchemaNotItsDecoder() throws {
+        let calendar = JSONValue.object(try JSONSchemaDocument(for: Calendar.self).jsonObject(strict: true))
+        XCTAssertEqual(calendar["properties"]?["next"], ["$ref": "#/$defs/Meeting"])
+        XCTAssertEqual(calendar["$defs"]?["Meeting"]?["properties"]?["at"], ["type": "string", "format": "date-time"])
+        // OpenAI's strict mode has no `uri` format: a URL is a plain string.
+        XCTAssertEqual(calendar["properties"]?["link"], ["type": "string"])
+        let drawing = JSONValue.object(try JSONSchemaDocument(for: Drawing.self).jsonObject(strict: true))
+        XCTAssertEqual(drawing["properties"]?["shape"]?["anyOf"]?.arrayValue?.count, 2)
+    }
+
+    func testEnumsWithoutCaseIterableAndOtherDictionariesAreErrorsNotWrongSchemas() throws {
+        XCTAssertThrowsError(try JSONSchemaDocument(for: Alarm.self)) { error in
+            XCTAssertEqual((error as? JSONSchemaError)?.path, "Alarm.level")
+            XCTAssertTrue("\(error)".contains("adopt CaseIterable"), "\(error)")
+        }
+        XCTAssertThrowsError(try JSONSchemaDocument(for: ByID.self)) { error in
+            XCTAssertEqual((error as? JSONSchemaError)?.path, "ByID.names")
+        }
+        let scores = JSONValue.object(try JSONSchemaDocument(for: Scores.self).jsonObject(strict: false))
+        XCTAssertEqual(
+            scores["properties"]?["byRound"], ["type": "object", "additionalProperties": ["type": "number"]])
+    }
+
+    func testDecodeNilMakesAMemberNullable() throws {
+        let maybe = JSONValue.object(try JSONSchemaDocument(for: Maybe.self).jsonObject(strict: false))
+        XCTAssertEqual(maybe["properties"]?["count"], ["type": ["integer", "null"]])
+        XCTAssertEqual(maybe["required"], ["count"])
+    }
+
+    func testReferencesInAHandWrittenSchemaFollowTheSameRules() throws {
+        let root = JSONSchema.object([
+            .init("sky", .schema(of: Weather.Unit.self)),
+            .init("name", .schema(of: String.self, description: "A name.")),
+            .init("children", .array(of: .schema(of: Node.self, description: "A child."))),
+        ])
+        let document = try JSONSchemaDocument(root: root)
+        XCTAssertEqual(document.definitions.map(\.name), ["Node"])
+        let strict = JSONValue.object(try document.jsonObject(strict: true))
+        XCTAssertEqual(strict["properties"]?["sky"], ["type": "string", "enum": ["celsius", "fahrenheit"]])
+        XCTAssertEqual(strict["properties"]?["name"], ["type": "string", "description": "A name."])
+        // Written in place, with its description (strict mode takes no keyword beside `$ref`).
+        XCTAssertEqual(strict["properties"]?["children"]?["items"]?["description"], "A child.")
+        XCTAssertNil(strict["properties"]?["children"]?["items"]?["$ref"])
+        // A reference to the root cannot be written in place: its description is left out.
+        let node = JSONValue.object(
+            try JSONSchemaDocument(for: Node.self).jsonObject(strict: true))
+        XCTAssertEqual(node["properties"]?["children"]?["items"], ["$ref": "#"])
+    }
+
     func testASynthesizedDecodableStructIsDerivedMemberByMember() throws {
         let document = try JSONSchemaDocument(for: Weather.self)
         let plain = JSONValue.object(try document.jsonObject(strict: false))
@@ -154,7 +260,7 @@ final class JSONSchemaTests: XCTestCase {
     }
 
     func testADescribedReferenceIsWrittenInPlaceInStrictMode() throws {
-        let root = JSONSchema.object([.init("weather", .type(Weather.self, description: "Today's weather."))])
+        let root = JSONSchema.object([.init("weather", .schema(of: Weather.self, description: "Today's weather."))])
         let document = try JSONSchemaDocument(root: root)
         let plain = JSONValue.object(try document.jsonObject(strict: false))
         XCTAssertEqual(plain["properties"]?["weather"], ["$ref": "#/$defs/Weather", "description": "Today's weather."])

@@ -129,6 +129,20 @@ final class StructuredOutputServerTests: XCTestCase {
         XCTAssertEqual(refusedResponse.refusal, "I can't help with that.")
     }
 
+    func testAnIncompleteResponseIsItsOwnError() async throws {
+        let response: CreateResponse = try (["model": "gpt-4o", "input": "Forecast?"] as JSONValue).decode()
+        for (reason, kind) in [("length", StructuredOutputError.Kind.lengthLimit), ("content_filter", .contentFilter)] {
+            let client = try server.client(maxRetries: 0, headers: ["x-testserver-finish-reason": reason])
+            do {
+                _ = try await client.responses.parse(response, as: Forecast.self)
+                XCTFail("\(reason) did not throw")
+            } catch let error as StructuredOutputError {
+                XCTAssertEqual(error.kind, kind, "\(error)")
+                XCTAssertNil(error.choiceIndex)
+            }
+        }
+    }
+
     func testAReplyCutAtTheTokenLimitOrFilteredIsItsOwnError() async throws {
         for (reason, kind) in [("length", StructuredOutputError.Kind.lengthLimit), ("content_filter", .contentFilter)] {
             let client = try server.client(maxRetries: 0, headers: ["x-testserver-finish-reason": reason])
@@ -138,6 +152,7 @@ final class StructuredOutputServerTests: XCTestCase {
             } catch let error as StructuredOutputError {
                 XCTAssertEqual(error.kind, kind, "\(error)")
                 XCTAssertNotNil(error.content)
+                XCTAssertEqual(error.choiceIndex, 0)
             }
         }
     }

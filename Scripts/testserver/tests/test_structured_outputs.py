@@ -118,3 +118,48 @@ def test_a_structured_reply_holds_a_value_valid_against_the_schema_sent() -> Non
     jsonschema.Draft202012Validator(STRICT_OK).validate(json.loads(text))
     # A request without a structured format keeps the reply as it is.
     assert structured_outputs.fill_reply("createChatCompletion", {"messages": []}, reply, {}) is reply
+
+
+def test_a_tool_calling_model_calls_every_tool_then_lists_the_results() -> None:
+    import json
+
+    tools = [
+        {"type": "function", "function": {"name": "a", "parameters": STRICT_OK, "strict": True}},
+        {"type": "function", "function": {"name": "b", "parameters": {"type": "object", "properties": {}}}},
+    ]
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "go"}], "tools": tools}
+    first = structured_outputs.tool_reply("createChatCompletion", body, {"choices": []}, {"tool-rounds": "1"})
+    calls = first["choices"][0]["message"]["tool_calls"]
+    assert [c["id"] for c in calls] == ["call_1_0", "call_1_1"]
+    assert json.loads(calls[0]["function"]["arguments"])["city"] == "text"
+    assert first["choices"][0]["finish_reason"] == "tool_calls"
+    body["messages"] += [
+        {"role": "assistant", "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "call_1_0", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "call_1_1", "content": "Error: no"},
+    ]
+    final = structured_outputs.tool_reply("createChatCompletion", body, {"choices": []}, {"tool-rounds": "1"})
+    assert final["choices"][0]["message"]["content"] == "tool results: sunny | Error: no"
+    assert structured_outputs.tool_reply("createChatCompletion", body, {"x": 1}, {}) == {"x": 1}
+
+
+def test_strict_mode_accepts_only_its_string_formats() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"link": {"type": "string", "format": "uri"}, "at": {"type": "string", "format": "date-time"}},
+        "required": ["link", "at"],
+        "additionalProperties": False,
+    }
+    assert structured_outputs.problems(chat(schema, strict=True)) == [
+        "$.response_format.json_schema.schema.properties.link: format 'uri' is not accepted in strict mode"
+    ]
+
+
+def test_an_incomplete_response_is_simulated_for_responses() -> None:
+    body = {"model": "gpt-4o", "text": {"format": {"type": "json_schema", "name": "x", "schema": STRICT_OK}}}
+    cut = structured_outputs.fill_reply("createResponse", body, {"output": []}, {"finish-reason": "length"})
+    assert cut["status"] == "incomplete" and cut["incomplete_details"] == {"reason": "max_output_tokens"}
+    filtered = structured_outputs.fill_reply(
+        "createResponse", body, {"output": []}, {"finish-reason": "content_filter"}
+    )
+    assert filtered["incomplete_details"] == {"reason": "content_filter"}

@@ -21,25 +21,30 @@ public struct StructuredOutputError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The model's text, at most 64 KiB of it.
     public var content: String?
+    /// The chat completion choice it concerns (`nil` for a Responses reply).
+    public var choiceIndex: Int?
 
     /// The most of the model's text an error keeps.
     public static let contentLimit = 64 * 1024
 
-    init(_ kind: Kind, _ message: String, content: String? = nil) {
+    init(_ kind: Kind, _ message: String, content: String? = nil, choiceIndex: Int? = nil) {
         self.kind = kind
         self.message = message
+        self.choiceIndex = choiceIndex
         self.content = content.map { String(decoding: $0.utf8.prefix(Self.contentLimit), as: UTF8.self) }
     }
 
     public var description: String { message }
 
     /// `text` decoded as `type`.
-    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from text: String, choiceIndex: Int? = nil) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch let error as DecodingError {
+            let which = choiceIndex.map { "choice \($0): " } ?? ""
             throw StructuredOutputError(
-                .invalidContent, "the model's text is not a \(T.self): \(Self.describe(error))", content: text)
+                .invalidContent, "\(which)the model's text is not a \(T.self): \(Self.describe(error))", content: text,
+                choiceIndex: choiceIndex)
         }
     }
 
@@ -88,7 +93,8 @@ extension ChatCompletionsAPI {
     ///
     /// Sets `response_format` to `Output`'s `json_schema` (``ResponseFormatJSONSchema/init(_:name:description:strict:)``),
     /// replacing the body's own, then reads every choice: its content decoded as `Output`, or its
-    /// refusal.
+    /// refusal. As OpenAI's SDKs do, one choice that cannot be read fails the call; the error
+    /// names it (``StructuredOutputError/choiceIndex``).
     ///
     /// - Parameters:
     ///   - body: The request; its `responseFormat` is replaced.
@@ -109,24 +115,29 @@ extension ChatCompletionsAPI {
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
         let completion = try await create(body, options: options)
         let choices = try completion.choices.map { choice -> ParsedChatCompletion<Output>.Choice in
-            let content = choice.message.content
+            let content = choice.message.content.flatMap { $0.isEmpty ? nil : $0 }
             if choice.finishReason == .length {
                 throw StructuredOutputError(
                     .lengthLimit, "choice \(choice.index) stopped at the token limit; its JSON is cut off",
-                    content: content)
+                    content: content, choiceIndex: choice.index)
             }
             if choice.finishReason == .contentFilter {
                 throw StructuredOutputError(
-                    .contentFilter, "choice \(choice.index) was removed by the content filter", content: content)
+                    .contentFilter, "choice \(choice.index) was removed by the content filter", content: content,
+                    choiceIndex: choice.index)
             }
             if let refusal = choice.message.refusal, content == nil {
                 return .init(index: choice.index, output: nil, refusal: refusal)
             }
             guard let content else {
-                throw StructuredOutputError(.noContent, "choice \(choice.index) has neither content nor a refusal")
+                let reason =
+                    choice.finishReason == .toolCalls
+                    ? "asked for tool calls instead (finish_reason tool_calls)" : "has neither content nor a refusal"
+                throw StructuredOutputError(.noContent, "choice \(choice.index) \(reason)", choiceIndex: choice.index)
             }
             return .init(
-                index: choice.index, output: try StructuredOutputError.decode(Output.self, from: content),
+                index: choice.index,
+                output: try StructuredOutputError.decode(Output.self, from: content, choiceIndex: choice.index),
                 refusal: nil)
         }
         return ParsedChatCompletion(completion: completion, choices: choices)
@@ -137,7 +148,7 @@ extension ChatCompletionsAPI {
 public struct ParsedResponse<Output: Decodable> {
     /// The reply as sent.
     public var response: Response
-    /// The output text (``Response/outputText``) decoded as `Output`; `nil` when the model refused.
+    /// The first `output_text` part of the output decoded as `Output`; `nil` when the model refused.
     public var output: Output?
     /// The model's refusal, when it refused (the `refusal` parts of its messages, joined).
     public var refusal: String?
@@ -171,7 +182,17 @@ extension ResponsesAPI {
         text.format = try .jsonSchema(type, name: name, strict: strict)
         body.text = text
         let response = try await create(body, options: options)
-        let outputText = response.outputText
+        // Each `output_text` part is one JSON value; the first is the answer.
+        var outputText = ""
+        search: for item in response.output {
+            guard case .message(let message) = item else { continue }
+            for part in message.content {
+                if case .outputText(let content) = part {
+                    outputText = content.text
+                    break search
+                }
+            }
+        }
         switch response.incompleteDetails?.reason {
         case .maxOutputTokens?:
             throw StructuredOutputError(

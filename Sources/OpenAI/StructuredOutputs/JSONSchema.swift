@@ -10,7 +10,8 @@ import Foundation
 public struct JSONSchema: Sendable, Equatable {
     /// What kind of value the schema describes.
     public indirect enum Kind: Sendable, Equatable {
-        /// A JSON string; `format` is a JSON Schema format such as `uri` or `uuid`.
+        /// A JSON string; `format` is one of the JSON Schema formats strict mode accepts
+        /// (`date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`).
         case string(format: String? = nil)
         /// A JSON number without a fractional part.
         case integer
@@ -24,7 +25,8 @@ public struct JSONSchema: Sendable, Equatable {
         case enumeration([JSONValue])
         /// A JSON array whose items all match the schema.
         case array(JSONSchema)
-        /// A JSON object with these members, in this order.
+        /// A JSON object with these members. Their order is kept here and in `required`; the
+        /// request's JSON, written by Foundation's `JSONEncoder`, does not keep it.
         case object([Property])
         /// A JSON object whose member names are free and whose values match the schema
         /// (`additionalProperties`). Strict mode does not accept it.
@@ -91,7 +93,7 @@ public struct JSONSchema: Sendable, Equatable {
 
     // MARK: Building schemas
 
-    /// A string schema (`format` such as `date-time`, `uri`, `email`).
+    /// A string schema (`format` such as `date-time`, `email`, `uuid`).
     public static func string(description: String? = nil, format: String? = nil) -> JSONSchema {
         JSONSchema(.string(format: format), description: description)
     }
@@ -145,7 +147,7 @@ public struct JSONSchema: Sendable, Equatable {
 
     /// The schema of the Swift type `type`, as a `$ref` to its entry in the document's `$defs`;
     /// how a hand-written schema names another type, or itself.
-    public static func type(_ type: any Decodable.Type, description: String? = nil) -> JSONSchema {
+    public static func schema(of type: any Decodable.Type, description: String? = nil) -> JSONSchema {
         JSONSchema(.reference(Reference(type)), description: description)
     }
 
@@ -168,7 +170,7 @@ public struct JSONSchema: Sendable, Equatable {
 /// `init(from:)` (see ``JSONSchemaDocument/init(for:)``): for a type whose decoder branches, validates
 /// or reads dynamic keys, or an enum with associated values.
 ///
-/// Name other types with ``JSONSchema/type(_:description:)`` (itself too, for recursion). A macro can
+/// Name other types with ``JSONSchema/schema(of:description:)`` (itself too, for recursion). A macro can
 /// later write this conformance from the declaration; the SDK does not depend on one.
 public protocol JSONSchemaConvertible: Decodable {
     /// The schema of this type's JSON form.

@@ -260,7 +260,11 @@ private struct SchemaJSONWriter {
         } else {
             result = ref.objectValue!
         }
-        if let description = schema.description { result["description"] = .string(description) }
+        // Strict mode takes no keyword beside `$ref`: the description of a reference that is not
+        // written in place (to the root, or within a cycle) is left out there.
+        if let description = schema.description, !strict || schema.isNullable {
+            result["description"] = .string(description)
+        }
         return .object(result)
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// The root is written inline; every named type it reaches (a struct, a class, or a
 /// ``JSONSchemaConvertible`` type with an object schema) is one entry of `$defs`, referred to as
-/// `{"$ref": "#/$defs/<Name>"}` (the root type itself as `{"$ref": "#"}`), so a recursive type is
-/// written once.
+/// `{"$ref": "#/$defs/<Name>"}` (the root type itself as `{"$ref": "#"}`), so a recursive type can
+/// be written at all. (In strict mode a reference with a description is written out in place.)
 public struct JSONSchemaDocument: Sendable, Equatable {
     /// One entry of `$defs`.
     public struct Definition: Sendable, Equatable {
@@ -25,7 +25,7 @@ public struct JSONSchemaDocument: Sendable, Equatable {
     /// The root's own Swift type, which refers to itself as `#`.
     public var rootType: JSONSchema.Reference?
 
-    /// A document for a hand-written root schema, resolving each ``JSONSchema/type(_:description:)``
+    /// A document for a hand-written root schema, resolving each ``JSONSchema/schema(of:description:)``
     /// in it to an entry of `$defs`.
     ///
     /// - Throws: ``JSONSchemaError`` when a referenced type's schema cannot be derived.
@@ -43,7 +43,7 @@ public struct JSONSchemaDocument: Sendable, Equatable {
     /// (`""`, `0`, `false`, empty arrays, the first case of an enum) and notes what was asked for:
     /// each `decode(_:forKey:)` is a required member, each `decodeIfPresent(_:forKey:)` an optional
     /// one, in the order decoded, so synthesized `Codable` conformances come out exactly.
-    /// `String`, `Bool`, the integer and floating-point types, `URL` (`format: uri`), `UUID`
+    /// `String`, `Bool`, the integer and floating-point types, `URL` (a string: strict mode has no `uri` format), `UUID`
     /// (`format: uuid`), `Optional` (nullable), arrays and sets, `[String: V]` dictionaries,
     /// ``JSONValue`` (any value) and `CaseIterable` enums with `String` or `Int` raw values are
     /// known. ``JSONSchemaDescribable`` adds descriptions.
@@ -139,7 +139,12 @@ final class JSONSchemaBuilder {
                     return property
                 })
         case .reference(let reference):
-            _ = try named(reference.type, path: path)
+            // A known type, a wrapper or an enum is written in place, like a member of that type.
+            let resolved = try self.schema(for: reference.type, path: path)
+            if case .reference = resolved.kind { break }
+            copy = resolved
+            copy.description = schema.description ?? resolved.description
+            copy.isNullable = schema.isNullable || resolved.isNullable
         case .string, .integer, .number, .boolean, .null, .enumeration, .any:
             break
         }
@@ -149,6 +154,11 @@ final class JSONSchemaBuilder {
     /// The schema of `type` at `path` (Swift member names, for errors).
     func schema(for type: any Decodable.Type, path: [String]) throws -> JSONSchema {
         if let known = Self.knownSchema(type) { return known }
+        if let stated = type as? any JSONSchemaConvertible.Type {
+            let own = stated.jsonSchema
+            guard case .object = own.kind else { return try resolve(own, path: path) }
+            return try named(type, path: path)
+        }
         if let optional = type as? any OptionalSchemaMarker.Type {
             return try schema(for: optional.wrappedDecodable, path: path).orNull
         }
@@ -158,12 +168,18 @@ final class JSONSchemaBuilder {
         if let dictionary = type as? any DictionarySchemaMarker.Type {
             return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
         }
+        if let dictionary = type as? any IntKeyedDictionarySchemaMarker.Type {
+            return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
+        }
+        if type is any UnsupportedDictionaryMarker.Type {
+            throw JSONSchemaError(
+                path: Self.describe(path),
+                message:
+                    "\(type): a dictionary whose keys are neither String nor Int encodes as an array of keys and values; use [String: V] or adopt JSONSchemaConvertible"
+            )
+        }
         if let cases = try Self.enumerationCases(type, path: path) {
             return JSONSchema(.enumeration(cases))
-        }
-        if let stated = type as? any JSONSchemaConvertible.Type {
-            let own = stated.jsonSchema
-            guard case .object = own.kind else { return try resolve(own, path: path) }
         }
         return try named(type, path: path)
     }
@@ -220,8 +236,16 @@ final class JSONSchemaBuilder {
                     "\(type)'s init(from:) failed on placeholder values (\(error)); adopt JSONSchemaConvertible to state its schema"
             )
         }
+        if Mirror(reflecting: value).displayStyle == .enum, type is any RawRepresentable.Type {
+            // Its raw value decoded, so the placeholder hit a case; the other cases stay unknown.
+            throw JSONSchemaError(
+                path: Self.describe(path),
+                message:
+                    "\(type) is an enum whose cases are unknown without CaseIterable; adopt CaseIterable or JSONSchemaConvertible"
+            )
+        }
         placeholders[ObjectIdentifier(type)] = value
-        var schema = try decoder.recorded(type: type)
+        var schema = decoder.recorded(type: type)
         if let described = type as? any JSONSchemaDescribable.Type {
             schema.description = described.jsonSchemaDescription ?? schema.description
             if case .object(let properties) = schema.kind {
@@ -243,27 +267,69 @@ final class JSONSchemaBuilder {
         if let optional = type as? any OptionalSchemaMarker.Type { return optional.noValue as! T }
         if let collection = type as? any ArraySchemaMarker.Type { return collection.empty as! T }
         if let dictionary = type as? any DictionarySchemaMarker.Type { return dictionary.empty as! T }
+        if let dictionary = type as? any IntKeyedDictionarySchemaMarker.Type { return dictionary.empty as! T }
         if let first = Self.firstCase(type) { return first as! T }
         if let value = placeholders[ObjectIdentifier(type)] as? T { return value }
-        if let index = indexByType[ObjectIdentifier(type)], entries[index].schema == nil {
-            throw JSONSchemaError(
-                path: Self.describe(path),
-                message:
-                    "\(type) holds itself through a member that is neither optional nor a collection, so no value of it is finite"
-            )
+        if let stated = type as? any JSONSchemaConvertible.Type {
+            // Decoded from a value of its stated schema, not by its own decoder against
+            // placeholders (which is what stating the schema avoids).
+            let schema = try resolve(stated.jsonSchema, path: path)
+            let instance = Self.instance(of: schema) { reference in
+                self.indexByType[ObjectIdentifier(reference.type)].flatMap { self.entries[$0].schema }
+                    ?? (reference.type as? any JSONSchemaConvertible.Type)?.jsonSchema
+            }
+            do {
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                let value = try decoder.decode(T.self, from: JSONEncoder().encode(instance))
+                placeholders[ObjectIdentifier(type)] = value
+                return value
+            } catch {
+                throw JSONSchemaError(
+                    path: Self.describe(path),
+                    message:
+                        "\(type) does not decode from a value of its stated schema (\(error)), so the type that holds it cannot be derived; make the member optional or state that type's schema too"
+                )
+            }
         }
-        // A JSONSchemaConvertible type reached only through its stated schema: decode it once.
-        let decoder = SchemaRecordingDecoder(builder: self, path: path)
-        do {
-            let value = try T(from: decoder)
-            placeholders[ObjectIdentifier(type)] = value
-            return value
-        } catch let error as JSONSchemaError {
-            throw error
-        } catch {
-            throw JSONSchemaError(
-                path: Self.describe(path),
-                message: "\(type)'s init(from:) failed on placeholder values (\(error))")
+        throw JSONSchemaError(
+            path: Self.describe(path),
+            message:
+                "\(type) holds itself through a member that is neither optional nor a collection, so no value of it is finite"
+        )
+    }
+
+    /// A small value valid against `schema`: `""` (or a value of its format), `0`, `false`, the
+    /// first enum value, empty arrays and dictionaries, every required member, `null` where allowed.
+    static func instance(
+        of schema: JSONSchema, definitions: (JSONSchema.Reference) -> JSONSchema?, depth: Int = 0
+    ) -> JSONValue {
+        if schema.isNullable || depth > 16 { return .null }
+        switch schema.kind {
+        case .string(let format):
+            switch format {
+            case "date-time": return "2026-01-01T00:00:00Z"
+            case "date": return "2026-01-01"
+            case "time": return "00:00:00"
+            case "uuid": return "00000000-0000-0000-0000-000000000000"
+            default: return ""
+            }
+        case .integer, .number: return 0
+        case .boolean: return false
+        case .null, .any: return .null
+        case .enumeration(let values): return values.first ?? .null
+        case .array: return []
+        case .dictionary: return [:]
+        case .object(let properties):
+            var members: [String: JSONValue] = [:]
+            for property in properties where property.isRequired {
+                members[property.name] = instance(of: property.schema, definitions: definitions, depth: depth + 1)
+            }
+            return .object(members)
+        case .anyOf(let schemas):
+            return schemas.first.map { instance(of: $0, definitions: definitions, depth: depth + 1) } ?? .null
+        case .reference(let reference):
+            return definitions(reference).map { instance(of: $0, definitions: definitions, depth: depth + 1) } ?? .null
         }
     }
 
@@ -282,7 +348,8 @@ final class JSONSchemaBuilder {
             is UInt16.Type, is UInt32.Type, is UInt64.Type:
             .integer()
         case is Double.Type, is Float.Type, is Decimal.Type: .number()
-        case is URL.Type: .string(format: "uri")
+        // OpenAI's strict mode accepts no `uri` format.
+        case is URL.Type: .string()
         case is UUID.Type: .string(format: "uuid")
         case is JSONValue.Type: JSONSchema(.any)
         default: nil
@@ -402,3 +469,19 @@ extension Dictionary: DictionarySchemaMarker where Key == String, Value: Decodab
     static var valueDecodable: any Decodable.Type { Value.self }
     static var empty: Self { [:] }
 }
+
+/// `[Int: V]`, which JSON holds as an object with the numbers as member names.
+protocol IntKeyedDictionarySchemaMarker {
+    static var valueDecodable: any Decodable.Type { get }
+    static var empty: Self { get }
+}
+
+extension Dictionary: IntKeyedDictionarySchemaMarker where Key == Int, Value: Decodable {
+    static var valueDecodable: any Decodable.Type { Value.self }
+    static var empty: Self { [:] }
+}
+
+/// Any other dictionary, which `JSONEncoder` writes as an array of alternating keys and values.
+protocol UnsupportedDictionaryMarker {}
+
+extension Dictionary: UnsupportedDictionaryMarker {}

@@ -15,6 +15,8 @@ final class SchemaRecordingDecoder: Decoder {
     /// The members of a keyed container, in the order decoded.
     final class ObjectRecording {
         var properties: [(name: String, value: Member)] = []
+        /// Members the decoder asked `decodeNil(forKey:)` about: it takes `null` for them.
+        var nullable: Set<String> = []
 
         enum Member {
             case schema(JSONSchema, required: Bool)
@@ -30,14 +32,17 @@ final class SchemaRecordingDecoder: Decoder {
         func schema() -> JSONSchema {
             .object(
                 properties.map { name, member in
+                    var property: JSONSchema.Property
                     switch member {
                     case .schema(let schema, let required):
-                        JSONSchema.Property(name, schema, isRequired: required)
+                        property = JSONSchema.Property(name, schema, isRequired: required)
                     case .object(let object, let required):
-                        JSONSchema.Property(name, object.schema(), isRequired: required)
+                        property = JSONSchema.Property(name, object.schema(), isRequired: required)
                     case .array(let array, let required):
-                        JSONSchema.Property(name, array.schema(), isRequired: required)
+                        property = JSONSchema.Property(name, array.schema(), isRequired: required)
                     }
+                    if nullable.contains(name) { property.schema.isNullable = true }
+                    return property
                 })
         }
     }
@@ -47,9 +52,13 @@ final class SchemaRecordingDecoder: Decoder {
         var element: JSONSchema?
         /// The first element, when it was read through a nested keyed container.
         var objectElement: ObjectRecording?
+        /// Whether the decoder asked `decodeNil()` about an element.
+        var nullableElements = false
 
         func schema() -> JSONSchema {
-            .array(of: objectElement?.schema() ?? element ?? JSONSchema(.any))
+            var element = objectElement?.schema() ?? element ?? JSONSchema(.any)
+            if nullableElements { element.isNullable = true }
+            return .array(of: element)
         }
     }
 
@@ -66,16 +75,13 @@ final class SchemaRecordingDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// The schema of what was recorded for `type`.
-    ///
-    /// - Throws: ``JSONSchemaError`` when `init(from:)` read nothing.
-    func recorded(type: Any.Type) throws -> JSONSchema {
+    /// The schema of what was recorded for `type`: an object without members when `init(from:)`
+    /// read nothing (a struct without stored properties, whose synthesized decoder asks for no
+    /// container).
+    func recorded(type: Any.Type) -> JSONSchema {
         var schema: JSONSchema
         switch recording {
-        case .none:
-            throw JSONSchemaError(
-                path: JSONSchemaBuilder.describe(path),
-                message: "\(type)'s init(from:) reads nothing from the decoder; adopt JSONSchemaConvertible")
+        case .none: schema = .object([])
         case .object(let object): schema = object.schema()
         case .single(let value): schema = value
         case .array(let array): schema = array.schema()
@@ -129,7 +135,10 @@ private struct KeyedRecorder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { true }
 
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        object.nullable.insert(key.stringValue)
+        return false
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let memberPath = path + [key.stringValue]
@@ -209,7 +218,10 @@ private struct UnkeyedRecorder: UnkeyedDecodingContainer {
     var count: Int? { nil }
     var isAtEnd: Bool { currentIndex > 0 }
 
-    mutating func decodeNil() throws -> Bool { false }
+    mutating func decodeNil() throws -> Bool {
+        array.nullableElements = true
+        return false
+    }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         currentIndex += 1

@@ -1,0 +1,184 @@
+import Foundation
+
+extension ChatCompletionResponseMessage {
+    /// This reply as the assistant message of the next request: its content, refusal, tool calls
+    /// and audio (by id), so that a conversation continues where the model left it.
+    public var asRequestMessage: ChatCompletionRequestMessage {
+        .assistant(
+            ChatCompletionRequestAssistantMessage(
+                content: content.map { .string($0) }, refusal: refusal,
+                audio: audio.map { ConversationParam2(id: $0.id) }, toolCalls: toolCalls))
+    }
+}
+
+/// A function the model may call, with the Swift code that runs it (``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)``).
+public struct ChatFunctionTool: Sendable {
+    /// The function as the request declares it.
+    public var definition: FunctionObject
+    /// Runs a call: the model's arguments (JSON text) in, the result for the model out.
+    let run: @Sendable (_ arguments: String) async throws -> String
+
+    /// A function whose arguments are `Arguments`, decoded from the model's JSON before `run`.
+    ///
+    /// - Parameters:
+    ///   - name: The function's name (`a-z`, `A-Z`, `0-9`, `_`, `-`; at most 64 characters).
+    ///   - description: What the function does, for the model.
+    ///   - arguments: The Swift type of the arguments; its schema is the function's parameters.
+    ///   - strict: Whether the model must follow the schema exactly (checked here, before any request).
+    ///   - run: The function; what it returns is sent to the model as the call's result, and what it
+    ///     throws is sent as `Error: <description>`.
+    /// - Throws: ``JSONSchemaError`` when `Arguments`' schema cannot be derived or does not fit strict mode.
+    public init<Arguments: Decodable & Sendable>(
+        name: String, description: String? = nil, arguments: Arguments.Type, strict: Bool = true,
+        run: @escaping @Sendable (Arguments) async throws -> String
+    ) throws {
+        self.definition = try FunctionObject(name: name, description: description, arguments: arguments, strict: strict)
+        self.run = { text in
+            let decoded: Arguments
+            do {
+                decoded = try JSONDecoder().decode(Arguments.self, from: Data(text.utf8))
+            } catch let error as DecodingError {
+                throw StructuredOutputError(
+                    .invalidContent,
+                    "the arguments are not a \(Arguments.self): \(StructuredOutputError.describe(error))",
+                    content: text)
+            }
+            return try await run(decoded)
+        }
+    }
+
+    /// A function declared by hand: `run` gets the model's arguments as JSON text.
+    public init(_ definition: FunctionObject, run: @escaping @Sendable (_ arguments: String) async throws -> String) {
+        self.definition = definition
+        self.run = run
+    }
+}
+
+/// A tool call the model asked for, for the approval hook.
+public struct ToolCallRequest: Sendable, Equatable {
+    /// The call's id (`tool_call_id` of its result).
+    public var id: String
+    /// The function's name.
+    public var name: String
+    /// The model's arguments, JSON text.
+    public var arguments: String
+    /// Which reply asked for it, from 1.
+    public var round: Int
+}
+
+/// What the approval hook decides about one call.
+public enum ToolCallApproval: Sendable, Equatable {
+    /// Run it.
+    case approve
+    /// Do not run it; the model is told `The call was declined: <reason>`.
+    case decline(reason: String)
+}
+
+/// What ``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)`` did.
+public struct ChatToolRun: Sendable {
+    /// Every reply, in order; the last is the final answer unless ``stoppedAtMaxRounds``.
+    public var completions: [CreateChatCompletionResponse]
+    /// The conversation: the request's messages, then each reply's assistant message followed
+    /// by its tool results, in call order.
+    public var messages: [ChatCompletionRequestMessage]
+    /// Whether the loop stopped because the last allowed reply still asked for tools.
+    public var stoppedAtMaxRounds: Bool
+
+    /// The last reply.
+    public var completion: CreateChatCompletionResponse { completions[completions.count - 1] }
+    /// The last reply's text.
+    public var content: String? { completion.choices.first?.message.content }
+}
+
+extension ChatCompletionsAPI {
+    /// Runs a conversation in which the model calls Swift functions: sends the request with the
+    /// tools, runs the calls each reply asks for (concurrently, each once), sends their results
+    /// back, and repeats until a reply asks for none or `maxRounds` replies were made.
+    ///
+    /// A call the tools do not define, whose arguments do not decode, that the hook declines, or
+    /// that throws is not an error of the loop: the model is told why (`Error: …`, `The call was
+    /// declined: …`) and goes on. Custom (non-function) tool calls get an `Error:` result.
+    ///
+    /// - Parameters:
+    ///   - body: The request: its messages start the conversation; the tools are added to its own.
+    ///   - tools: The functions the model may call.
+    ///   - maxRounds: The most replies to ask for (at least 1).
+    ///   - approve: Asked before each call, concurrently for the calls of one reply; `nil` runs every call.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every request.
+    /// - Returns: Every reply and the whole conversation.
+    /// - Throws: ``OpenAIError`` as ``create(_:options:)`` does; `CancellationError` when the task is
+    ///   cancelled (between replies; running tools see the cancellation).
+    public func runTools(
+        _ body: CreateChatCompletionRequest, tools: [ChatFunctionTool], maxRounds: Int = 10,
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ChatToolRun {
+        var body = body
+        body.tools = (body.tools ?? []) + tools.map { .function(ChatCompletionTool(function: $0.definition)) }
+        let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var run = ChatToolRun(completions: [], messages: body.messages, stoppedAtMaxRounds: false)
+        for round in 1...max(1, maxRounds) {
+            try Task.checkCancellation()
+            body.messages = run.messages
+            let completion = try await create(body, options: options)
+            run.completions.append(completion)
+            guard let message = completion.choices.first?.message, let calls = message.toolCalls, !calls.isEmpty else {
+                return run
+            }
+            run.messages.append(message.asRequestMessage)
+            if round == max(1, maxRounds) {
+                run.stoppedAtMaxRounds = true
+                return run
+            }
+            let results = try await Self.results(of: calls, round: round, tools: byName, approve: approve)
+            for (id, result) in results {
+                run.messages.append(.tool(ChatCompletionRequestToolMessage(content: .string(result), toolCallID: id)))
+            }
+        }
+        return run
+    }
+
+    /// The result of each call, in call order.
+    static func results(
+        of calls: [ChatCompletionMessageToolCallValue], round: Int, tools: [String: ChatFunctionTool],
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
+    ) async throws -> [(id: String, result: String)] {
+        try await withThrowingTaskGroup(of: (Int, String, String).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask {
+                    switch call {
+                    case .function(let call):
+                        let request = ToolCallRequest(
+                            id: call.id, name: call.function.name, arguments: call.function.arguments, round: round)
+                        return (index, call.id, await Self.result(of: request, tools: tools, approve: approve))
+                    case .custom(let call):
+                        return (index, call.id, "Error: custom tool `\(call.custom.name)` is not run by runTools")
+                    case .unknown(let value):
+                        return (
+                            index, value["id"]?.stringValue ?? "", "Error: a tool call of a kind this SDK does not know"
+                        )
+                    }
+                }
+            }
+            var results: [(Int, String, String)] = []
+            for try await result in group { results.append(result) }
+            try Task.checkCancellation()
+            return results.sorted { $0.0 < $1.0 }.map { (id: $0.1, result: $0.2) }
+        }
+    }
+
+    private static func result(
+        of request: ToolCallRequest, tools: [String: ChatFunctionTool],
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
+    ) async -> String {
+        guard let tool = tools[request.name] else { return "Error: there is no function named `\(request.name)`" }
+        if let approve, case .decline(let reason) = await approve(request) {
+            return "The call was declined: \(reason)"
+        }
+        do {
+            return try await tool.run(request.arguments)
+        } catch {
+            return "Error: \(error)"
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import XCTest
+
+@testable import OpenAI
+
+private struct CityArguments: Decodable, Sendable {
+    var city: String
+    var unit: String?
+}
+
+private struct NoArguments: Decodable, Sendable {}
+
+/// How many tool calls run at once.
+private actor ConcurrencyProbe {
+    private(set) var running = 0
+    private(set) var mostAtOnce = 0
+
+    func enter() {
+        running += 1
+        mostAtOnce = max(mostAtOnce, running)
+    }
+
+    func leave() { running -= 1 }
+}
+
+private struct ToolFailure: Error, CustomStringConvertible {
+    var description: String { "the clock is broken" }
+}
+
+/// The run loop against the local server acting as a model that calls every tool it is offered
+/// (`x-testserver-tool-rounds`), then answers with the results it was sent.
+final class ChatToolRunnerTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+    }
+
+    private func request() throws -> CreateChatCompletionRequest {
+        try (["model": "gpt-4o", "messages": [["role": "user", "content": "Weather and time in Oslo?"]]] as JSONValue)
+            .decode()
+    }
+
+    private func tools(probe: ConcurrencyProbe) throws -> [ChatFunctionTool] {
+        [
+            try ChatFunctionTool(name: "get_weather", description: "The weather.", arguments: CityArguments.self) {
+                arguments in
+                await probe.enter()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                await probe.leave()
+                return "sunny in \(arguments.city)"
+            },
+            try ChatFunctionTool(name: "get_time", arguments: NoArguments.self) { _ in
+                await probe.enter()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                await probe.leave()
+                throw ToolFailure()
+            },
+        ]
+    }
+
+    func testParallelCallsRunAtOnceAndResultsAndErrorsGoBackInOrder() async throws {
+        let scenario = TestServer.scenario()
+        let client = try server.client(
+            maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
+        let probe = ConcurrencyProbe()
+        let run = try await client.chat.completions.runTools(try request(), tools: try tools(probe: probe))
+        XCTAssertEqual(run.completions.count, 2)
+        XCTAssertFalse(run.stoppedAtMaxRounds)
+        XCTAssertEqual(run.content, "tool results: sunny in text | Error: the clock is broken")
+        let mostAtOnce = await probe.mostAtOnce
+        XCTAssertEqual(mostAtOnce, 2, "the two calls of one reply run concurrently")
+        // user, assistant with two tool calls, two tool results (the final answer is not a request message).
+        XCTAssertEqual(run.messages.count, 4)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.validation), ["ok", "ok"], "\(records.map(\.validationErrors))")
+        let second = try XCTUnwrap(records.last?.bodyJSON?["messages"]?.arrayValue)
+        XCTAssertEqual(second.map { $0["role"] }, ["user", "assistant", "tool", "tool"])
+        XCTAssertEqual(second[1]["tool_calls"]?.arrayValue?.map { $0["id"] }, ["call_1_0", "call_1_1"])
+        XCTAssertEqual(second[2]["tool_call_id"], "call_1_0")
+        XCTAssertEqual(second[3]["content"], "Error: the clock is broken")
+        let declared = try XCTUnwrap(records.first?.bodyJSON?["tools"]?.arrayValue)
+        XCTAssertEqual(declared.map { $0["function"]?["name"] }, ["get_weather", "get_time"])
+        XCTAssertEqual(declared.first?["function"]?["strict"], true)
+    }
+
+    func testADeclinedCallIsNotRunAndTheModelIsToldWhy() async throws {
+        let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "1"])
+        let probe = ConcurrencyProbe()
+        let asked = LockedRequests()
+        let run = try await client.chat.completions.runTools(try request(), tools: try tools(probe: probe)) { call in
+            asked.append(call)
+            return call.name == "get_time" ? .decline(reason: "not now") : .approve
+        }
+        XCTAssertEqual(run.content, "tool results: sunny in text | The call was declined: not now")
+        XCTAssertEqual(asked.all.map(\.name).sorted(), ["get_time", "get_weather"])
+        let arguments = try XCTUnwrap(asked.all.first { $0.name == "get_weather" }?.arguments)
+        XCTAssertEqual(
+            try JSONDecoder().decode(JSONValue.self, from: Data(arguments.utf8)), ["city": "text", "unit": "text"])
+        XCTAssertEqual(asked.all.map(\.round), [1, 1])
+    }
+
+    func testTheLoopStopsAtMaxRounds() async throws {
+        let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "5"])
+        let run = try await client.chat.completions.runTools(
+            try request(), tools: try tools(probe: ConcurrencyProbe()), maxRounds: 2)
+        XCTAssertTrue(run.stoppedAtMaxRounds)
+        XCTAssertEqual(run.completions.count, 2)
+        XCTAssertEqual(run.completion.choices.first?.message.toolCalls?.count, 2)
+        XCTAssertNil(run.content)
+    }
+
+    func testCancellationStopsTheLoopWhileAToolRuns() async throws {
+        let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "3"])
+        let slow = try ChatFunctionTool(name: "slow", arguments: NoArguments.self) { _ in
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            return "late"
+        }
+        let body = try request()
+        let task = Task { try await client.chat.completions.runTools(body, tools: [slow]) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled run returned")
+        } catch is CancellationError {
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        }
+    }
+
+    func testAReplyMessageBecomesTheNextRequestsAssistantMessage() throws {
+        let reply: ChatCompletionResponseMessage = try
+            ([
+                "role": "assistant", "content": "Hi", "refusal": nil,
+                "tool_calls": [["id": "c1", "type": "function", "function": ["name": "f", "arguments": "{}"]]],
+            ] as JSONValue).decode()
+        XCTAssertEqual(
+            try JSONValue(encoding: reply.asRequestMessage),
+            [
+                "role": "assistant", "content": "Hi",
+                "tool_calls": [["id": "c1", "type": "function", "function": ["name": "f", "arguments": "{}"]]],
+            ])
+    }
+}
+
+/// Approval requests, collected from concurrent calls.
+private final class LockedRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [ToolCallRequest] = []
+
+    func append(_ request: ToolCallRequest) { lock.withLock { requests.append(request) } }
+    var all: [ToolCallRequest] { lock.withLock { requests } }
+}
