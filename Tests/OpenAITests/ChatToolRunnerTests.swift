@@ -64,7 +64,8 @@ final class ChatToolRunnerTests: XCTestCase {
         let client = try server.client(
             maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
         let probe = ConcurrencyProbe()
-        let run = try await client.chat.completions.runTools(try request(), tools: try tools(probe: probe))
+        let run = try await client.chat.completions.runTools(
+            try request(), tools: try tools(probe: probe), options: RequestOptions(idempotencyKey: "k"))
         XCTAssertEqual(run.completions.count, 2)
         XCTAssertFalse(run.stoppedAtMaxRounds)
         XCTAssertEqual(run.content, "tool results: sunny in text | Error: the clock is broken")
@@ -74,6 +75,7 @@ final class ChatToolRunnerTests: XCTestCase {
         XCTAssertEqual(run.messages.count, 4)
         let records = try await server.requests(scenario: scenario)
         XCTAssertEqual(records.map(\.validation), ["ok", "ok"], "\(records.map(\.validationErrors))")
+        XCTAssertEqual(records.map { $0.headers["idempotency-key"] }, ["k-round-1", "k-round-2"])
         let second = try XCTUnwrap(records.last?.bodyJSON?["messages"]?.arrayValue)
         XCTAssertEqual(second.map { $0["role"] }, ["user", "assistant", "tool", "tool"])
         XCTAssertEqual(second[1]["tool_calls"]?.arrayValue?.map { $0["id"] }, ["call_1_0", "call_1_1"])

@@ -104,7 +104,9 @@ extension ChatCompletionsAPI {
     ///   - tools: The functions the model may call.
     ///   - maxRounds: The most replies to ask for (at least 1).
     ///   - approve: Asked before each call, concurrently for the calls of one reply; `nil` runs every call.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every request.
+    ///   - options: Per-request headers, query items, timeout and retries, for every request; an
+    ///     idempotency key `k` is sent as `k-round-1`, `k-round-2`, … so that each reply is its own
+    ///     request (retries of one request share its key).
     /// - Returns: Every reply and the whole conversation.
     /// - Throws: ``OpenAIError`` as ``create(_:options:)`` does; `CancellationError` when the task is
     ///   cancelled (between replies; running tools see the cancellation).
@@ -120,7 +122,9 @@ extension ChatCompletionsAPI {
         for round in 1...max(1, maxRounds) {
             try Task.checkCancellation()
             body.messages = run.messages
-            let completion = try await create(body, options: options)
+            var roundOptions = options
+            roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
+            let completion = try await create(body, options: roundOptions)
             run.completions.append(completion)
             guard let message = completion.choices.first?.message, let calls = message.toolCalls, !calls.isEmpty else {
                 return run
