@@ -43,23 +43,24 @@ public struct JSONSchemaDocument: Sendable, Equatable {
     /// (`""`, `0`, `false`, empty arrays, the first case of an enum) and notes what was asked for:
     /// each `decode(_:forKey:)` is a required member, each `decodeIfPresent(_:forKey:)` an optional
     /// one, in the order decoded, so synthesized `Codable` conformances come out exactly.
-    /// `String`, `Bool`, the integer and floating-point types, `URL` (a string: strict mode has no `uri` format), `UUID`
-    /// (`format: uuid`), `Optional` (nullable), arrays and sets, `[String: V]` dictionaries,
-    /// ``JSONValue`` (any value) and `CaseIterable` enums with `String` or `Int` raw values are
-    /// known. ``JSONSchemaDescribable`` adds descriptions.
+    /// `String`, `Bool`, the integer and floating-point types, `URL` (a plain string: strict mode
+    /// has no `uri` format), `UUID` (`format: uuid`), `Optional` (nullable), arrays and sets,
+    /// `[String: V]` and `[Int: V]` dictionaries, ``JSONValue`` (any value) and `CaseIterable` enums
+    /// with `String` or `Int` raw values are known; a type whose `init(from:)` reads nothing is an
+    /// object without members. ``JSONSchemaDescribable`` adds descriptions.
     ///
     /// It is not sound, and the type must adopt ``JSONSchemaConvertible`` instead, when
     /// `init(from:)`:
     /// - branches on what it reads (a union trying one shape then another: only the first path
     ///   is seen), or validates values (the placeholders may be rejected: an error);
     /// - reads dynamic keys (`allKeys` is empty while recording);
-    /// - decodes `Date` or `Data`, whose JSON form depends on the `JSONDecoder`'s strategies (an
-    ///   error), or a non-`CaseIterable` enum (its raw value is unknown: an error).
+    /// - decodes `Date` or `Data`, whose JSON form depends on the `JSONDecoder`'s strategies, a
+    ///   non-`CaseIterable` enum (its other cases are unknown), or a dictionary whose keys are
+    ///   neither `String` nor `Int`: each an error.
     ///
     /// - Throws: ``JSONSchemaError`` naming the type and the member path where derivation failed.
     public init<T: Decodable>(for type: T.Type) throws {
         let builder = JSONSchemaBuilder()
-        builder.rootType = ObjectIdentifier(type)
         let schema = try builder.schema(for: type, path: [String(describing: type)])
         if case .reference(let reference) = schema.kind, let own = builder.take(reference) {
             self.root = own.described(schema.description ?? own.description)
@@ -68,11 +69,6 @@ public struct JSONSchemaDocument: Sendable, Equatable {
         }
         self.definitions = builder.definitions()
         self.rootType = JSONSchema.Reference(type)
-    }
-
-    /// The name of `reference`'s entry in `$defs`, or `nil` for the root type.
-    func definitionName(_ reference: JSONSchema.Reference) -> String? {
-        definitions.first { $0.type == reference }?.name
     }
 
     /// The definition `reference` stands for.
@@ -105,8 +101,6 @@ final class JSONSchemaBuilder {
     private var indexByType: [ObjectIdentifier: Int] = [:]
     /// Placeholder instances of derived types, handed to the decoders of types that contain them.
     private var placeholders: [ObjectIdentifier: Any] = [:]
-    /// The root type, which refers to itself as `#` and has no entry once the document is built.
-    var rootType: ObjectIdentifier?
 
     func definitions() -> [JSONSchemaDocument.Definition] {
         entries.compactMap { entry in
