@@ -23,12 +23,14 @@ public struct Translator {
 
         // Areas: the tag of the operations that reach a schema most directly; "Shared" when several tie.
         let references = SchemaReferences(document)
-        let areas = schemaAreas(document, references: references, routes: routes)
+        // What each operation reaches, and through how many references: areas and modules both use it.
+        let reach = document.operations.map { references.depths(from: references.roots(of: $0)) }
+        let areas = schemaAreas(document, reach: reach, routes: routes)
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
         let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
         let adminSchemas = Self.adminOnlySchemas(
-            document, references: references, routes: routes, adminRoots: adminRoots,
+            document, references: references, reach: reach, routes: routes, adminRoots: adminRoots,
             alsoCore: Set(overrides.streaming.values.map(\.eventSchema)))
 
         // Component schemas sent as multipart forms: their binary fields are file uploads.
@@ -220,14 +222,17 @@ public struct Translator {
     /// directly (through the fewest `$ref`s from an operation's parameters, bodies or replies), or
     /// "Shared" when operations of several tags reach it equally directly. An operation without a
     /// tag counts for its root resource (`/responses/compact` for `Responses`).
+    ///
+    /// `reach` holds, for each operation in document order, the schemas it reaches and through how
+    /// many references (``SchemaReferences/depths(from:)``).
     func schemaAreas(
-        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: RouteNaming.Route]
+        _ document: OpenAPIDocument, reach: [[String: Int]], routes: [String: RouteNaming.Route]
     ) -> [String: String] {
         var depths: [String: [String: Int]] = [:]  // schema → area → fewest references
-        for operation in document.operations {
+        for (operation, reached) in zip(document.operations, reach) {
             let root = routes[Self.operationKey(operation)]?.resourcePath.first
             let area = operation.tags.first.map(Naming.typeName) ?? root.map(Naming.typeName) ?? "Other"
-            for (name, depth) in references.depths(from: references.roots(of: operation)) {
+            for (name, depth) in reached {
                 depths[name, default: [:]][area] = min(depths[name]?[area] ?? .max, depth)
             }
         }
@@ -271,18 +276,16 @@ public struct Translator {
     /// streams `Spec/overrides.json` declares). No `OpenAI` type refers to one: component reuse
     /// leaves these out (``SchemaTranslator/enableComponentReuse(excluding:)``).
     static func adminOnlySchemas(
-        _ document: OpenAPIDocument, references: SchemaReferences, routes: [String: RouteNaming.Route],
-        adminRoots: Set<String>,
-        alsoCore: Set<String> = []
+        _ document: OpenAPIDocument, references: SchemaReferences, reach: [[String: Int]],
+        routes: [String: RouteNaming.Route], adminRoots: Set<String>, alsoCore: Set<String> = []
     ) -> Set<String> {
         guard !adminRoots.isEmpty else { return [] }
         var reachedByAny: Set<String> = []
         var coreRoots: Set<String> = []
-        for operation in document.operations {
-            let roots = references.roots(of: operation)
-            reachedByAny.formUnion(references.closure(of: roots))
+        for (operation, reached) in zip(document.operations, reach) {
+            reachedByAny.formUnion(reached.keys)
             let root = routes[Self.operationKey(operation)]?.resourcePath.first ?? ""
-            if !adminRoots.contains(root) { coreRoots.formUnion(roots) }
+            if !adminRoots.contains(root) { coreRoots.formUnion(reached.filter { $0.value == 0 }.keys) }
         }
         let all = Set(document.schemas.map(\.name))
         let core = references.closure(of: coreRoots.union(all.subtracting(reachedByAny)).union(alsoCore))

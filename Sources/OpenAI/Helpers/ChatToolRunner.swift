@@ -34,16 +34,7 @@ public struct ChatFunctionTool: Sendable {
     ) throws {
         self.definition = try FunctionObject(name: name, description: description, arguments: arguments, strict: strict)
         self.run = { text in
-            let decoded: Arguments
-            do {
-                decoded = try JSONDecoder().decode(Arguments.self, from: Data(text.utf8))
-            } catch let error as DecodingError {
-                throw StructuredOutputError(
-                    .invalidContent,
-                    "the arguments are not a \(Arguments.self): \(StructuredOutputError.describe(error))",
-                    content: text)
-            }
-            return try await run(decoded)
+            try await run(StructuredOutputError.decode(Arguments.self, from: text, what: "the arguments"))
         }
     }
 
@@ -119,7 +110,8 @@ extension ChatCompletionsAPI {
         body.tools = (body.tools ?? []) + tools.map { .function(ChatCompletionTool(function: $0.definition)) }
         let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
         var run = ChatToolRun(completions: [], messages: body.messages, stoppedAtMaxRounds: false)
-        for round in 1...max(1, maxRounds) {
+        let rounds = max(1, maxRounds)
+        for round in 1...rounds {
             try Task.checkCancellation()
             body.messages = run.messages
             var roundOptions = options
@@ -130,7 +122,7 @@ extension ChatCompletionsAPI {
                 return run
             }
             run.messages.append(message.asRequestMessage)
-            if round == max(1, maxRounds) {
+            if round == rounds {
                 run.stoppedAtMaxRounds = true
                 return run
             }

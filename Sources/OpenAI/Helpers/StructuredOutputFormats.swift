@@ -3,13 +3,6 @@ import Foundation
 /// Structured outputs and function tools from Swift types: the request values that carry a
 /// ``JSONSchemaDocument``, and reading a tool call's arguments back as the Swift type.
 extension JSONSchemaDocument {
-    /// The schema as the `[String: JSONValue]` the request types hold.
-    ///
-    /// - Throws: ``JSONSchemaError`` from ``jsonObject(strict:limits:)``.
-    func schemaObject(strict: Bool) throws -> [String: JSONValue] {
-        try jsonObject(strict: strict)
-    }
-
     /// A name the API accepts for a format or a function (`a-z`, `A-Z`, `0-9`, `_` and `-`, at most
     /// 64 characters), from a Swift type's name.
     static func apiName(for type: Any.Type) -> String {
@@ -37,7 +30,7 @@ extension ResponseFormatJSONSchema {
         self.init(
             jsonSchema: JSONSchema(
                 name: name ?? JSONSchemaDocument.apiName(for: type), description: description,
-                schema: try document.schemaObject(strict: strict), strict: strict))
+                schema: try document.jsonObject(strict: strict), strict: strict))
     }
 }
 
@@ -68,7 +61,7 @@ extension TextResponseFormatJSONSchema {
     ) throws {
         let document = try JSONSchemaDocument(for: type)
         self.init(
-            name: name ?? JSONSchemaDocument.apiName(for: type), schema: try document.schemaObject(strict: strict),
+            name: name ?? JSONSchemaDocument.apiName(for: type), schema: try document.jsonObject(strict: strict),
             description: description, strict: strict)
     }
 }
@@ -99,7 +92,7 @@ extension FunctionObject {
     ) throws {
         let document = try JSONSchemaDocument(for: arguments)
         self.init(
-            name: name, description: description, parameters: try document.schemaObject(strict: strict),
+            name: name, description: description, parameters: try document.jsonObject(strict: strict),
             strict: strict)
     }
 }
@@ -148,7 +141,7 @@ extension FunctionTool {
     ) throws {
         let document = try JSONSchemaDocument(for: arguments)
         self.init(
-            name: name, description: description, parameters: try document.schemaObject(strict: strict),
+            name: name, description: description, parameters: try document.jsonObject(strict: strict),
             strict: strict)
     }
 }

@@ -37,13 +37,17 @@ public struct StructuredOutputError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// `text` decoded as `type`.
-    static func decode<T: Decodable>(_ type: T.Type, from text: String, choiceIndex: Int? = nil) throws -> T {
+    /// `text` decoded as `type`; `what` names the text in the error (the model's text, a tool
+    /// call's arguments).
+    static func decode<T: Decodable>(
+        _ type: T.Type, from text: String, what: String = "the model's text", choiceIndex: Int? = nil
+    ) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch let error as DecodingError {
             let which = choiceIndex.map { "choice \($0): " } ?? ""
             throw StructuredOutputError(
-                .invalidContent, "\(which)the model's text is not a \(T.self): \(Self.describe(error))", content: text,
+                .invalidContent, "\(which)\(what) is not a \(T.self): \(Self.describe(error))", content: text,
                 choiceIndex: choiceIndex)
         }
     }
@@ -183,13 +187,15 @@ extension ResponsesAPI {
         body.text = text
         let response = try await create(body, options: options)
         // Each `output_text` part is one JSON value; the first is the answer.
-        var outputText = ""
-        search: for item in response.output {
+        var outputText: String?
+        var refusals: [String] = []
+        for item in response.output {
             guard case .message(let message) = item else { continue }
             for part in message.content {
-                if case .outputText(let content) = part {
-                    outputText = content.text
-                    break search
+                switch part {
+                case .outputText(let content): outputText = outputText ?? content.text
+                case .refusal(let refusal): refusals.append(refusal.refusal)
+                default: break
                 }
             }
         }
@@ -203,14 +209,7 @@ extension ResponsesAPI {
         default:
             break
         }
-        var refusals: [String] = []
-        for item in response.output {
-            guard case .message(let message) = item else { continue }
-            for part in message.content {
-                if case .refusal(let refusal) = part { refusals.append(refusal.refusal) }
-            }
-        }
-        if outputText.isEmpty {
+        guard let outputText, !outputText.isEmpty else {
             guard !refusals.isEmpty else {
                 throw StructuredOutputError(.noContent, "the response has neither output text nor a refusal")
             }

@@ -35,18 +35,14 @@ extension JSONSchemaDocument {
             }
         }
         var object = try writer.write(root, pointer: "#").objectValue ?? [:]
+        // Every definition in plain mode; in strict mode those written as a `$ref`, including the
+        // ones first reached from another definition (writing one can reference more).
         var definitionsJSON: [String: JSONValue] = [:]
-        for definition in definitions where writer.referenced.contains(definition.name) || !strict {
-            definitionsJSON[definition.name] = try writer.write(
-                definition.schema, pointer: "#/$defs/" + Self.escapePointer(definition.name))
-        }
-        // Definitions first reached from another definition.
-        var written = Set(definitionsJSON.keys)
-        while let next = definitions.first(where: { writer.referenced.contains($0.name) && !written.contains($0.name) })
-        {
+        while let next = definitions.first(where: {
+            (!strict || writer.referenced.contains($0.name)) && definitionsJSON[$0.name] == nil
+        }) {
             definitionsJSON[next.name] = try writer.write(
                 next.schema, pointer: "#/$defs/" + Self.escapePointer(next.name))
-            written.insert(next.name)
         }
         if !definitionsJSON.isEmpty { object["$defs"] = .object(definitionsJSON) }
         if strict { try Self.check(.object(object), limits: limits) }

@@ -160,12 +160,9 @@ final class JSONSchemaBuilder {
             return .array(of: try schema(for: collection.elementDecodable, path: path + ["[]"]))
         }
         if let dictionary = type as? any DictionarySchemaMarker.Type {
-            return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
-        }
-        if let dictionary = type as? any IntKeyedDictionarySchemaMarker.Type {
-            return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
-        }
-        if type is any UnsupportedDictionaryMarker.Type {
+            if dictionary.keysAreMemberNames {
+                return .dictionary(of: try schema(for: dictionary.valueDecodable, path: path + ["[:]"]))
+            }
             throw JSONSchemaError(
                 path: Self.describe(path),
                 message:
@@ -261,7 +258,6 @@ final class JSONSchemaBuilder {
         if let optional = type as? any OptionalSchemaMarker.Type { return optional.noValue as! T }
         if let collection = type as? any ArraySchemaMarker.Type { return collection.empty as! T }
         if let dictionary = type as? any DictionarySchemaMarker.Type { return dictionary.empty as! T }
-        if let dictionary = type as? any IntKeyedDictionarySchemaMarker.Type { return dictionary.empty as! T }
         if let first = Self.firstCase(type) { return first as! T }
         if let value = placeholders[ObjectIdentifier(type)] as? T { return value }
         if let stated = type as? any JSONSchemaConvertible.Type {
@@ -454,28 +450,16 @@ extension ContiguousArray: ArraySchemaMarker where Element: Decodable {
     static var empty: Self { [] }
 }
 
+/// A dictionary. `[String: V]` and `[Int: V]` are JSON objects (the numbers as member names);
+/// `JSONEncoder` writes any other as an array of alternating keys and values.
 protocol DictionarySchemaMarker {
+    static var keysAreMemberNames: Bool { get }
     static var valueDecodable: any Decodable.Type { get }
     static var empty: Self { get }
 }
 
-extension Dictionary: DictionarySchemaMarker where Key == String, Value: Decodable {
+extension Dictionary: DictionarySchemaMarker where Value: Decodable {
+    static var keysAreMemberNames: Bool { Key.self == String.self || Key.self == Int.self }
     static var valueDecodable: any Decodable.Type { Value.self }
     static var empty: Self { [:] }
 }
-
-/// `[Int: V]`, which JSON holds as an object with the numbers as member names.
-protocol IntKeyedDictionarySchemaMarker {
-    static var valueDecodable: any Decodable.Type { get }
-    static var empty: Self { get }
-}
-
-extension Dictionary: IntKeyedDictionarySchemaMarker where Key == Int, Value: Decodable {
-    static var valueDecodable: any Decodable.Type { Value.self }
-    static var empty: Self { [:] }
-}
-
-/// Any other dictionary, which `JSONEncoder` writes as an array of alternating keys and values.
-protocol UnsupportedDictionaryMarker {}
-
-extension Dictionary: UnsupportedDictionaryMarker {}
