@@ -46,6 +46,16 @@ final class OverridesLoadingTests: XCTestCase {
         assertRejected(
             #"{"streaming": {"createX": {"event": "E", "framing": "lines"}}}"#, mentioning: "streaming.createX")
         assertRejected(#"{"operations": {"createX": 3}}"#, mentioning: "operations.createX")
+        assertRejected(#"{"leading-members": {"members": "model"}}"#, mentioning: "leading-members needs `members`")
+        assertRejected(
+            #"{"leading-members": {"members": ["model", "model"]}}"#, mentioning: "a list of distinct JSON member names"
+        )
+    }
+
+    func testLeadingMembersAreReadInTheirOrder() throws {
+        let overrides = try load(#"{"leading-members": {"members": ["model", "input"], "reason": "r"}}"#)
+        XCTAssertEqual(overrides.leadingMembers, ["model", "input"])
+        XCTAssertEqual(try load("{}").leadingMembers, [])
     }
 
     func testACorrectionThatMatchesNoSchemaIsAWarning() throws {

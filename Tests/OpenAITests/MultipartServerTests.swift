@@ -165,8 +165,8 @@ final class MultipartServerTests: XCTestCase {
         let client = try client()
         _ = try await client.audio.transcriptions.create(
             .init(
-                file: FileUpload(data: Self.mp3), model: "gpt-4o-transcribe", language: "en",
-                prompt: "Names: Zoë", responseFormat: "json", temperature: 0.0000001, include: ["logprobs"],
+                file: FileUpload(data: Self.mp3), model: "gpt-4o-transcribe", responseFormat: "json",
+                temperature: 0.0000001, language: "en", prompt: "Names: Zoë", include: ["logprobs"],
                 chunkingStrategy: "auto", knownSpeakerNames: ["agent", "customer"]))
         let parts = try await recordedParts(operation: "createTranscription")
         XCTAssertEqual(
@@ -295,8 +295,7 @@ final class MultipartServerTests: XCTestCase {
         let second = Self.png + Data("second".utf8)
         let form = CreateImageEditRequest(
             image: .files([FileUpload(data: Self.png), FileUpload(data: second)]), prompt: "Combine them",
-            background: "transparent",
-            model: "gpt-image-1", n: 1, outputCompression: 80, stream: false)
+            model: "gpt-image-1", background: "transparent", n: 1, outputCompression: 80, stream: false)
         try await sendMultipart(client, "/images/edits", "createImageEdit", form)
         let parts = try await recordedParts(operation: "createImageEdit")
         XCTAssertEqual(

@@ -93,6 +93,20 @@ public struct StructDecl: Hashable, Sendable {
     public var nested: [Declaration]
     /// A cursor page (`data` + `has_more`): conforms to `CursorPage`.
     public var page: PageInfo? = nil
+    /// JSON names of optional members the memberwise initialiser takes right after the required
+    /// ones, in this order (`Spec/overrides.json` `leading-members`); the others follow in schema
+    /// order.
+    public var leadingMembers: [String] = []
+
+    /// The stored members in the memberwise initialiser's order: required ones in schema order
+    /// (API Design Guidelines: parameters without a default first), then ``leadingMembers``, then
+    /// the other optional ones in schema order.
+    public func initializerOrder(_ stored: [Property]) -> [Property] {
+        let optional = stored.filter(\.isOptional)
+        let leading = leadingMembers.compactMap { name in optional.first { $0.wireName == name } }
+        let leadingNames = Set(leading.map(\.wireName))
+        return stored.filter { !$0.isOptional } + leading + optional.filter { !leadingNames.contains($0.wireName) }
+    }
 
     /// The runtime protocols the struct adopts beyond the value conformances every type has.
     public var conformances: [Conformance] {

@@ -159,8 +159,7 @@ struct DeclarationRenderer {
     }
 
     func renderMemberwiseInit(_ decl: StructDecl, stored: [Property], into printer: inout CodePrinter) {
-        // Parameters without a default first, each group in schema order (API Design Guidelines).
-        let ordered = stored.filter { !$0.isOptional } + stored.filter(\.isOptional)
+        let ordered = decl.initializerOrder(stored)
         var parameters = ordered.map { property -> String in
             let local = property.parameterLocalName
             let label = local == property.name ? property.name : "\(property.name) \(local)"

@@ -13,7 +13,8 @@ extension Overrides {
     /// `stream-endings` (operationId → `{"terminal-events": [...], "finished-choices": true}`),
     /// `binary-responses` (operationId → `{"accept": [media types], "reason": ...}`),
     /// `body-defaults` (operationId → `{"members": {JSON name: value}}`), `secret-members`
-    /// (`{"members": [JSON pointers]}`) and `schemas` (JSON pointer → ``SchemaCorrection``). Keys
+    /// (`{"members": [JSON pointers]}`), `leading-members` (`{"members": [JSON names]}`) and
+    /// `schemas` (JSON pointer → ``SchemaCorrection``). Keys
     /// named `comment` are notes. A missing file gives no overrides.
     ///
     /// - Throws: ``LoadingError`` when the file is not a JSON object, has a section or a key this
@@ -118,6 +119,17 @@ extension Overrides {
             }
             overrides.secretMembers = Set(pointers)
         }
+        if let leading = object["leading-members"] {
+            guard let entry = leading as? [String: Any], let names = entry["members"] as? [String],
+                Set(names).count == names.count, Set(entry.keys).isSubset(of: ["members", "reason", "comment"])
+            else {
+                throw LoadingError(
+                    description:
+                        "\(path): leading-members needs `members`, a list of distinct JSON member names, and takes only `reason` and `comment` beside it"
+                )
+            }
+            overrides.leadingMembers = names
+        }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] where pointer != "comment" {
             overrides.schemas[pointer] = try schemaCorrection(value, pointer: pointer, path: path)
         }
@@ -129,7 +141,7 @@ extension Overrides {
     /// The sections of `Spec/overrides.json`; any other is an error.
     static let sections: Set<String> = [
         "comment", "operations", "streaming", "stream-endings", "binary-responses", "body-defaults",
-        "secret-members", "schemas",
+        "secret-members", "leading-members", "schemas",
     ]
 
     /// One `schemas` entry: `x-swift-type` (a string), `enum`, `not-required`,

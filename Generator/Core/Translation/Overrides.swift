@@ -2,7 +2,8 @@ import OpenAPI
 
 /// The project's overlay, `Spec/overrides.json`, as typed values (``load(from:)`` rejects unknown
 /// keys): method names, schema corrections (the overlay stage, ``SchemaOverlay``), undeclared
-/// streams and their endings, binary replies, body defaults and credential members.
+/// streams and their endings, binary replies, body defaults, credential members and the order of
+/// initialiser parameters.
 public struct Overrides: Sendable {
     /// operationId → `resource.path.method`, e.g. `createImage` → `images.generate`.
     public var operations: [String: String]
@@ -21,6 +22,10 @@ public struct Overrides: Sendable {
     public var bodyDefaults: [String: [String: String]]
     /// JSON pointers of properties whose values are credentials: never printed.
     public var secretMembers: Set<String> = []
+    /// JSON member names that memberwise initialisers take right after the required parameters,
+    /// in this order (`leading-members`): the members callers set most, such as `model` and
+    /// `input`. The other optional members follow in schema order.
+    public var leadingMembers: [String] = []
     /// The file they were read from, as diagnostics about them name it.
     public var source = "Spec/overrides.json"
 

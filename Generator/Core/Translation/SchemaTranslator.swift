@@ -24,6 +24,9 @@ struct SchemaTranslator {
     var diagnostics: [Diagnostic] = []
     /// JSON pointers of properties whose values are credentials (never printed).
     var secretPointers: Set<String> = []
+    /// JSON names memberwise initialisers take first among the optional members
+    /// (``Overrides/leadingMembers``).
+    var leadingMembers: [String] = []
     /// Shape (``ShapeFingerprinter``) → the component declared with it, so that an inline schema
     /// of the same shape is emitted as that component instead of a nested copy; the first in
     /// the spec when several components share a shape (``enableComponentReuse(excluding:)``).
@@ -478,9 +481,10 @@ struct SchemaTranslator {
             if !properties.isEmpty { additional = nil }
         default: break
         }
+        let names = Set(properties.map(\.wireName))
         return StructDecl(
             name: name, documentation: documentation, properties: properties, additionalProperties: additional,
-            multipart: multipart, nested: inner.nested)
+            multipart: multipart, nested: inner.nested, leadingMembers: leadingMembers.filter(names.contains))
     }
 
     /// A description with the unit its format implies (`unixtime` is Unix time in seconds).

@@ -20,6 +20,7 @@ public struct Translator {
             })
         var schemas = SchemaTranslator(document: document, reservedNames: resourceTypeNames)
         schemas.secretPointers = overrides.secretMembers
+        schemas.leadingMembers = overrides.leadingMembers
 
         // Areas: the tag of the operations that reach a schema most directly; "Shared" when several tie.
         let references = SchemaReferences(document)

@@ -38,22 +38,22 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - createdAt: The Unix timestamp (in seconds) for when the assistant was created.
     ///   - model: ID of the model to use.
     ///   - tools: A list of tool enabled on the assistant.
+    ///   - responseFormat: The JSON member `response_format`.
     ///   - toolResources: The JSON member `tool_resources`.
     ///   - topP: The JSON member `top_p`.
-    ///   - responseFormat: The JSON member `response_format`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
         model: Swift.String,
         tools: [AssistantObject.ToolValue],
+        instructions: Swift.String? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
         name: Swift.String? = nil,
         description: Swift.String? = nil,
-        instructions: Swift.String? = nil,
         toolResources: AssistantObject.ToolResources? = nil,
         metadata: Metadata? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        topP: Swift.Double? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -793,23 +793,23 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - tools: A list of tool enabled on the assistant.
+    ///   - responseFormat: The JSON member `response_format`.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - toolResources: The JSON member `tool_resources`.
     ///   - topP: The JSON member `top_p`.
-    ///   - responseFormat: The JSON member `response_format`.
     public init(
         model: CreateAssistantRequest.ModelValue,
+        instructions: Swift.String? = nil,
+        tools: [CreateAssistantRequest.ToolValue]? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
         name: Swift.String? = nil,
         description: Swift.String? = nil,
-        instructions: Swift.String? = nil,
         reasoningEffort: ReasoningEffort? = nil,
-        tools: [CreateAssistantRequest.ToolValue]? = nil,
         toolResources: CreateAssistantRequest.ToolResources? = nil,
         metadata: Metadata? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        topP: Swift.Double? = nil
     ) {
         self.model = model
         self.name = name
@@ -1462,11 +1462,11 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         /// Creates a new `AttachmentValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The ID of the file to attach to the message.
         ///   - tools: The tools to add this file to.
+        ///   - fileID: The ID of the file to attach to the message.
         public init(
-            fileID: Swift.String? = nil,
-            tools: [CreateMessageRequest.AttachmentValue.ToolValue]? = nil
+            tools: [CreateMessageRequest.AttachmentValue.ToolValue]? = nil,
+            fileID: Swift.String? = nil
         ) {
             self.fileID = fileID
             self.tools = tools
@@ -1583,38 +1583,38 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - instructions: Overrides the [instructions](https://platform.openai.com/docs/api-reference/assistants/createAssistant) of the assistant.
+    ///   - tools: Override the tools the assistant can use for this run.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - responseFormat: Specifies the format that the model must output.
+    ///   - temperature: What sampling temperature to use, between 0 and 2.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - additionalInstructions: Appends additional instructions at the end of the instructions for the run.
     ///   - additionalMessages: Adds additional messages to the thread before creating the run.
-    ///   - tools: Override the tools the assistant can use for this run.
-    ///   - temperature: What sampling temperature to use, between 0 and 2.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
     ///   - truncationStrategy: The JSON member `truncation_strategy`.
-    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         assistantID: Swift.String,
         model: CreateRunRequest.ModelValue? = nil,
-        reasoningEffort: ReasoningEffort? = nil,
         instructions: Swift.String? = nil,
+        tools: [CreateRunRequest.ToolValue]? = nil,
+        toolChoice: AssistantsAPIToolChoiceOption? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
+        reasoningEffort: ReasoningEffort? = nil,
         additionalInstructions: Swift.String? = nil,
         additionalMessages: [CreateMessageRequest]? = nil,
-        tools: [CreateRunRequest.ToolValue]? = nil,
         metadata: Metadata? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         stream: Swift.Bool? = nil,
         maxPromptTokens: Swift.Int? = nil,
         maxCompletionTokens: Swift.Int? = nil,
         truncationStrategy: TruncationObject? = nil,
-        toolChoice: AssistantsAPIToolChoiceOption? = nil,
-        parallelToolCalls: ParallelToolCalls? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        parallelToolCalls: ParallelToolCalls? = nil
     ) {
         self.assistantID = assistantID
         self.model = model
@@ -1917,37 +1917,37 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
-    ///   - thread: Options to create a new thread.
     ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
     ///   - instructions: Override the default system message of the assistant.
     ///   - tools: Override the tools the assistant can use for this run.
-    ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - responseFormat: Specifies the format that the model must output.
     ///   - temperature: What sampling temperature to use, between 0 and 2.
+    ///   - thread: Options to create a new thread.
+    ///   - toolResources: A set of resources that are used by the assistant's tools.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
     ///   - truncationStrategy: The JSON member `truncation_strategy`.
-    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         assistantID: Swift.String,
-        thread: CreateThreadRequest? = nil,
         model: CreateThreadAndRunRequest.ModelValue? = nil,
         instructions: Swift.String? = nil,
         tools: [CreateThreadAndRunRequest.ToolValue]? = nil,
+        toolChoice: AssistantsAPIToolChoiceOption? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
+        thread: CreateThreadRequest? = nil,
         toolResources: CreateThreadAndRunRequest.ToolResources? = nil,
         metadata: Metadata? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         stream: Swift.Bool? = nil,
         maxPromptTokens: Swift.Int? = nil,
         maxCompletionTokens: Swift.Int? = nil,
         truncationStrategy: TruncationObject? = nil,
-        toolChoice: AssistantsAPIToolChoiceOption? = nil,
-        parallelToolCalls: ParallelToolCalls? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        parallelToolCalls: ParallelToolCalls? = nil
     ) {
         self.assistantID = assistantID
         self.thread = thread
@@ -3833,11 +3833,11 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Creates a new `AttachmentValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The ID of the file to attach to the message.
         ///   - tools: The tools to add this file to.
+        ///   - fileID: The ID of the file to attach to the message.
         public init(
-            fileID: Swift.String? = nil,
-            tools: [MessageObject.AttachmentValue.ToolValue]? = nil
+            tools: [MessageObject.AttachmentValue.ToolValue]? = nil,
+            fileID: Swift.String? = nil
         ) {
             self.fileID = fileID
             self.tools = tools

@@ -29,23 +29,23 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - tools: A list of tool enabled on the assistant.
+    ///   - responseFormat: The JSON member `response_format`.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - toolResources: The JSON member `tool_resources`.
     ///   - topP: The JSON member `top_p`.
-    ///   - responseFormat: The JSON member `response_format`.
     public init(
         model: ModifyAssistantRequest.ModelValue? = nil,
+        instructions: Swift.String? = nil,
+        tools: [ModifyAssistantRequest.ToolValue]? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
         reasoningEffort: ReasoningEffort? = nil,
         name: Swift.String? = nil,
         description: Swift.String? = nil,
-        instructions: Swift.String? = nil,
-        tools: [ModifyAssistantRequest.ToolValue]? = nil,
         toolResources: ModifyAssistantRequest.ToolResources? = nil,
         metadata: Metadata? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        topP: Swift.Double? = nil
     ) {
         self.model = model
         self.reasoningEffort = reasoningEffort
@@ -746,6 +746,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - truncationStrategy: The JSON member `truncation_strategy`.
     ///   - toolChoice: The JSON member `tool_choice`.
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - instructions: The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
+    ///   - responseFormat: Specifies the format that the model must output.
+    ///   - temperature: The sampling temperature used for this run.
     ///   - requiredAction: Details on the action required to continue the run.
     ///   - lastError: The last error associated with this run.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the run will expire.
@@ -754,12 +757,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
     ///   - incompleteDetails: Details on why the run is incomplete.
-    ///   - instructions: The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
-    ///   - temperature: The sampling temperature used for this run.
     ///   - topP: The nucleus sampling value used for this run.
     ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run.
-    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -771,6 +771,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         truncationStrategy: TruncationObject,
         toolChoice: AssistantsAPIToolChoiceOption,
         parallelToolCalls: ParallelToolCalls,
+        instructions: Swift.String? = nil,
+        responseFormat: AssistantsAPIResponseFormatOption? = nil,
+        temperature: Swift.Double? = nil,
         requiredAction: RunObject.RequiredAction? = nil,
         lastError: RunObject.LastError? = nil,
         expiresAt: Swift.Int? = nil,
@@ -779,14 +782,11 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         failedAt: Swift.Int? = nil,
         completedAt: Swift.Int? = nil,
         incompleteDetails: RunObject.IncompleteDetails? = nil,
-        instructions: Swift.String? = nil,
         metadata: Metadata? = nil,
         usage: RunCompletionUsage? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         maxPromptTokens: Swift.Int? = nil,
-        maxCompletionTokens: Swift.Int? = nil,
-        responseFormat: AssistantsAPIResponseFormatOption? = nil
+        maxCompletionTokens: Swift.Int? = nil
     ) {
         self.id = id
         self.createdAt = createdAt

@@ -270,12 +270,12 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// - Parameters:
     ///   - file: The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     ///   - model: ID of the model to use.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`.
+    ///   - temperature: The sampling temperature, between 0 and 1.
     ///   - language: The language of the input audio.
     ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
     ///   - keywords: Words or phrases to guide transcription of the input audio.
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
-    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`.
-    ///   - temperature: The sampling temperature, between 0 and 1.
     ///   - include: Additional information to include in the transcription response.
     ///   - timestampGranularities: The timestamp granularities to populate for this transcription.
     ///   - chunkingStrategy: The JSON member `chunking_strategy`.
@@ -284,12 +284,12 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     public init(
         file: FileUpload,
         model: CreateTranscriptionRequest.ModelValue,
+        responseFormat: AudioResponseFormat? = nil,
+        temperature: Swift.Double? = nil,
         language: Swift.String? = nil,
         languages: [Swift.String]? = nil,
         keywords: [Swift.String]? = nil,
         prompt: Swift.String? = nil,
-        responseFormat: AudioResponseFormat? = nil,
-        temperature: Swift.Double? = nil,
         include: [TranscriptionInclude]? = nil,
         timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]? = nil,
         stream: Swift.Bool? = nil,
@@ -855,15 +855,15 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     ///   - model: ID of the model to use.
-    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
     ///   - temperature: The sampling temperature, between 0 and 1.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     public init(
         file: FileUpload,
         model: CreateTranslationRequest.ModelValue,
-        prompt: Swift.String? = nil,
         responseFormat: CreateTranslationRequest.ResponseFormat? = nil,
-        temperature: Swift.Double? = nil
+        temperature: Swift.Double? = nil,
+        prompt: Swift.String? = nil
     ) {
         self.file = file
         self.model = model

@@ -1396,6 +1396,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// - Parameters:
     ///   - messages: A list of messages comprising the conversation so far.
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - tools: A list of tools the model may call.
+    ///   - toolChoice: Controls which (if any) tool is called by the model.
+    ///   - responseFormat: An object specifying the format that the model must output.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
@@ -1409,7 +1412,6 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     ///   - frequencyPenalty: Number between -2.0 and 2.0.
     ///   - presencePenalty: Number between -2.0 and 2.0.
     ///   - webSearchOptions: This tool searches the web for relevant results to use in a response.
-    ///   - responseFormat: An object specifying the format that the model must output.
     ///   - audio: Parameters for audio output.
     ///   - store: Whether or not to store the output of this chat completion request for use in our [model distillation](https://platform.openai.com/docs/guides/distillation) or [evals](https://platform.openai.com/docs/guides/evals) products.
     ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
@@ -1421,17 +1423,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     ///   - prediction: Configuration for a [Predicted Output](https://platform.openai.com/docs/guides/predicted-outputs), which can greatly improve response times when large parts of the model response are known ahead of time.
     ///   - seed: This feature is in Beta.
     ///   - streamOptions: The JSON member `stream_options`.
-    ///   - tools: A list of tools the model may call.
-    ///   - toolChoice: Controls which (if any) tool is called by the model.
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     ///   - functionCall: Deprecated in favor of `tool_choice`.
     ///   - functions: Deprecated in favor of `tools`.
     public init(
         messages: [ChatCompletionRequestMessage],
         model: ModelIDsShared,
+        tools: [CreateChatCompletionRequest.ToolValue]? = nil,
+        toolChoice: ChatCompletionToolChoiceOption? = nil,
+        responseFormat: CreateChatCompletionRequest.ResponseFormat? = nil,
+        temperature: Swift.Double? = nil,
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,
@@ -1446,7 +1449,6 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         frequencyPenalty: Swift.Double? = nil,
         presencePenalty: Swift.Double? = nil,
         webSearchOptions: CreateChatCompletionRequest.WebSearchOptions? = nil,
-        responseFormat: CreateChatCompletionRequest.ResponseFormat? = nil,
         audio: CreateChatCompletionRequest.Audio? = nil,
         store: Swift.Bool? = nil,
         moderation: ModerationParam? = nil,
@@ -1459,8 +1461,6 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         prediction: PredictionContent? = nil,
         seed: Swift.Int? = nil,
         streamOptions: ChatCompletionStreamOptions? = nil,
-        tools: [CreateChatCompletionRequest.ToolValue]? = nil,
-        toolChoice: ChatCompletionToolChoiceOption? = nil,
         parallelToolCalls: ParallelToolCalls? = nil,
         functionCall: CreateChatCompletionRequest.FunctionCall? = nil,
         functions: [ChatCompletionFunctions]? = nil

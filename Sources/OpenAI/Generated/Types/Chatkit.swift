@@ -1267,8 +1267,8 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - toolChoice: The JSON member `tool_choice`.
     public init(
-        toolChoice: ToolChoice? = nil,
-        model: Swift.String? = nil
+        model: Swift.String? = nil,
+        toolChoice: ToolChoice? = nil
     ) {
         self.toolChoice = toolChoice
         self.model = model

@@ -79,6 +79,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
+    ///   - temperature: What sampling temperature to use, between 0 and 2.
     ///   - prompt: The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
     ///   - bestOf: Generates `best_of` completions server-side and returns the "best" (the one with the highest log probability per token).
     ///   - echo: Echo back the prompt in addition to the completion
@@ -93,11 +94,11 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///   - stream: Whether to stream back partial progress.
     ///   - streamOptions: The JSON member `stream_options`.
     ///   - suffix: The suffix that comes after a completion of inserted text.
-    ///   - temperature: What sampling temperature to use, between 0 and 2.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         model: CreateCompletionRequest.ModelValue,
+        temperature: Swift.Double? = nil,
         prompt: CreateCompletionRequest.PromptValue? = nil,
         bestOf: Swift.Int? = nil,
         echo: Swift.Bool? = nil,
@@ -112,7 +113,6 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
         stream: Swift.Bool? = nil,
         streamOptions: ChatCompletionStreamOptions? = nil,
         suffix: Swift.String? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil
     ) {

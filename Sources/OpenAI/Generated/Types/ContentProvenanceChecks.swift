@@ -26,8 +26,8 @@ public struct C2PaProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
     public init(
         outcome: ProvenanceDetectionResultAPI,
         validationState: C2PaValidationStateAPI,
-        issuer: Swift.String? = nil,
         model: Swift.String? = nil,
+        issuer: Swift.String? = nil,
         generatedAt: Swift.String? = nil
     ) {
         self.outcome = outcome

@@ -130,13 +130,13 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         /// Creates a new `ResultValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The unique ID of the file.
         ///   - text: The text that was retrieved from the file.
+        ///   - fileID: The unique ID of the file.
         ///   - filename: The name of the file.
         ///   - score: The relevance score of the file - a value between 0 and 1.
         public init(
-            fileID: Swift.String? = nil,
             text: Swift.String? = nil,
+            fileID: Swift.String? = nil,
             filename: Swift.String? = nil,
             attributes: VectorStoreFileAttributes? = nil,
             score: Swift.Double? = nil

@@ -22,14 +22,14 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     ///
     /// - Parameters:
     ///   - source: Determines what populates the `item` namespace in this run's data source.
+    ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     ///   - inputMessages: Used when sampling from a model.
     ///   - samplingParams: The JSON member `sampling_params`.
-    ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     public init(
         source: CreateEvalCompletionsRunDataSource.Source,
+        model: Swift.String? = nil,
         inputMessages: CreateEvalCompletionsRunDataSource.InputMessages? = nil,
-        samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams? = nil,
-        model: Swift.String? = nil
+        samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams? = nil
     ) {
         self.inputMessages = inputMessages
         self.samplingParams = samplingParams
@@ -250,21 +250,21 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        ///   - tools: A list of tools the model may call.
+        ///   - responseFormat: An object specifying the format that the model must output.
         ///   - temperature: A higher temperature increases randomness in the outputs.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
         ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
         ///   - seed: A seed value to initialize the randomness, during sampling.
-        ///   - responseFormat: An object specifying the format that the model must output.
-        ///   - tools: A list of tools the model may call.
         public init(
-            reasoningEffort: ReasoningEffort? = nil,
+            tools: [ChatCompletionTool]? = nil,
+            responseFormat: CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat? = nil,
             temperature: Swift.Double? = nil,
+            reasoningEffort: ReasoningEffort? = nil,
             maxCompletionTokens: Swift.Int? = nil,
             topP: Swift.Double? = nil,
-            seed: Swift.Int? = nil,
-            responseFormat: CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat? = nil,
-            tools: [ChatCompletionTool]? = nil
+            seed: Swift.Int? = nil
         ) {
             self.reasoningEffort = reasoningEffort
             self.temperature = temperature
@@ -902,14 +902,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - source: Determines what populates the `item` namespace in this run's data source.
+    ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     ///   - inputMessages: Used when sampling from a model.
     ///   - samplingParams: The JSON member `sampling_params`.
-    ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     public init(
         source: CreateEvalResponsesRunDataSource.Source,
+        model: Swift.String? = nil,
         inputMessages: CreateEvalResponsesRunDataSource.InputMessages? = nil,
-        samplingParams: CreateEvalResponsesRunDataSource.SamplingParams? = nil,
-        model: Swift.String? = nil
+        samplingParams: CreateEvalResponsesRunDataSource.SamplingParams? = nil
     ) {
         self.inputMessages = inputMessages
         self.samplingParams = samplingParams
@@ -1180,21 +1180,21 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        ///   - tools: An array of tools the model may call while generating a response.
+        ///   - text: Configuration options for a text response from the model.
         ///   - temperature: A higher temperature increases randomness in the outputs.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
         ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
         ///   - seed: A seed value to initialize the randomness, during sampling.
-        ///   - tools: An array of tools the model may call while generating a response.
-        ///   - text: Configuration options for a text response from the model.
         public init(
-            reasoningEffort: ReasoningEffort? = nil,
+            tools: [Tool]? = nil,
+            text: CreateEvalResponsesRunDataSource.SamplingParams.Text? = nil,
             temperature: Swift.Double? = nil,
+            reasoningEffort: ReasoningEffort? = nil,
             maxCompletionTokens: Swift.Int? = nil,
             topP: Swift.Double? = nil,
-            seed: Swift.Int? = nil,
-            tools: [Tool]? = nil,
-            text: CreateEvalResponsesRunDataSource.SamplingParams.Text? = nil
+            seed: Swift.Int? = nil
         ) {
             self.reasoningEffort = reasoningEffort
             self.temperature = temperature
@@ -1960,9 +1960,9 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
         ///   - reasoningEffort: The JSON member `reasoning_effort`.
         public init(
+            temperature: Swift.Double? = nil,
             seed: Swift.Int? = nil,
             topP: Swift.Double? = nil,
-            temperature: Swift.Double? = nil,
             maxCompletionsTokens: Swift.Int? = nil,
             reasoningEffort: ReasoningEffort? = nil
         ) {
@@ -2474,16 +2474,16 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - topP: The JSON member `top_p`.
     public init(
-        metadata: [Swift.String: JSONValue]? = nil,
         model: Swift.String? = nil,
+        tools: [Swift.String]? = nil,
+        temperature: Swift.Double? = nil,
+        metadata: [Swift.String: JSONValue]? = nil,
         instructionsSearch: Swift.String? = nil,
         createdAfter: Swift.Int? = nil,
         createdBefore: Swift.Int? = nil,
         reasoningEffort: ReasoningEffort? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
-        users: [Swift.String]? = nil,
-        tools: [Swift.String]? = nil
+        users: [Swift.String]? = nil
     ) {
         self.metadata = metadata
         self.model = model
@@ -3510,8 +3510,8 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     ///   - createdAfter: The JSON member `created_after`.
     ///   - createdBefore: The JSON member `created_before`.
     public init(
-        metadata: Metadata? = nil,
         model: Swift.String? = nil,
+        metadata: Metadata? = nil,
         createdAfter: Swift.Int? = nil,
         createdBefore: Swift.Int? = nil,
         limit: Swift.Int? = nil

@@ -2496,9 +2496,9 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
         ///   - reasoningEffort: The JSON member `reasoning_effort`.
         public init(
+            temperature: Swift.Double? = nil,
             seed: Swift.Int? = nil,
             topP: Swift.Double? = nil,
-            temperature: Swift.Double? = nil,
             maxCompletionsTokens: Swift.Int? = nil,
             reasoningEffort: ReasoningEffort? = nil
         ) {

@@ -64,12 +64,12 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - image: The image(s) to edit.
     ///   - prompt: A text description of the desired image(s).
+    ///   - model: The model to use for image generation.
+    ///   - responseFormat: The format in which the generated images are returned.
     ///   - mask: An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited.
     ///   - background: Set the background of the generated image(s).
-    ///   - model: The model to use for image generation.
     ///   - n: The number of images to generate.
     ///   - size: The size of the generated images.
-    ///   - responseFormat: The format in which the generated images are returned.
     ///   - outputFormat: The format in which the generated images are returned.
     ///   - outputCompression: The compression level (0-100%) for the generated images.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
@@ -80,12 +80,12 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     public init(
         image: CreateImageEditRequest.ImageValue,
         prompt: Swift.String,
+        model: CreateImageEditRequest.ModelValue? = nil,
+        responseFormat: CreateImageEditRequest.ResponseFormat? = nil,
         mask: FileUpload? = nil,
         background: CreateImageEditRequest.Background? = nil,
-        model: CreateImageEditRequest.ModelValue? = nil,
         n: Swift.Int? = nil,
         size: CreateImageEditRequest.Size? = nil,
-        responseFormat: CreateImageEditRequest.ResponseFormat? = nil,
         outputFormat: CreateImageEditRequest.OutputFormat? = nil,
         outputCompression: Swift.Int? = nil,
         user: Swift.String? = nil,
@@ -439,9 +439,9 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - prompt: A text description of the desired image(s).
     ///   - model: The model to use for image generation.
+    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned.
     ///   - n: The number of images to generate.
     ///   - quality: The quality of the image that will be generated.
-    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned.
     ///   - outputFormat: The format in which the generated images are returned.
     ///   - outputCompression: The compression level (0-100%) for the generated images.
     ///   - stream: Generate the image in streaming mode.
@@ -454,9 +454,9 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public init(
         prompt: Swift.String,
         model: CreateImageRequest.ModelValue? = nil,
+        responseFormat: CreateImageRequest.ResponseFormat? = nil,
         n: Swift.Int? = nil,
         quality: CreateImageRequest.Quality? = nil,
-        responseFormat: CreateImageRequest.ResponseFormat? = nil,
         outputFormat: CreateImageRequest.OutputFormat? = nil,
         outputCompression: Swift.Int? = nil,
         stream: Swift.Bool? = nil,
@@ -768,15 +768,15 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     /// - Parameters:
     ///   - image: The image to use as the basis for the variation(s).
     ///   - model: The model to use for image generation.
-    ///   - n: The number of images to generate.
     ///   - responseFormat: The format in which the generated images are returned.
+    ///   - n: The number of images to generate.
     ///   - size: The size of the generated images.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         image: FileUpload,
         model: CreateImageVariationRequest.ModelValue? = nil,
-        n: Swift.Int? = nil,
         responseFormat: CreateImageVariationRequest.ResponseFormat? = nil,
+        n: Swift.Int? = nil,
         size: CreateImageVariationRequest.Size? = nil,
         user: Swift.String? = nil
     ) {

@@ -814,6 +814,11 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     /// Creates a new `BetaResponsesClientEventResponseCreate`.
     ///
     /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - text: Configuration options for a text response from the model.
     ///   - streamID: The WebSocket lane for this response.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
@@ -823,23 +828,24 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - serviceTier: The JSON member `service_tier`.
-    ///   - input: Text, image, or file inputs to the model, used to generate a response.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     ///   - streamOptions: The JSON member `stream_options`.
     ///   - contextManagement: The JSON member `context_management`.
     ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     ///   - multiAgent: The JSON member `multi_agent`.
     public init(
+        model: BetaModelIDsResponses? = nil,
+        input: BetaInputParam? = nil,
+        instructions: Swift.String? = nil,
+        tools: BetaToolsArray? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
+        text: BetaResponseTextParam? = nil,
+        temperature: Swift.Double? = nil,
         streamID: Swift.String? = nil,
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,
@@ -847,21 +853,15 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         promptCacheRetention: PromptCacheRetentionEnum? = nil,
         promptCacheOptions: BetaPromptCacheOptionsParam? = nil,
         previousResponseID: Swift.String? = nil,
-        model: BetaModelIDsResponses? = nil,
         background: Swift.Bool? = nil,
         maxToolCalls: Swift.Int? = nil,
-        text: BetaResponseTextParam? = nil,
-        tools: BetaToolsArray? = nil,
-        toolChoice: BetaToolChoiceParam? = nil,
         prompt: BetaPrompt? = nil,
         serviceTier: BetaServiceTierResponses? = nil,
         truncation: TruncationEnum? = nil,
         reasoning: BetaReasoning? = nil,
-        input: BetaInputParam? = nil,
         include: [BetaIncludeEnum]? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         store: Swift.Bool? = nil,
-        instructions: Swift.String? = nil,
         moderation: BetaModerationParam? = nil,
         stream: Swift.Bool? = nil,
         streamOptions: BetaResponseStreamOptions? = nil,

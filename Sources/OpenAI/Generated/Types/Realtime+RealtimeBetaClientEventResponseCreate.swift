@@ -228,6 +228,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `RealtimeBetaResponse`.
     ///
     /// - Parameters:
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
     ///   - id: The unique ID of the response.
     ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
     ///   - statusDetails: Additional details about the status.
@@ -237,9 +238,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///   - voice: The voice the model used to respond.
     ///   - modalities: The set of modalities the model used to respond.
     ///   - outputAudioFormat: The format of output audio.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls, that was used in this response.
     public init(
+        temperature: Swift.Double? = nil,
         id: Swift.String? = nil,
         status: RealtimeBetaResponse.Status? = nil,
         statusDetails: RealtimeBetaResponse.StatusDetails? = nil,
@@ -250,7 +251,6 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         voice: VoiceIDsShared? = nil,
         modalities: [RealtimeBetaResponse.Modality]? = nil,
         outputAudioFormat: RealtimeBetaResponse.OutputAudioFormat? = nil,
-        temperature: Swift.Double? = nil,
         maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens? = nil
     ) {
         self.id = id
@@ -882,29 +882,29 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
     /// - Parameters:
-    ///   - modalities: The set of modalities the model can respond with.
+    ///   - input: Input items to include in the prompt for the model.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
-    ///   - voice: The voice the model uses to respond.
-    ///   - outputAudioFormat: The format of output audio.
     ///   - tools: Tools (functions) available to the model.
     ///   - toolChoice: How the model chooses tools.
     ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - modalities: The set of modalities the model can respond with.
+    ///   - voice: The voice the model uses to respond.
+    ///   - outputAudioFormat: The format of output audio.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - conversation: Controls which conversation the response is added to.
-    ///   - input: Input items to include in the prompt for the model.
     public init(
-        modalities: [RealtimeBetaResponseCreateParams.Modality]? = nil,
+        input: [RealtimeConversationItem]? = nil,
         instructions: Swift.String? = nil,
-        voice: VoiceIDsOrCustomVoice? = nil,
-        outputAudioFormat: RealtimeBetaResponseCreateParams.OutputAudioFormat? = nil,
         tools: [RealtimeFunctionTool]? = nil,
         toolChoice: RealtimeBetaResponseCreateParams.ToolChoiceValue? = nil,
         temperature: Swift.Double? = nil,
+        modalities: [RealtimeBetaResponseCreateParams.Modality]? = nil,
+        voice: VoiceIDsOrCustomVoice? = nil,
+        outputAudioFormat: RealtimeBetaResponseCreateParams.OutputAudioFormat? = nil,
         maxOutputTokens: RealtimeBetaResponseCreateParams.MaxOutputTokens? = nil,
         conversation: RealtimeBetaResponseCreateParams.Conversation? = nil,
         metadata: Metadata? = nil,
-        prompt: Prompt? = nil,
-        input: [RealtimeConversationItem]? = nil
+        prompt: Prompt? = nil
     ) {
         self.modalities = modalities
         self.instructions = instructions

@@ -175,13 +175,13 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         /// Creates a new `Part`.
         ///
         /// - Parameters:
-        ///   - type: The content type ("text", "audio").
         ///   - text: The text content (if type is "text").
+        ///   - type: The content type ("text", "audio").
         ///   - audio: Base64-encoded audio data (if type is "audio").
         ///   - transcript: The transcript of the audio (if type is "audio").
         public init(
-            type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
         ) {
@@ -331,13 +331,13 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         /// Creates a new `Part`.
         ///
         /// - Parameters:
-        ///   - type: The content type ("text", "audio").
         ///   - text: The text content (if type is "text").
+        ///   - type: The content type ("text", "audio").
         ///   - audio: Base64-encoded audio data (if type is "audio").
         ///   - transcript: The transcript of the audio (if type is "audio").
         public init(
-            type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
         ) {

@@ -562,13 +562,13 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
-        ///   - type: The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
         ///   - text: The text content.
+        ///   - type: The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
         ///   - audio: Base64-encoded audio bytes, these will be parsed as the format specified in the session output audio type configuration.
         ///   - transcript: The transcript of the audio content, this will always be present if the output type is `audio`.
         public init(
-            type: RealtimeConversationItemMessageAssistant.ContentItem.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeConversationItemMessageAssistant.ContentItem.TypeValue? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
         ) {
@@ -798,15 +798,15 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
-        ///   - type: The content type (`input_text`, `input_audio`, or `input_image`).
         ///   - text: The text content (for `input_text`).
+        ///   - type: The content type (`input_text`, `input_audio`, or `input_image`).
         ///   - audio: Base64-encoded audio bytes (for `input_audio`), these will be parsed as the format specified in the session input audio type configuration.
         ///   - imageURL: Base64-encoded image bytes (for `input_image`) as a data URI.
         ///   - detail: The detail level of the image (for `input_image`).
         ///   - transcript: Transcript of the audio (for `input_audio`).
         public init(
-            type: RealtimeConversationItemMessageUser.ContentItem.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeConversationItemMessageUser.ContentItem.TypeValue? = nil,
             audio: Swift.String? = nil,
             imageURL: Swift.String? = nil,
             detail: FileInputDetail? = nil,
@@ -1049,14 +1049,14 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
-        ///   - type: The content type (`input_text`, `input_audio`, `item_reference`, `text`).
         ///   - text: The text content, used for `input_text` and `text` content types.
+        ///   - type: The content type (`input_text`, `input_audio`, `item_reference`, `text`).
         ///   - id: ID of a previous conversation item to reference (for `item_reference` content types in `response.create` events).
         ///   - audio: Base64-encoded audio bytes, used for `input_audio` content type.
         ///   - transcript: The transcript of the audio, used for `input_audio` content type.
         public init(
-            type: RealtimeConversationItemWithReference.ContentItem.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeConversationItemWithReference.ContentItem.TypeValue? = nil,
             id: Swift.String? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
@@ -2630,29 +2630,29 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `RealtimeResponseCreateParams`.
     ///
     /// - Parameters:
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
+    ///   - input: Input items to include in the prompt for the model.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
-    ///   - audio: Configuration for audio input and output.
     ///   - tools: Tools available to the model.
     ///   - toolChoice: How the model chooses tools.
+    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
+    ///   - audio: Configuration for audio input and output.
     ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - conversation: Controls which conversation the response is added to.
-    ///   - input: Input items to include in the prompt for the model.
     public init(
-        outputModalities: [RealtimeResponseCreateParams.OutputModality]? = nil,
+        input: [RealtimeConversationItem]? = nil,
         instructions: Swift.String? = nil,
-        audio: RealtimeResponseCreateParams.Audio? = nil,
         tools: [RealtimeResponseCreateParams.ToolValue]? = nil,
         toolChoice: RealtimeResponseCreateParams.ToolChoiceValue? = nil,
+        outputModalities: [RealtimeResponseCreateParams.OutputModality]? = nil,
+        audio: RealtimeResponseCreateParams.Audio? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         reasoning: RealtimeReasoning? = nil,
         maxOutputTokens: RealtimeResponseCreateParams.MaxOutputTokens? = nil,
         conversation: RealtimeResponseCreateParams.Conversation? = nil,
         metadata: Metadata? = nil,
-        prompt: Prompt? = nil,
-        input: [RealtimeConversationItem]? = nil
+        prompt: Prompt? = nil
     ) {
         self.outputModalities = outputModalities
         self.instructions = instructions

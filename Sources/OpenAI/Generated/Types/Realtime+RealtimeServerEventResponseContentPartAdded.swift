@@ -97,13 +97,13 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         /// Creates a new `Part`.
         ///
         /// - Parameters:
-        ///   - type: The content type ("text", "audio").
         ///   - text: The text content (if type is "text").
+        ///   - type: The content type ("text", "audio").
         ///   - audio: Base64-encoded audio data (if type is "audio").
         ///   - transcript: The transcript of the audio (if type is "audio").
         public init(
-            type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
         ) {
@@ -253,13 +253,13 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         /// Creates a new `Part`.
         ///
         /// - Parameters:
-        ///   - type: The content type ("text", "audio").
         ///   - text: The text content (if type is "text").
+        ///   - type: The content type ("text", "audio").
         ///   - audio: Base64-encoded audio data (if type is "audio").
         ///   - transcript: The transcript of the audio (if type is "audio").
         public init(
-            type: RealtimeServerEventResponseContentPartDone.Part.TypeValue? = nil,
             text: Swift.String? = nil,
+            type: RealtimeServerEventResponseContentPartDone.Part.TypeValue? = nil,
             audio: Swift.String? = nil,
             transcript: Swift.String? = nil
         ) {
@@ -1470,10 +1470,13 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `RealtimeSession`.
     ///
     /// - Parameters:
-    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - modalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - tools: Tools (functions) available to the model.
+    ///   - toolChoice: How the model chooses tools.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    ///   - modalities: The set of modalities the model can respond with.
     ///   - voice: The voice the model uses to respond.
     ///   - inputAudioFormat: The format of input audio.
     ///   - outputAudioFormat: The format of output audio.
@@ -1481,16 +1484,16 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - turnDetection: The JSON member `turn_detection`.
     ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
     ///   - speed: The speed of the model's spoken response.
-    ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
     public init(
-        id: Swift.String? = nil,
-        modalities: [RealtimeSession.Modality]? = nil,
         model: RealtimeSession.ModelValue? = nil,
         instructions: Swift.String? = nil,
+        tools: [RealtimeFunctionTool]? = nil,
+        toolChoice: Swift.String? = nil,
+        temperature: Swift.Double? = nil,
+        id: Swift.String? = nil,
+        modalities: [RealtimeSession.Modality]? = nil,
         voice: VoiceIDsShared? = nil,
         inputAudioFormat: RealtimeSession.InputAudioFormat? = nil,
         outputAudioFormat: RealtimeSession.OutputAudioFormat? = nil,
@@ -1499,9 +1502,6 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         inputAudioNoiseReduction: RealtimeSession.InputAudioNoiseReduction? = nil,
         speed: Swift.Double? = nil,
         tracing: RealtimeSession.Tracing? = nil,
-        tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: Swift.String? = nil,
-        temperature: Swift.Double? = nil,
         maxResponseOutputTokens: RealtimeSession.MaxResponseOutputTokens? = nil,
         expiresAt: Swift.Int? = nil,
         prompt: Prompt? = nil,
@@ -1968,8 +1968,11 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - clientSecret: Ephemeral key returned by the API.
-    ///   - modalities: The set of modalities the model can respond with.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - tools: Tools (functions) available to the model.
+    ///   - toolChoice: How the model chooses tools.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - modalities: The set of modalities the model can respond with.
     ///   - voice: The voice the model uses to respond.
     ///   - inputAudioFormat: The format of input audio.
     ///   - outputAudioFormat: The format of output audio.
@@ -1977,15 +1980,15 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///   - speed: The speed of the model's spoken response.
     ///   - tracing: Configuration options for tracing.
     ///   - turnDetection: Configuration for turn detection.
-    ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
         clientSecret: RealtimeSessionCreateRequest.ClientSecret,
-        modalities: [RealtimeSessionCreateRequest.Modality]? = nil,
         instructions: Swift.String? = nil,
+        tools: [RealtimeFunctionTool]? = nil,
+        toolChoice: Swift.String? = nil,
+        temperature: Swift.Double? = nil,
+        modalities: [RealtimeSessionCreateRequest.Modality]? = nil,
         voice: VoiceIDsOrCustomVoice? = nil,
         inputAudioFormat: Swift.String? = nil,
         outputAudioFormat: Swift.String? = nil,
@@ -1993,9 +1996,6 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         speed: Swift.Double? = nil,
         tracing: RealtimeSessionCreateRequest.Tracing? = nil,
         turnDetection: RealtimeSessionCreateRequest.TurnDetection? = nil,
-        tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: Swift.String? = nil,
-        temperature: Swift.Double? = nil,
         maxResponseOutputTokens: RealtimeSessionCreateRequest.MaxResponseOutputTokens? = nil,
         truncation: RealtimeTruncation? = nil,
         prompt: Prompt? = nil
@@ -2472,27 +2472,27 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// Creates a new `RealtimeSessionCreateRequestGa`.
     ///
     /// - Parameters:
-    ///   - outputModalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - tools: Tools available to the model.
+    ///   - toolChoice: How the model chooses tools.
+    ///   - outputModalities: The set of modalities the model can respond with.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
     ///   - tracing: Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces).
-    ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools.
     ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
-        outputModalities: [RealtimeSessionCreateRequestGa.OutputModality]? = nil,
         model: RealtimeSessionCreateRequestGa.ModelValue? = nil,
         instructions: Swift.String? = nil,
+        tools: [RealtimeSessionCreateRequestGa.ToolValue]? = nil,
+        toolChoice: RealtimeSessionCreateRequestGa.ToolChoiceValue? = nil,
+        outputModalities: [RealtimeSessionCreateRequestGa.OutputModality]? = nil,
         audio: RealtimeSessionCreateRequestGa.Audio? = nil,
         include: [Swift.String]? = nil,
         tracing: RealtimeSessionCreateRequestGa.Tracing? = nil,
-        tools: [RealtimeSessionCreateRequestGa.ToolValue]? = nil,
-        toolChoice: RealtimeSessionCreateRequestGa.ToolChoiceValue? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         reasoning: RealtimeReasoning? = nil,
         maxOutputTokens: RealtimeSessionCreateRequestGa.MaxOutputTokens? = nil,
@@ -3139,32 +3139,32 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     /// Creates a new `RealtimeSessionCreateResponse`.
     ///
     /// - Parameters:
+    ///   - model: The Realtime model used for this session.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - tools: Tools (functions) available to the model.
+    ///   - toolChoice: How the model chooses tools.
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
     ///   - object: The object type.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
     ///   - include: Additional fields to include in server outputs.
-    ///   - model: The Realtime model used for this session.
     ///   - outputModalities: The set of modalities the model can respond with.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - audio: Configuration for input and output audio for the session.
     ///   - tracing: Configuration options for tracing.
     ///   - turnDetection: Configuration for turn detection.
-    ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     public init(
+        model: Swift.String? = nil,
+        instructions: Swift.String? = nil,
+        tools: [RealtimeFunctionTool]? = nil,
+        toolChoice: Swift.String? = nil,
         id: Swift.String? = nil,
         object: Swift.String? = nil,
         expiresAt: Swift.Int? = nil,
         include: [Swift.String]? = nil,
-        model: Swift.String? = nil,
         outputModalities: [RealtimeSessionCreateResponse.OutputModality]? = nil,
-        instructions: Swift.String? = nil,
         audio: RealtimeSessionCreateResponse.Audio? = nil,
         tracing: RealtimeSessionCreateResponse.Tracing? = nil,
         turnDetection: RealtimeSessionCreateResponse.TurnDetection? = nil,
-        tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: Swift.String? = nil,
         maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens? = nil
     ) {
         self.id = id

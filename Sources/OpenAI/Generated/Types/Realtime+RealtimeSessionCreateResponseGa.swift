@@ -58,28 +58,28 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - outputModalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
-    ///   - audio: Configuration for input and output audio.
-    ///   - include: Additional fields to include in server outputs.
     ///   - tools: Tools available to the model.
     ///   - toolChoice: How the model chooses tools.
+    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
+    ///   - outputModalities: The set of modalities the model can respond with.
+    ///   - audio: Configuration for input and output audio.
+    ///   - include: Additional fields to include in server outputs.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
         id: Swift.String,
-        expiresAt: Swift.Int? = nil,
-        outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]? = nil,
         model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
         instructions: Swift.String? = nil,
+        tools: [RealtimeSessionCreateResponseGa.ToolValue]? = nil,
+        toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue? = nil,
+        expiresAt: Swift.Int? = nil,
+        outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]? = nil,
         audio: RealtimeSessionCreateResponseGa.Audio? = nil,
         include: [Swift.String]? = nil,
         tracing: RealtimeSessionCreateResponseGa.Tracing? = nil,
-        tools: [RealtimeSessionCreateResponseGa.ToolValue]? = nil,
-        toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue? = nil,
         reasoning: RealtimeReasoning? = nil,
         maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens? = nil,
         truncation: RealtimeTruncation? = nil,

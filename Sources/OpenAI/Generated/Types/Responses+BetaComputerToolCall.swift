@@ -1030,9 +1030,9 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     public init(
+        temperature: Swift.Double? = nil,
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,
@@ -1197,6 +1197,11 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `BetaCreateResponse`.
     ///
     /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - text: Configuration options for a text response from the model.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
@@ -1205,22 +1210,23 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - serviceTier: The JSON member `service_tier`.
-    ///   - input: Text, image, or file inputs to the model, used to generate a response.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     ///   - streamOptions: The JSON member `stream_options`.
     ///   - contextManagement: The JSON member `context_management`.
     ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     ///   - multiAgent: The JSON member `multi_agent`.
     public init(
+        model: BetaModelIDsResponses? = nil,
+        input: BetaInputParam? = nil,
+        instructions: Swift.String? = nil,
+        tools: BetaToolsArray? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
+        text: BetaResponseTextParam? = nil,
+        temperature: Swift.Double? = nil,
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,
@@ -1228,21 +1234,15 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
         promptCacheRetention: PromptCacheRetentionEnum? = nil,
         promptCacheOptions: BetaPromptCacheOptionsParam? = nil,
         previousResponseID: Swift.String? = nil,
-        model: BetaModelIDsResponses? = nil,
         background: Swift.Bool? = nil,
         maxToolCalls: Swift.Int? = nil,
-        text: BetaResponseTextParam? = nil,
-        tools: BetaToolsArray? = nil,
-        toolChoice: BetaToolChoiceParam? = nil,
         prompt: BetaPrompt? = nil,
         serviceTier: BetaServiceTierResponses? = nil,
         truncation: TruncationEnum? = nil,
         reasoning: BetaReasoning? = nil,
-        input: BetaInputParam? = nil,
         include: [BetaIncludeEnum]? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         store: Swift.Bool? = nil,
-        instructions: Swift.String? = nil,
         moderation: BetaModerationParam? = nil,
         stream: Swift.Bool? = nil,
         streamOptions: BetaResponseStreamOptions? = nil,
@@ -2784,13 +2784,13 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         /// Creates a new `ResultValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The unique ID of the file.
         ///   - text: The text that was retrieved from the file.
+        ///   - fileID: The unique ID of the file.
         ///   - filename: The name of the file.
         ///   - score: The relevance score of the file - a value between 0 and 1.
         public init(
-            fileID: Swift.String? = nil,
             text: Swift.String? = nil,
+            fileID: Swift.String? = nil,
             filename: Swift.String? = nil,
             attributes: BetaVectorStoreFileAttributes? = nil,
             score: Swift.Double? = nil

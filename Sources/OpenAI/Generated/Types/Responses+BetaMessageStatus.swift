@@ -963,9 +963,9 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     ///   - promptCacheKey: The JSON member `prompt_cache_key`.
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     public init(
+        temperature: Swift.Double? = nil,
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,

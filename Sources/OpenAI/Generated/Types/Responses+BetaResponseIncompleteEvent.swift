@@ -1048,20 +1048,20 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `BetaResponseProperties`.
     ///
     /// - Parameters:
-    ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
     public init(
-        previousResponseID: Swift.String? = nil,
         model: BetaModelIDsResponses? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: BetaResponseTextParam? = nil,
         tools: BetaToolsArray? = nil,
         toolChoice: BetaToolChoiceParam? = nil,
+        text: BetaResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        background: Swift.Bool? = nil,
+        maxToolCalls: Swift.Int? = nil,
         prompt: BetaPrompt? = nil
     ) {
         self.previousResponseID = previousResponseID

@@ -410,23 +410,23 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `BetaTokenCountsBody`.
     ///
     /// - Parameters:
+    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
-    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
         input: BetaInputParam? = nil,
-        previousResponseID: Swift.String? = nil,
+        instructions: Swift.String? = nil,
         tools: [BetaTool]? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
         text: BetaResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
         reasoning: BetaReasoning? = nil,
         truncation: BetaTruncationEnum? = nil,
-        instructions: Swift.String? = nil,
         personality: BetaPersonalityEnum? = nil,
         conversation: BetaConversationParam? = nil,
-        toolChoice: BetaToolChoiceParam? = nil,
         parallelToolCalls: Swift.Bool? = nil
     ) {
         self.model = model
@@ -2635,8 +2635,8 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     public init(
         model: ModelIDsCompaction? = nil,
         input: InputParam? = nil,
-        previousResponseID: Swift.String? = nil,
         instructions: Swift.String? = nil,
+        previousResponseID: Swift.String? = nil,
         promptCacheKey: Swift.String? = nil,
         promptCacheRetention: PromptCacheRetentionEnum? = nil,
         promptCacheOptions: PromptCacheOptionsParam? = nil,
@@ -3259,6 +3259,11 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Creates a new `CreateResponse`.
     ///
     /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - text: Configuration options for a text response from the model.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
@@ -3267,21 +3272,22 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - serviceTier: The JSON member `service_tier`.
-    ///   - input: Text, image, or file inputs to the model, used to generate a response.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     ///   - streamOptions: The JSON member `stream_options`.
     ///   - contextManagement: The JSON member `context_management`.
     ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
+        model: ModelIDsResponses? = nil,
+        input: InputParam? = nil,
+        instructions: Swift.String? = nil,
+        tools: ToolsArray? = nil,
+        toolChoice: ToolChoiceParam? = nil,
+        text: ResponseTextParam? = nil,
+        temperature: Swift.Double? = nil,
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,
@@ -3289,21 +3295,15 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         promptCacheRetention: PromptCacheRetentionEnum? = nil,
         promptCacheOptions: PromptCacheOptionsParam? = nil,
         previousResponseID: Swift.String? = nil,
-        model: ModelIDsResponses? = nil,
         background: Swift.Bool? = nil,
         maxToolCalls: Swift.Int? = nil,
-        text: ResponseTextParam? = nil,
-        tools: ToolsArray? = nil,
-        toolChoice: ToolChoiceParam? = nil,
         prompt: Prompt? = nil,
         serviceTier: ServiceTierResponses? = nil,
         truncation: TruncationEnum? = nil,
         reasoning: Reasoning? = nil,
-        input: InputParam? = nil,
         include: [IncludeEnum]? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         store: Swift.Bool? = nil,
-        instructions: Swift.String? = nil,
         moderation: ModerationParam? = nil,
         stream: Swift.Bool? = nil,
         streamOptions: ResponseStreamOptions? = nil,

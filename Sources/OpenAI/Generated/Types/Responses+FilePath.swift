@@ -1963,9 +1963,9 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     ///   - promptCacheKey: The JSON member `prompt_cache_key`.
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     public init(
+        temperature: Swift.Double? = nil,
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,

@@ -179,20 +179,20 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `ResponseProperties`.
     ///
     /// - Parameters:
-    ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - text: Configuration options for a text response from the model.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
     public init(
-        previousResponseID: Swift.String? = nil,
         model: ModelIDsResponses? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: ResponseTextParam? = nil,
         tools: ToolsArray? = nil,
         toolChoice: ToolChoiceParam? = nil,
+        text: ResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        background: Swift.Bool? = nil,
+        maxToolCalls: Swift.Int? = nil,
         prompt: Prompt? = nil
     ) {
         self.previousResponseID = previousResponseID

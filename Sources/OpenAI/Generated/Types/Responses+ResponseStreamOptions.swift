@@ -846,23 +846,23 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `TokenCountsBody`.
     ///
     /// - Parameters:
+    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
-    ///   - toolChoice: The JSON member `tool_choice`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
         input: InputParam? = nil,
-        previousResponseID: Swift.String? = nil,
+        instructions: Swift.String? = nil,
         tools: [Tool]? = nil,
+        toolChoice: ToolChoiceParam? = nil,
         text: ResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
         reasoning: Reasoning? = nil,
         truncation: TruncationEnum? = nil,
-        instructions: Swift.String? = nil,
         personality: PersonalityEnum? = nil,
         conversation: ConversationParam? = nil,
-        toolChoice: ToolChoiceParam? = nil,
         parallelToolCalls: Swift.Bool? = nil
     ) {
         self.model = model

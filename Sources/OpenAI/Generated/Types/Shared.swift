@@ -352,9 +352,9 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     public init(
+        temperature: Swift.Double? = nil,
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         user: Swift.String? = nil,
         safetyIdentifier: Swift.String? = nil,

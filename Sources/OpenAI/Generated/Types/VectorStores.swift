@@ -1373,11 +1373,11 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         /// Creates a new `DataItem`.
         ///
         /// - Parameters:
-        ///   - type: The content type (currently only `"text"`)
         ///   - text: The text content
+        ///   - type: The content type (currently only `"text"`)
         public init(
-            type: Swift.String? = nil,
-            text: Swift.String? = nil
+            text: Swift.String? = nil,
+            type: Swift.String? = nil
         ) {
             self.type = type
             self.text = text

@@ -190,10 +190,10 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     public init(
         characters: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
-        apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil
+        apiKeyID: Swift.String? = nil
     ) {
         self.characters = characters
         self.numModelRequests = numModelRequests
@@ -264,10 +264,10 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     public init(
         seconds: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
-        apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil
+        apiKeyID: Swift.String? = nil
     ) {
         self.seconds = seconds
         self.numModelRequests = numModelRequests
@@ -430,6 +430,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
         inputTokens: Swift.Int,
         outputTokens: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         inputCachedTokens: Swift.Int? = nil,
         inputCacheWriteTokens: Swift.Int? = nil,
         inputUncachedTokens: Swift.Int? = nil,
@@ -445,7 +446,6 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
         apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil,
         batch: Swift.Bool? = nil,
         serviceTier: Swift.String? = nil
     ) {
@@ -563,10 +563,10 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
-        apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil
+        apiKeyID: Swift.String? = nil
     ) {
         self.inputTokens = inputTokens
         self.numModelRequests = numModelRequests
@@ -708,12 +708,12 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     public init(
         images: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         source: Swift.String? = nil,
         size: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
-        apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil
+        apiKeyID: Swift.String? = nil
     ) {
         self.images = images
         self.numModelRequests = numModelRequests
@@ -790,10 +790,10 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
+        model: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
-        apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil
+        apiKeyID: Swift.String? = nil
     ) {
         self.inputTokens = inputTokens
         self.numModelRequests = numModelRequests
@@ -1106,10 +1106,10 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     public init(
         numModelRequests: Swift.Int,
         numRequests: Swift.Int,
+        model: Swift.String? = nil,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
         apiKeyID: Swift.String? = nil,
-        model: Swift.String? = nil,
         contextLevel: Swift.String? = nil
     ) {
         self.numModelRequests = numModelRequests
