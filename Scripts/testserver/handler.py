@@ -488,11 +488,17 @@ class _Context:
             return self.reply(status, path.read_bytes(), content_type, extra)
         json_schema = op.success_content.get("application/json")
         example = op.example_responses[0] if op.example_responses else None
-        if "pages" in control and any(p.name == "after" and p.location == "query" for p in op.parameters):
-            pages = max(1, _int(control.get("pages"), 1) or 1)
+        cursor = next(
+            (n for n in ("after", "page") if any(p.name == n and p.location == "query" for p in op.parameters)),
+            None,
+        )
+        if "pages" in control and cursor:
+            pages = max(0, _int(control.get("pages"), 1) or 0)
             limit = next((int(v) for k, v in self.query if k == "limit" and v.isdigit()), 3)
-            after = next((v for k, v in self.query if k == "after"), None)
+            after = next((v for k, v in self.query if k == cursor), None)
             page = synth.list_page(self.schemas, json_schema or {}, example, pages, max(1, limit), after)
+            for member in control.get("page-omit", "").split(","):
+                page.pop(member.strip(), None)
             return self.reply(status, json.dumps(page).encode(), extra=extra)
         if self._stream_requested():
             if op.example_sse:

@@ -83,8 +83,8 @@ def list_page(
     """One page of a cursor list: `pages * limit` items with ids item_1.., the page after `after`.
 
     Items are the example response's first `data` element (when it has one) or a synthesised item,
-    each given `id: item_N`. The page carries `has_more`, `first_id`, `last_id` (and `next` when the
-    schema declares it)."""
+    each given `id: item_N`. The page carries `has_more`, `first_id`, `last_id` (and `next` or
+    `next_page` when the schema declares it)."""
     total = pages * limit
     start = 0
     if after and after.startswith("item_") and after[5:].isdigit():
@@ -110,8 +110,9 @@ def list_page(
     page["last_id"] = items[-1]["id"] if items else None
     page["has_more"] = bool(numbers) and numbers[-1] < total
     properties, _ = schemas.object_properties(response_schema)
-    if "next" in properties:
-        page["next"] = page["last_id"] if page["has_more"] else None
+    for member in ("next", "next_page"):
+        if member in properties:
+            page[member] = page["last_id"] if page["has_more"] else None
     return page
 
 

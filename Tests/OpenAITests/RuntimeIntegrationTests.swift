@@ -5,6 +5,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
+import OpenAIAdmin
+
 @testable import OpenAI
 
 /// The runtime against the local test server (Scripts/testserver), which validates every request
@@ -327,36 +329,110 @@ final class RuntimeIntegrationTests: XCTestCase {
 
     // MARK: Pagination, raw access, binary bodies, streams
 
-    private struct AssistantPage: Decodable, CursorPage {
-        struct Item: Decodable, Sendable { var id: String }
-        var data: [Item]
-        var has_more: Bool
-        var last_id: String?
-        var pageItems: [Item] { data }
-        var hasMorePages: Bool { has_more }
-        var nextPageCursor: String? { last_id ?? data.last?.id }
+    /// The `after` query item of each recorded request.
+    private func afterCursors(_ records: [TestServer.Record]) -> [String?] {
+        records.map { $0.query.first { $0.0 == "after" }?.1 }
     }
 
-    func testAutoPaginationWalksThreePages() async throws {
+    func testAutoPagingWalksThreePagesOfAGeneratedListType() async throws {
         let scenario = TestServer.scenario()
         let client = try self.client(scenario, headers: ["x-testserver-pages": "3"])
-        let pages = client.pages { after in
-            var request = APIRequest(method: "GET", path: "/assistants", operationID: "listAssistants")
-            try request.addQuery("limit", 2)
-            try request.addQuery("after", after)
-            return try await client.send(request, options: RequestOptions(), as: AssistantPage.self)
-        }
+        let pages = client.files.listPages(purpose: "assistants", limit: 2)
         var ids: [String] = []
-        for try await item in pages.items { ids.append(item.id) }
+        for try await file in pages.items { ids.append(file.id) }
         XCTAssertEqual(ids, ["item_1", "item_2", "item_3", "item_4", "item_5", "item_6"])
-        var pageCount = 0
-        for try await page in pages { pageCount += 1; XCTAssertEqual(page.data.count, 2) }
-        XCTAssertEqual(pageCount, 3)
+        var sizes: [Int] = []
+        for try await page in pages {
+            sizes.append(page.data.count)
+            XCTAssertTrue(page.specDeviations.isEmpty, "\(page.specDeviations)")
+        }
+        XCTAssertEqual(sizes, [2, 2, 2])
         let records = try await server.requests(scenario: scenario)
         XCTAssertEqual(records.count, 6)
-        XCTAssertEqual(
-            records.prefix(3).map { $0.query.first { $0.0 == "after" }?.1 }, [nil, "item_2", "item_4"])
-        XCTAssertTrue(records.allSatisfy { $0.validation == "ok" })
+        XCTAssertEqual(afterCursors(records), [nil, "item_2", "item_4", nil, "item_2", "item_4"])
+        XCTAssertTrue(records.allSatisfy { $0.query.contains { $0 == ("purpose", "assistants") } })
+        XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validation))")
+    }
+
+    func testNextPageFollowsTheCursorAndEndsAfterTheLastPage() async throws {
+        let scenario = TestServer.scenario()
+        let client = try self.client(scenario, headers: ["x-testserver-pages": "2"])
+        let first = try await client.files.listPages(limit: 2, after: "item_0").firstPage()
+        XCTAssertEqual(first.items.map(\.id), ["item_1", "item_2"])
+        XCTAssertTrue(first.hasNextPage)
+        let next = try await first.nextPage()
+        let second = try XCTUnwrap(next)
+        XCTAssertEqual(second.items.map(\.id), ["item_3", "item_4"])
+        XCTAssertFalse(second.page.hasMore)
+        XCTAssertFalse(second.hasNextPage)
+        let third = try await second.nextPage()
+        XCTAssertNil(third)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(afterCursors(records), ["item_0", "item_2"], "nothing is sent after the last page")
+    }
+
+    func testAnEmptyListIsOnePageWithNoItems() async throws {
+        let scenario = TestServer.scenario()
+        let client = try self.client(scenario, headers: ["x-testserver-pages": "0"])
+        var pages: [ListFilesResponse] = []
+        for try await page in client.files.listPages() { pages.append(page) }
+        XCTAssertEqual(pages.count, 1)
+        XCTAssertEqual(pages.first?.data, [])
+        var items = 0
+        for try await _ in client.files.listPages().items { items += 1 }
+        XCTAssertEqual(items, 0)
+        let first = try await client.files.listPages().firstPage()
+        XCTAssertFalse(first.hasNextPage)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 3)
+    }
+
+    func testAReplyWithoutHasMoreGoesOnUntilAnEmptyPage() async throws {
+        // Some compatible servers leave `has_more` out: the SDK does not read that as "no more"
+        // (which would drop every later item); it asks for the next page, and an empty one ends
+        // the list, as OpenAI's official SDKs do. What was missing stays observable.
+        let scenario = TestServer.scenario()
+        let client = try self.client(
+            scenario, headers: ["x-testserver-pages": "2", "x-testserver-page-omit": "has_more"])
+        var ids: [String] = []
+        var missing: [Bool] = []
+        for try await page in client.vectorStores.listPages(limit: 2) {
+            ids += page.data.map(\.id)
+            missing.append(page.specDeviations.isMissing("has_more"))
+            XCTAssertFalse(page.hasMore, "decoded leniently as false")
+        }
+        XCTAssertEqual(ids, ["item_1", "item_2", "item_3", "item_4"])
+        XCTAssertEqual(missing, [true, true, true])
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(afterCursors(records), [nil, "item_2", "item_4"])
+    }
+
+    func testUsagePagesFollowNextPageInThePageParameter() async throws {
+        let scenario = TestServer.scenario()
+        let client = try self.client(scenario, headers: ["x-testserver-pages": "2"]) {
+            $0.adminAPIKey = "sk-admin-test"
+        }
+        var buckets = 0
+        for try await page in client.organization.usage.completions.listPages(startTime: 1_700_000_000, limit: 2) {
+            buckets += page.data.count
+        }
+        XCTAssertEqual(buckets, 4)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map { $0.query.first { $0.0 == "page" }?.1 }, [nil, "item_2"])
+        XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validation))")
+    }
+
+    func testPagesAroundAnyCallThatTakesACursor() async throws {
+        let scenario = TestServer.scenario()
+        let client = try self.client(scenario, headers: ["x-testserver-pages": "2"])
+        let ids = client.items(startingAfter: "item_1") { after in
+            try await client.batches.list(after: after, limit: 1)
+        }
+        var seen: [String] = []
+        for try await batch in ids { seen.append(batch.id) }
+        XCTAssertEqual(seen, ["item_2"])
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(afterCursors(records), ["item_1"])
     }
 
     func testRawResponseGivesStatusHeadersAndRequestID() async throws {

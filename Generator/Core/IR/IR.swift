@@ -147,10 +147,13 @@ public struct PageInfo: Hashable, Sendable {
     public var items: String
     /// The Swift name of the `has_more` member.
     public var hasMore: String
-    /// Whether `has_more` may be absent, which reads as no more pages.
+    /// Whether `has_more` may be absent, which reads as "maybe more": the next page tells.
     public var hasMoreIsOptional: Bool
     /// The cursor's sources, the first present one wins; empty when the reply has none.
     public var nextCursor: [CursorSource]
+    /// The query parameter a request takes the cursor in: `page` when it comes from the reply's
+    /// `next_page` (the usage endpoints), else `after`.
+    public var cursorParameter: String = "after"
 }
 
 public struct EnumValue: Hashable, Sendable {
@@ -341,6 +344,10 @@ public struct OperationDecl: Hashable, Sendable {
     /// JSON body members the SDK sets when the caller left them `nil` (`Spec/overrides.json`
     /// `body-defaults`), e.g. `encoding_format: base64` for embeddings.
     public var bodyDefaults: [BodyDefault] = []
+    /// The reply is a cursor page and the operation takes its cursor in this string query
+    /// parameter (`after`; `page` for the usage endpoints, whose replies say `next_page`): it also
+    /// gets an auto-paging method (`listPages`) returning `CursorPages`.
+    public var pageCursor: OperationParameter? = nil
 
     public static func == (lhs: OperationDecl, rhs: OperationDecl) -> Bool {
         lhs.operationID == rhs.operationID

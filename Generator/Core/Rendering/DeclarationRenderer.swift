@@ -98,9 +98,13 @@ struct DeclarationRenderer {
                 body.line()
                 body.line("/// The items of this page (`data`).")
                 body.line("\(access) var pageItems: \(TypeRef.array(page.itemType).swift) { \(page.items) }")
-                body.line("/// Whether more items follow (`has_more`).")
                 body.line(
-                    "\(access) var hasMorePages: Swift.Bool { \(page.hasMore)\(page.hasMoreIsOptional ? " ?? false" : "") }"
+                    "/// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty")
+                body.line("/// next page then ends the list, as in OpenAI's official SDKs).")
+                body.line(
+                    page.hasMoreIsOptional
+                        ? "\(access) var hasMorePages: Swift.Bool { \(page.hasMore) ?? true }"
+                        : "\(access) var hasMorePages: Swift.Bool { \(page.hasMore) || specDeviations.isMissing(\"has_more\") }"
                 )
                 body.line("/// The `after` cursor of the next page.")
                 body.line("\(access) var nextPageCursor: Swift.String? { \(Self.cursorExpression(page)) }")

@@ -154,6 +154,56 @@ struct OperationRenderer {
             printer.line()
             renderDownload(operation, body: body, bodyLabel: bodyLabel, into: &printer)
         }
+        if let cursor = operation.pageCursor, body == nil, case .json(let page) = operation.response {
+            printer.line()
+            renderPages(operation, page: page, cursor: cursor, into: &printer)
+        }
+    }
+
+    /// The auto-paging variant of a list method: `listPages(...)` returning `CursorPages`.
+    func renderPages(
+        _ operation: OperationDecl, page: TypeRef, cursor: OperationParameter, into printer: inout CodePrinter
+    ) {
+        let parameters = signature(operation, body: nil)
+        let labels = parameters.map { String($0.prefix { $0 != ":" && $0 != " " }) }
+        var docs: [String] =
+            ["- Parameters:"]
+            + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
+            + Self.parameterDocs(Self.otherParameters(operation)).map { line in
+                line.hasPrefix("  - after:")
+                    ? "  - after: The cursor of the first page; `nil` starts at the beginning." : line
+            }
+        docs.append(
+            "  - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.")
+        docs.append(
+            "- Returns: The pages (``CursorPages``), each the `\(page.swift)` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page."
+        )
+        docs.append(
+            "- Note: Iterating throws what ``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))`` throws (``OpenAIError``)."
+        )
+        printer.documentation(
+            "Every page of ``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))``, each fetched with the previous page's cursor as `\(cursor.wireName)`.",
+            remark: operation.documentation.remark, extra: docs)
+        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        printer.line("\(access) func \(operation.methodName)Pages(")
+        for (index, parameter) in parameters.enumerated() {
+            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+        }
+        let arguments = labels.map { "\($0): \($0)" }
+        let call = "try await self.\(Naming.escaped(operation.methodName))("
+        printer.block(") -> CursorPages<\(page.swift)>") { method in
+            method.line("client.pages(startingAfter: \(cursor.name)) { \(cursor.name) in")
+            if call.count + arguments.joined(separator: ", ").count <= 96 {
+                method.line("    \(call)\(arguments.joined(separator: ", ")))")
+            } else {
+                method.line("    \(call)")
+                for (index, argument) in arguments.enumerated() {
+                    method.line("        \(argument)\(index == arguments.count - 1 ? "" : ",")")
+                }
+                method.line("    )")
+            }
+            method.line("}")
+        }
     }
 
     /// The variant of a binary operation that streams the reply's body to a file.

@@ -30,9 +30,30 @@ enum PaginationDetector {
             if let last, !last.isOptional { cursor = [.member(last.name)] }
             decl.page = PageInfo(
                 itemType: item, items: data.name, hasMore: more.name, hasMoreIsOptional: more.isOptional,
-                nextCursor: cursor)
+                nextCursor: cursor, cursorParameter: last == nil && next?.wireName == "next_page" ? "page" : "after")
             var copy = top
             copy.declaration = .structure(decl)
+            return copy
+        }
+    }
+
+    /// Marks operations whose reply is a cursor page, that take no body and take the cursor in the
+    /// page's string query parameter (``PageInfo/cursorParameter``): they get an auto-paging method.
+    static func annotate(_ operations: [OperationDecl], declarations: [TopLevelDeclaration]) -> [OperationDecl] {
+        var pages: [String: PageInfo] = [:]
+        for top in declarations where top.resourceType == nil {
+            if case .structure(let decl) = top.declaration, let page = decl.page { pages[decl.name] = page }
+        }
+        return operations.map { operation in
+            guard case .json(.named(let name)) = operation.response, let page = pages[name], operation.bodies.isEmpty
+            else { return operation }
+            guard
+                let cursor = operation.parameters.first(where: {
+                    $0.wireName == page.cursorParameter && $0.location == .query && $0.type == .string
+                })
+            else { return operation }
+            var copy = operation
+            copy.pageCursor = cursor
             return copy
         }
     }

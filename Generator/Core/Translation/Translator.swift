@@ -200,6 +200,7 @@ public struct Translator {
         operations = StreamingRequests.annotate(
             operations, declarations: declarations, endings: overrides.streamEndings, overridesFile: overrides.source,
             diagnostics: &modelDiagnostics)
+        operations = PaginationDetector.annotate(operations, declarations: declarations)
         operations = BodyDefaults.annotate(
             operations, declarations: declarations, defaults: overrides.bodyDefaults, overridesFile: overrides.source,
             diagnostics: &modelDiagnostics)

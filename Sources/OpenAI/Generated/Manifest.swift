@@ -6,6 +6,7 @@
 //
 // spec-sha256: db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8
 // file: Admin/AdminOperationResponseTypes.swift
+// file: Admin/Resources/OrganizationAPI+OrganizationUsageAudioTranscriptionsAPI.swift
 // file: Admin/Resources/OrganizationAPI.swift
 // file: Admin/Resources/ProjectsAPI.swift
 // file: Admin/Types/AuditLogs+AuditLog.swift

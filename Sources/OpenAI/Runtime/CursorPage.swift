@@ -6,7 +6,8 @@ public protocol CursorPage: Sendable {
     associatedtype Item: Sendable
     /// The items of this page, in the order the API returned them.
     var pageItems: [Item] { get }
-    /// Whether the API has more items after this page (`has_more`).
+    /// Whether the API may have more items after this page: `has_more`, or `true` when the reply
+    /// left it out (the next request tells: an empty page ends the list).
     var hasMorePages: Bool { get }
     /// The cursor to pass as `after` for the next page: `last_id` when the page has one, else
     /// the last item's `id`; `nil` when it cannot be told.

@@ -2,13 +2,18 @@ import Foundation
 
 /// The pages of a cursor-paginated list, fetched one at a time as iteration asks for them.
 ///
-/// Make one with ``OpenAIClient/pages(startingAfter:_:)`` around any generated list method:
+/// Every generated list method whose reply is a cursor page has an auto-paging form that returns
+/// one, named after it (`list` → `listPages`):
 ///
 /// ```swift
-/// for try await page in client.pages({ after in
-///     try await client.vectorStores.files.list(vectorStoreID: id, limit: 100, after: after)
-/// }) { print(page.pageItems.count) }
+/// for try await file in client.vectorStores.files.listPages(vectorStoreID: id, limit: 100).items {
+///     print(file.id)
+/// }
+/// let first = try await client.files.listPages(limit: 20).firstPage()
+/// let second = try await first.nextPage()  // nil after the last page
 /// ```
+///
+/// ``OpenAIClient/pages(startingAfter:_:)`` makes one around any call that takes a cursor.
 ///
 /// The first page is fetched with `after` = the starting cursor; each next one with the previous
 /// page's ``CursorPage/nextPageCursor``. Iteration ends after a page whose `has_more` is false,
@@ -27,6 +32,20 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
 
     /// The items of every page, in order.
     public var items: CursorItems<Page> { CursorItems(pages: self) }
+
+    /// Fetches the first page, which can fetch the ones after it (``ListPage/nextPage()``).
+    ///
+    /// - Returns: The first page.
+    /// - Throws: What the list method throws (``OpenAIError``).
+    public func firstPage() async throws -> ListPage<Page> {
+        ListPage(page: try await fetch(start), cursor: start, fetch: fetch)
+    }
+
+    /// Whether the list ends with `page`, fetched with `cursor` as `after`.
+    static func isLast(_ page: Page, fetchedAfter cursor: String?) -> Bool {
+        let next = page.nextPageCursor
+        return !page.hasMorePages || page.pageItems.isEmpty || next == nil || next == cursor
+    }
 
     /// Makes an iterator that fetches from the first page.
     ///
@@ -51,13 +70,42 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
         public mutating func next() async throws -> Page? {
             guard !finished else { return nil }
             let page = try await fetch(cursor)
-            let next = page.nextPageCursor
-            if !page.hasMorePages || page.pageItems.isEmpty || next == nil || next == cursor {
-                finished = true
-            }
-            cursor = next
+            finished = CursorPages.isLast(page, fetchedAfter: cursor)
+            cursor = page.nextPageCursor
             return page
         }
+    }
+}
+
+/// One fetched page of a cursor-paginated list, which can fetch the page after it (as the
+/// official SDKs' `getNextPage()`). ``CursorPages/firstPage()`` gives the first.
+public struct ListPage<Page: CursorPage>: Sendable {
+    /// The decoded reply: the generated list type, e.g. `ListFilesResponse`.
+    public let page: Page
+    private let cursor: String?
+    private let fetch: @Sendable (_ after: String?) async throws -> Page
+
+    init(page: Page, cursor: String?, fetch: @escaping @Sendable (_ after: String?) async throws -> Page) {
+        self.page = page
+        self.cursor = cursor
+        self.fetch = fetch
+    }
+
+    /// The items of this page (`data`), in the order the API returned them.
+    public var items: [Page.Item] { page.pageItems }
+
+    /// Whether a next page is to be fetched: `false` after a page whose `has_more` is false, that
+    /// is empty, that has no cursor, or whose cursor repeats the previous one.
+    public var hasNextPage: Bool { !CursorPages<Page>.isLast(page, fetchedAfter: cursor) }
+
+    /// Fetches the page after this one, with this page's ``CursorPage/nextPageCursor`` as `after`.
+    ///
+    /// - Returns: The next page, or `nil` when ``hasNextPage`` is `false` (nothing is sent).
+    /// - Throws: What the list method throws (``OpenAIError``).
+    public func nextPage() async throws -> ListPage<Page>? {
+        guard hasNextPage else { return nil }
+        let next = page.nextPageCursor
+        return ListPage(page: try await fetch(next), cursor: next, fetch: fetch)
     }
 }
 

@@ -81,6 +81,31 @@ extension AssistantsAPI {
         return try await client.send(request, options: options, as: ListAssistantsResponse.self)
     }
 
+    /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListAssistantsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /assistants` (operationId `listAssistants`)
+    @available(*, deprecated)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListAssistantsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, before: before, options: options)
+        }
+    }
+
     /// Retrieves an assistant.
     ///
     /// - Parameters:

@@ -333,6 +333,26 @@ extension AudioVoiceConsentsAPI {
         return try await client.send(request, options: options, as: VoiceConsentListResource.self)
     }
 
+    /// Every page of ``list(after:limit:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `VoiceConsentListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(after:limit:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /audio/voice_consents` (operationId `listVoiceConsents`)
+    public func listPages(
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<VoiceConsentListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(after: after, limit: limit, options: options)
+        }
+    }
+
     /// Retrieves a voice consent recording.
     ///
     /// Retrieve consent recording metadata used for creating custom voices.

@@ -72,6 +72,26 @@ extension BatchesAPI {
         return try await client.send(request, options: options, as: ListBatchesResponse.self)
     }
 
+    /// Every page of ``list(after:limit:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListBatchesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(after:limit:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /batches` (operationId `listBatches`)
+    public func listPages(
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListBatchesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(after: after, limit: limit, options: options)
+        }
+    }
+
     /// Retrieves a batch.
     ///
     /// - Parameters:

@@ -133,6 +133,39 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: ChatCompletionList.self)
     }
 
+    /// Every page of ``list(model:metadata:after:limit:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - model: The model used to generate the Chat Completions.
+    ///   - metadata: A list of metadata keys to filter the Chat Completions by.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of Chat Completions to retrieve.
+    ///   - order: Sort order for Chat Completions by timestamp.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ChatCompletionList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(model:metadata:after:limit:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /chat/completions` (operationId `listChatCompletions`)
+    public func listPages(
+        model: Swift.String? = nil,
+        metadata: Metadata? = nil,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ChatCompletionList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                model: model,
+                metadata: metadata,
+                after: after,
+                limit: limit,
+                order: order,
+                options: options
+            )
+        }
+    }
+
     /// Get a stored chat completion. Only Chat Completions that have been created
     /// with the `store` parameter set to `true` will be returned.
     ///
@@ -210,5 +243,35 @@ extension ChatCompletionsMessagesAPI {
         try request.addQuery("limit", limit)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: ChatCompletionMessageList.self)
+    }
+
+    /// Every page of ``list(completionID:after:limit:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - completionID: The ID of the chat completion to retrieve messages from.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of messages to retrieve.
+    ///   - order: Sort order for messages by timestamp.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ChatCompletionMessageList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(completionID:after:limit:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /chat/completions/{completion_id}/messages` (operationId `getChatCompletionMessages`)
+    public func listPages(
+        completionID: Swift.String,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ChatCompletionMessageList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                completionID: completionID,
+                after: after,
+                limit: limit,
+                order: order,
+                options: options
+            )
+        }
     }
 }

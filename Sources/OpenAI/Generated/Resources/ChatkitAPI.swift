@@ -124,6 +124,39 @@ extension ChatkitThreadsAPI {
         return try await client.send(request, options: options, as: ThreadListResource.self)
     }
 
+    /// Every page of ``list(limit:order:after:before:user:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: Maximum number of thread items to return.
+    ///   - order: Sort order for results by creation time.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: List items created before this thread item ID.
+    ///   - user: Filter threads that belong to this user identifier.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ThreadListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:before:user:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /chatkit/threads` (operationId `ListThreadsMethod`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        user: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ThreadListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                user: user,
+                options: options
+            )
+        }
+    }
+
     /// Retrieve a ChatKit thread by its identifier.
     ///
     /// - Parameters:
@@ -178,5 +211,38 @@ extension ChatkitThreadsItemsAPI {
         try request.addQuery("after", after)
         try request.addQuery("before", before)
         return try await client.send(request, options: options, as: ThreadItemListResource.self)
+    }
+
+    /// Every page of ``list(threadID:limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - threadID: Identifier of the ChatKit thread whose items are requested.
+    ///   - limit: Maximum number of thread items to return.
+    ///   - order: Sort order for results by creation time.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: List items created before this thread item ID.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ThreadItemListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(threadID:limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /chatkit/threads/{thread_id}/items` (operationId `ListThreadItemsMethod`)
+    public func listPages(
+        threadID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ThreadItemListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                threadID: threadID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                options: options
+            )
+        }
     }
 }

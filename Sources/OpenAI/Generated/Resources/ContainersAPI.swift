@@ -86,6 +86,30 @@ extension ContainersAPI {
         return try await client.send(request, options: options, as: ContainerListResource.self)
     }
 
+    /// Every page of ``list(limit:order:after:name:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - name: Filter results by container name.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ContainerListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:name:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /containers` (operationId `ListContainers`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        name: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ContainerListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, name: name, options: options)
+        }
+    }
+
     /// Retrieve Container
     ///
     /// Retrieves a container.
@@ -263,6 +287,36 @@ extension ContainersFilesAPI {
         try request.addQuery("order", order)
         try request.addQuery("after", after)
         return try await client.send(request, options: options, as: ContainerFileListResource.self)
+    }
+
+    /// Every page of ``list(containerID:limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The `container_id` path parameter.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ContainerFileListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(containerID:limit:order:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /containers/{container_id}/files` (operationId `ListContainerFiles`)
+    public func listPages(
+        containerID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ContainerFileListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                containerID: containerID,
+                limit: limit,
+                order: order,
+                after: after,
+                options: options
+            )
+        }
     }
 
     /// Retrieve Container File

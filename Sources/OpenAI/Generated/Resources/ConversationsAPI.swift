@@ -176,6 +176,39 @@ extension ConversationsItemsAPI {
         return try await client.send(request, options: options, as: ConversationItemList.self)
     }
 
+    /// Every page of ``list(conversationID:limit:order:after:include:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - conversationID: The ID of the conversation to list items for.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - include: Specify additional output data to include in the model response.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ConversationItemList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(conversationID:limit:order:after:include:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /conversations/{conversation_id}/items` (operationId `listConversationItems`)
+    public func listPages(
+        conversationID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        include: [IncludeEnum]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ConversationItemList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                conversationID: conversationID,
+                limit: limit,
+                order: order,
+                after: after,
+                include: include,
+                options: options
+            )
+        }
+    }
+
     /// Get a single item from a conversation with the given IDs.
     ///
     /// - Parameters:

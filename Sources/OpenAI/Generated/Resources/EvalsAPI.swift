@@ -83,6 +83,30 @@ extension EvalsAPI {
         return try await client.send(request, options: options, as: EvalList.self)
     }
 
+    /// Every page of ``list(after:limit:order:orderBy:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of evals to retrieve.
+    ///   - order: Sort order for evals by timestamp.
+    ///   - orderBy: Evals can be ordered by creation time or last updated time.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `EvalList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(after:limit:order:orderBy:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /evals` (operationId `listEvals`)
+    public func listPages(
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        orderBy: EvalsAPI.ListOrderBy? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<EvalList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(after: after, limit: limit, order: order, orderBy: orderBy, options: options)
+        }
+    }
+
     /// Get an evaluation by ID.
     ///
     /// - Parameters:
@@ -311,6 +335,39 @@ extension EvalsRunsAPI {
         return try await client.send(request, options: options, as: EvalRunList.self)
     }
 
+    /// Every page of ``list(evalID:after:limit:order:status:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - evalID: The ID of the evaluation to retrieve runs for.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of runs to retrieve.
+    ///   - order: Sort order for runs by timestamp.
+    ///   - status: Filter runs by status.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `EvalRunList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(evalID:after:limit:order:status:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /evals/{eval_id}/runs` (operationId `getEvalRuns`)
+    public func listPages(
+        evalID: Swift.String,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        status: EvalsRunsAPI.ListStatus? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<EvalRunList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                evalID: evalID,
+                after: after,
+                limit: limit,
+                order: order,
+                status: status,
+                options: options
+            )
+        }
+    }
+
     /// Get an evaluation run by ID.
     ///
     /// - Parameters:
@@ -465,6 +522,42 @@ extension EvalsRunsOutputItemsAPI {
         try request.addQuery("status", status)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: EvalRunOutputItemList.self)
+    }
+
+    /// Every page of ``list(evalID:runID:after:limit:status:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - evalID: The ID of the evaluation to retrieve runs for.
+    ///   - runID: The ID of the run to retrieve output items for.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of output items to retrieve.
+    ///   - status: Filter output items by status.
+    ///   - order: Sort order for output items by timestamp.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `EvalRunOutputItemList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(evalID:runID:after:limit:status:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /evals/{eval_id}/runs/{run_id}/output_items` (operationId `getEvalRunOutputItems`)
+    public func listPages(
+        evalID: Swift.String,
+        runID: Swift.String,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        status: EvalsRunsOutputItemsAPI.ListStatus? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<EvalRunOutputItemList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                evalID: evalID,
+                runID: runID,
+                after: after,
+                limit: limit,
+                status: status,
+                order: order,
+                options: options
+            )
+        }
     }
 
     /// Get an evaluation run output item by ID.

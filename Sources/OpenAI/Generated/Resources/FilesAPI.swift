@@ -142,6 +142,30 @@ extension FilesAPI {
         return try await client.send(request, options: options, as: ListFilesResponse.self)
     }
 
+    /// Every page of ``list(purpose:limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - purpose: Only return files with the given purpose.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListFilesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(purpose:limit:order:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /files` (operationId `listFiles`)
+    public func listPages(
+        purpose: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListFilesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(purpose: purpose, limit: limit, order: order, after: after, options: options)
+        }
+    }
+
     /// Returns information about a specific file.
     ///
     /// - Parameters:

@@ -190,6 +190,39 @@ extension FineTuningCheckpointsPermissionsAPI {
         return try await client.send(request, options: options, as: ListFineTuningCheckpointPermissionResponse.self)
     }
 
+    /// Every page of ``list(fineTunedModelCheckpoint:projectID:after:limit:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to get permissions for.
+    ///   - projectID: The ID of the project to get permissions for.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of permissions to retrieve.
+    ///   - order: The order in which to retrieve permissions.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListFineTuningCheckpointPermissionResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(fineTunedModelCheckpoint:projectID:after:limit:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /fine_tuning/checkpoints/{fine_tuned_model_checkpoint}/permissions` (operationId `listFineTuningCheckpointPermissions`)
+    public func listPages(
+        fineTunedModelCheckpoint: Swift.String,
+        projectID: Swift.String? = nil,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        order: FineTuningCheckpointsPermissionsAPI.ListOrder? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListFineTuningCheckpointPermissionResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                fineTunedModelCheckpoint: fineTunedModelCheckpoint,
+                projectID: projectID,
+                after: after,
+                limit: limit,
+                order: order,
+                options: options
+            )
+        }
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1fine_tuning~1checkpoints~1{fine_tuned_model_checkpoint}~1permissions/get/parameters/4/schema`.
@@ -285,6 +318,28 @@ extension FineTuningJobsAPI {
         return try await client.send(request, options: options, as: ListPaginatedFineTuningJobsResponse.self)
     }
 
+    /// Every page of ``list(after:limit:metadata:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of fine-tuning jobs to retrieve.
+    ///   - metadata: Optional metadata filter.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListPaginatedFineTuningJobsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(after:limit:metadata:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /fine_tuning/jobs` (operationId `listPaginatedFineTuningJobs`)
+    public func listPages(
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        metadata: [Swift.String: Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListPaginatedFineTuningJobsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(after: after, limit: limit, metadata: metadata, options: options)
+        }
+    }
+
     /// Pause a fine-tune job.
     ///
     /// - Parameters:
@@ -372,6 +427,33 @@ extension FineTuningJobsCheckpointsAPI {
         try request.addQuery("limit", limit)
         return try await client.send(request, options: options, as: ListFineTuningJobCheckpointsResponse.self)
     }
+
+    /// Every page of ``list(fineTuningJobID:after:limit:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - fineTuningJobID: The ID of the fine-tuning job to get checkpoints for.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of checkpoints to retrieve.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListFineTuningJobCheckpointsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(fineTuningJobID:after:limit:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /fine_tuning/jobs/{fine_tuning_job_id}/checkpoints` (operationId `listFineTuningJobCheckpoints`)
+    public func listPages(
+        fineTuningJobID: Swift.String,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListFineTuningJobCheckpointsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                fineTuningJobID: fineTuningJobID,
+                after: after,
+                limit: limit,
+                options: options
+            )
+        }
+    }
 }
 
 /// The `fineTuning.jobs.events` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
@@ -403,5 +485,32 @@ extension FineTuningJobsEventsAPI {
         try request.addQuery("after", after)
         try request.addQuery("limit", limit)
         return try await client.send(request, options: options, as: ListFineTuningJobEventsResponse.self)
+    }
+
+    /// Every page of ``list(fineTuningJobID:after:limit:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - fineTuningJobID: The ID of the fine-tuning job to get events for.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - limit: Number of events to retrieve.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListFineTuningJobEventsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(fineTuningJobID:after:limit:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /fine_tuning/jobs/{fine_tuning_job_id}/events` (operationId `listFineTuningEvents`)
+    public func listPages(
+        fineTuningJobID: Swift.String,
+        after: Swift.String? = nil,
+        limit: Swift.Int? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListFineTuningJobEventsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                fineTuningJobID: fineTuningJobID,
+                after: after,
+                limit: limit,
+                options: options
+            )
+        }
     }
 }

@@ -450,6 +450,39 @@ extension ResponsesInputItemsAPI {
         return try await client.send(request, options: options, as: ResponseItemList.self)
     }
 
+    /// Every page of ``list(responseID:limit:order:after:include:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the response to retrieve input items for.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - include: Additional fields to include in the response.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ResponseItemList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(responseID:limit:order:after:include:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /responses/{response_id}/input_items` (operationId `listInputItems`)
+    public func listPages(
+        responseID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        include: [IncludeEnum]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ResponseItemList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                responseID: responseID,
+                limit: limit,
+                order: order,
+                after: after,
+                include: include,
+                options: options
+            )
+        }
+    }
+
     /// Returns a list of input items for a given response.
     ///
     /// - Parameters:
@@ -482,5 +515,41 @@ extension ResponsesInputItemsAPI {
         try request.addQuery("include", include)
         try request.addHeader("openai-beta", openaiBeta)
         return try await client.send(request, options: options, as: BetaResponseItemList.self)
+    }
+
+    /// Every page of ``listBeta(responseID:limit:order:after:include:openaiBeta:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the response to retrieve input items for.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - include: Additional fields to include in the response.
+    ///   - openaiBeta: Optional beta features to enable for this request.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `BetaResponseItemList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``listBeta(responseID:limit:order:after:include:openaiBeta:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /responses/{response_id}/input_items?beta=true` (operationId `beta_listInputItems`)
+    public func listBetaPages(
+        responseID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        include: [BetaIncludeEnum]? = nil,
+        openaiBeta: [Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<BetaResponseItemList> {
+        client.pages(startingAfter: after) { after in
+            try await self.listBeta(
+                responseID: responseID,
+                limit: limit,
+                order: order,
+                after: after,
+                include: include,
+                openaiBeta: openaiBeta,
+                options: options
+            )
+        }
     }
 }

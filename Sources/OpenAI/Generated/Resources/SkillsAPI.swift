@@ -136,6 +136,28 @@ extension SkillsAPI {
         return try await client.send(request, options: options, as: SkillListResource.self)
     }
 
+    /// Every page of ``list(limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: Number of items to retrieve
+    ///   - order: Sort order of results by timestamp.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `SkillListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /skills` (operationId `ListSkills`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<SkillListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, options: options)
+        }
+    }
+
     /// Get a skill by its ID.
     ///
     /// - Parameters:
@@ -317,6 +339,30 @@ extension SkillsVersionsAPI {
         try request.addQuery("order", order)
         try request.addQuery("after", after)
         return try await client.send(request, options: options, as: SkillVersionListResource.self)
+    }
+
+    /// Every page of ``list(skillID:limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - skillID: The identifier of the skill.
+    ///   - limit: Number of versions to retrieve.
+    ///   - order: Sort order of results by version number.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `SkillVersionListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(skillID:limit:order:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /skills/{skill_id}/versions` (operationId `ListSkillVersions`)
+    public func listPages(
+        skillID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<SkillVersionListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(skillID: skillID, limit: limit, order: order, after: after, options: options)
+        }
     }
 
     /// Get a specific skill version.

@@ -218,6 +218,42 @@ extension ThreadsMessagesAPI {
         return try await client.send(request, options: options, as: ListMessagesResponse.self)
     }
 
+    /// Every page of ``list(threadID:limit:order:after:before:runID:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) the messages belong to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - runID: Filter messages by the run ID that generated them.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListMessagesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(threadID:limit:order:after:before:runID:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /threads/{thread_id}/messages` (operationId `listMessages`)
+    public func listPages(
+        threadID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        runID: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListMessagesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                threadID: threadID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                runID: runID,
+                options: options
+            )
+        }
+    }
+
     /// Retrieve a message.
     ///
     /// - Parameters:
@@ -376,6 +412,39 @@ extension ThreadsRunsAPI {
         return try await client.send(request, options: options, as: ListRunsResponse.self)
     }
 
+    /// Every page of ``list(threadID:limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - threadID: The ID of the thread the run belongs to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListRunsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(threadID:limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /threads/{thread_id}/runs` (operationId `listRuns`)
+    public func listPages(
+        threadID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListRunsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                threadID: threadID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                options: options
+            )
+        }
+    }
+
     /// Retrieves a run.
     ///
     /// - Parameters:
@@ -514,6 +583,45 @@ extension ThreadsRunsStepsAPI {
         try request.addQuery("before", before)
         try request.addQuery("include[]", include)
         return try await client.send(request, options: options, as: ListRunStepsResponse.self)
+    }
+
+    /// Every page of ``list(threadID:runID:limit:order:after:before:include:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - threadID: The ID of the thread the run and run steps belong to.
+    ///   - runID: The ID of the run the run steps belong to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - include: A list of additional fields to include in the response.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListRunStepsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(threadID:runID:limit:order:after:before:include:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /threads/{thread_id}/runs/{run_id}/steps` (operationId `listRunSteps`)
+    public func listPages(
+        threadID: Swift.String,
+        runID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        include: [Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListRunStepsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                threadID: threadID,
+                runID: runID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                include: include,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a run step.

@@ -84,6 +84,30 @@ extension VectorStoresAPI {
         return try await client.send(request, options: options, as: ListVectorStoresResponse.self)
     }
 
+    /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListVectorStoresResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /vector_stores` (operationId `listVectorStores`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListVectorStoresResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, before: before, options: options)
+        }
+    }
+
     /// Retrieves a vector store.
     ///
     /// - Parameters:
@@ -266,6 +290,45 @@ extension VectorStoresFileBatchesFilesAPI {
         return try await client.send(request, options: options, as: ListVectorStoreFilesResponse.self)
     }
 
+    /// Every page of ``list(vectorStoreID:batchID:limit:order:after:before:filter:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - vectorStoreID: The ID of the vector store that the files belong to.
+    ///   - batchID: The ID of the file batch that the files belong to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - filter: Filter by file status.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListVectorStoreFilesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(vectorStoreID:batchID:limit:order:after:before:filter:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /vector_stores/{vector_store_id}/file_batches/{batch_id}/files` (operationId `listFilesInVectorStoreBatch`)
+    public func listPages(
+        vectorStoreID: Swift.String,
+        batchID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        filter: VectorStoresFileBatchesFilesAPI.ListFilter? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListVectorStoreFilesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                vectorStoreID: vectorStoreID,
+                batchID: batchID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                filter: filter,
+                options: options
+            )
+        }
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/6/schema`.
@@ -376,6 +439,42 @@ extension VectorStoresFilesAPI {
         try request.addQuery("before", before)
         try request.addQuery("filter", filter)
         return try await client.send(request, options: options, as: ListVectorStoreFilesResponse.self)
+    }
+
+    /// Every page of ``list(vectorStoreID:limit:order:after:before:filter:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - vectorStoreID: The ID of the vector store that the files belong to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - filter: Filter by file status.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListVectorStoreFilesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(vectorStoreID:limit:order:after:before:filter:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /vector_stores/{vector_store_id}/files` (operationId `listVectorStoreFiles`)
+    public func listPages(
+        vectorStoreID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        filter: VectorStoresFilesAPI.ListFilter? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListVectorStoreFilesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                vectorStoreID: vectorStoreID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                filter: filter,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a vector store file.

@@ -226,6 +226,29 @@ extension VideosAPI {
         return try await client.send(request, options: options, as: VideoListResource.self)
     }
 
+    /// Every page of ``list(limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: Number of items to retrieve
+    ///   - order: Sort order of results by timestamp.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `VideoListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /videos` (operationId `ListVideos`)
+    @available(*, deprecated)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<VideoListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, options: options)
+        }
+    }
+
     /// Create a remix of a completed video using a refreshed prompt.
     ///
     /// - Parameters:

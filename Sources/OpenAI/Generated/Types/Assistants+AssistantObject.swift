@@ -2851,8 +2851,9 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
 
     /// The items of this page (`data`).
     public var pageItems: [AssistantObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -2919,8 +2920,9 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
 
     /// The items of this page (`data`).
     public var pageItems: [MessageObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -2987,8 +2989,9 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
 
     /// The items of this page (`data`).
     public var pageItems: [RunStepObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -3055,8 +3058,9 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
 
     /// The items of this page (`data`).
     public var pageItems: [RunObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }

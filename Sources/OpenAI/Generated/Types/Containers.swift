@@ -64,8 +64,9 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
 
     /// The items of this page (`data`).
     public var pageItems: [ContainerFileResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -212,8 +213,9 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
 
     /// The items of this page (`data`).
     public var pageItems: [ContainerResource] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }

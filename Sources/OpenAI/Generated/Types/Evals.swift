@@ -2387,8 +2387,9 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
 
     /// The items of this page (`data`).
     public var pageItems: [Eval] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -2950,8 +2951,9 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
 
     /// The items of this page (`data`).
     public var pageItems: [EvalRun] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -3368,8 +3370,9 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
 
     /// The items of this page (`data`).
     public var pageItems: [EvalRunOutputItem] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }

@@ -2796,8 +2796,9 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
 
     /// The items of this page (`data`).
     public var pageItems: [FineTuningCheckpointPermission] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -2861,8 +2862,9 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
 
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJobCheckpoint] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -2912,8 +2914,9 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
 
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJobEvent] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { data.last?.id }
 }
@@ -2963,8 +2966,9 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
 
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJob] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { data.last?.id }
 }

@@ -729,8 +729,9 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
 
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreFileObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -797,8 +798,9 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
 
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreObject] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 }
@@ -1356,8 +1358,9 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
 
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreFileContentResponse.DataItem] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 
@@ -2150,8 +2153,9 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
 
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreSearchResultItem] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 }

@@ -127,6 +127,28 @@ extension OrganizationAdminAPIKeysAPI {
         return try await client.send(request, options: options, as: APIKeyList.self)
     }
 
+    /// Every page of ``list(after:order:limit:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: The `order` query parameter.
+    ///   - limit: The `limit` query parameter.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `APIKeyList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(after:order:limit:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/admin_api_keys` (operationId `admin-api-keys-list`)
+    public func listPages(
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        limit: Swift.Int? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<APIKeyList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(after: after, order: order, limit: limit, options: options)
+        }
+    }
+
     /// Retrieve a single organization API key
     ///
     /// Get details for a specific organization API key by its ID.
@@ -280,6 +302,54 @@ extension OrganizationAuditLogsAPI {
         try request.addQuery("after", after)
         try request.addQuery("before", before)
         return try await client.send(request, options: options, as: ListAuditLogsResponse.self)
+    }
+
+    /// Every page of ``list(effectiveAt:projectIDs:eventTypes:actorIDs:actorEmails:resourceIDs:tenantOnly:limit:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - effectiveAt: Return only events whose `effective_at` (Unix seconds) is in this range.
+    ///   - projectIDs: Return only events for these projects.
+    ///   - eventTypes: Return only events with a `type` in one of these values.
+    ///   - actorIDs: Return only events performed by these actors.
+    ///   - actorEmails: Return only events performed by users with these emails.
+    ///   - resourceIDs: Return only events performed on these targets.
+    ///   - tenantOnly: Return only tenant-scoped events associated with this organization.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListAuditLogsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(effectiveAt:projectIDs:eventTypes:actorIDs:actorEmails:resourceIDs:tenantOnly:limit:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/audit_logs` (operationId `list-audit-logs`)
+    public func listPages(
+        effectiveAt: OrganizationAuditLogsAPI.ListEffectiveAt? = nil,
+        projectIDs: [Swift.String]? = nil,
+        eventTypes: [AuditLogEventType]? = nil,
+        actorIDs: [Swift.String]? = nil,
+        actorEmails: [Swift.String]? = nil,
+        resourceIDs: [Swift.String]? = nil,
+        tenantOnly: Swift.Bool? = nil,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListAuditLogsResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                effectiveAt: effectiveAt,
+                projectIDs: projectIDs,
+                eventTypes: eventTypes,
+                actorIDs: actorIDs,
+                actorEmails: actorEmails,
+                resourceIDs: resourceIDs,
+                tenantOnly: tenantOnly,
+                limit: limit,
+                after: after,
+                before: before,
+                options: options
+            )
+        }
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1audit_logs/get/parameters/0/schema`.
@@ -452,6 +522,28 @@ extension OrganizationCertificatesAPI {
         return try await client.send(request, options: options, as: ListCertificatesResponse.self)
     }
 
+    /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListCertificatesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/certificates` (operationId `listOrganizationCertificates`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListCertificatesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, after: after, order: order, options: options)
+        }
+    }
+
     /// Get a certificate that has been uploaded to the organization.
     ///
     /// You can get a certificate regardless of whether it is active or not.
@@ -541,6 +633,48 @@ extension OrganizationCostsAPI {
         try request.addQuery("limit", limit)
         try request.addQuery("page", page)
         return try await client.send(request, options: options, as: UsageResponse.self)
+    }
+
+    /// Every page of ``list(startTime:endTime:bucketWidth:projectIDs:apiKeyIDs:groupBy:limit:page:options:)``, each fetched with the previous page's cursor as `page`.
+    ///
+    /// - Parameters:
+    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
+    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
+    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - projectIDs: Return only costs for these projects.
+    ///   - apiKeyIDs: Return only costs for these API keys.
+    ///   - groupBy: Group the costs by the specified fields.
+    ///   - limit: A limit on the number of buckets to be returned.
+    ///   - page: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:apiKeyIDs:groupBy:limit:page:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/costs` (operationId `usage-costs`)
+    public func listPages(
+        startTime: Swift.Int,
+        endTime: Swift.Int? = nil,
+        bucketWidth: Swift.String? = nil,
+        projectIDs: [Swift.String]? = nil,
+        apiKeyIDs: [Swift.String]? = nil,
+        groupBy: [OrganizationCostsAPI.ListGroupByItem]? = nil,
+        limit: Swift.Int? = nil,
+        page: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<UsageResponse> {
+        client.pages(startingAfter: page) { page in
+            try await self.list(
+                startTime: startTime,
+                endTime: endTime,
+                bucketWidth: bucketWidth,
+                projectIDs: projectIDs,
+                apiKeyIDs: apiKeyIDs,
+                groupBy: groupBy,
+                limit: limit,
+                page: page,
+                options: options
+            )
+        }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -678,6 +812,28 @@ extension OrganizationGroupsAPI {
         return try await client.send(request, options: options, as: GroupListResource.self)
     }
 
+    /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of groups to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Specifies the sort order of the returned groups.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `GroupListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/groups` (operationId `list-groups`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<GroupListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, after: after, order: order, options: options)
+        }
+    }
+
     /// Retrieves a group.
     ///
     /// - Parameters:
@@ -794,6 +950,30 @@ extension OrganizationGroupsRolesAPI {
         return try await client.send(request, options: options, as: RoleListResource.self)
     }
 
+    /// Every page of ``list(groupID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - groupID: The ID of the group whose organization role assignments you want to list.
+    ///   - limit: A limit on the number of organization role assignments to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned organization roles.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `RoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(groupID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/groups/{group_id}/roles` (operationId `list-group-role-assignments`)
+    public func listPages(
+        groupID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<RoleListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(groupID: groupID, limit: limit, after: after, order: order, options: options)
+        }
+    }
+
     /// Retrieves an organization role assigned to a group.
     ///
     /// - Parameters:
@@ -892,6 +1072,30 @@ extension OrganizationGroupsUsersAPI {
         return try await client.send(request, options: options, as: UserListResource.self)
     }
 
+    /// Every page of ``list(groupID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - groupID: The ID of the group to inspect.
+    ///   - limit: A limit on the number of users to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Specifies the sort order of users in the list.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `UserListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(groupID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/groups/{group_id}/users` (operationId `list-group-users`)
+    public func listPages(
+        groupID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<UserListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(groupID: groupID, limit: limit, after: after, order: order, options: options)
+        }
+    }
+
     /// Retrieves a user in a group.
     ///
     /// - Parameters:
@@ -976,6 +1180,26 @@ extension OrganizationInvitesAPI {
         try request.addQuery("limit", limit)
         try request.addQuery("after", after)
         return try await client.send(request, options: options, as: InviteListResponse.self)
+    }
+
+    /// Every page of ``list(limit:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `InviteListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/invites` (operationId `list-invites`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<InviteListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, after: after, options: options)
+        }
     }
 
     /// Retrieves an invite.
@@ -1097,6 +1321,33 @@ extension OrganizationProjectsAPI {
         return try await client.send(request, options: options, as: ProjectListResponse.self)
     }
 
+    /// Every page of ``list(limit:after:includeArchived:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - includeArchived: If `true` returns all projects including those that have been `archived`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:after:includeArchived:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects` (operationId `list-projects`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        includeArchived: Swift.Bool? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                limit: limit,
+                after: after,
+                includeArchived: includeArchived,
+                options: options
+            )
+        }
+    }
+
     /// Retrieves a project.
     ///
     /// - Parameters:
@@ -1193,6 +1444,36 @@ extension OrganizationProjectsAPIKeysAPI {
         try request.addQuery("after", after)
         try request.addQuery("owner_project_access", ownerProjectAccess)
         return try await client.send(request, options: options, as: ProjectAPIKeyListResponse.self)
+    }
+
+    /// Every page of ``list(projectID:limit:after:ownerProjectAccess:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - ownerProjectAccess: Filter API keys by whether the owner currently has effective access to the project.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectAPIKeyListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:ownerProjectAccess:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/api_keys` (operationId `list-project-api-keys`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        ownerProjectAccess: OrganizationProjectsAPIKeysAPI.ListOwnerProjectAccess? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectAPIKeyListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                after: after,
+                ownerProjectAccess: ownerProjectAccess,
+                options: options
+            )
+        }
     }
 
     /// Retrieves an API key in the project.
@@ -1314,6 +1595,36 @@ extension OrganizationProjectsCertificatesAPI {
         try request.addQuery("after", after)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: ListProjectCertificatesResponse.self)
+    }
+
+    /// Every page of ``list(projectID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ListProjectCertificatesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/certificates` (operationId `listProjectCertificates`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ListProjectCertificatesResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                after: after,
+                order: order,
+                options: options
+            )
+        }
     }
 }
 
@@ -1438,6 +1749,36 @@ extension OrganizationProjectsGroupsAPI {
         try request.addQuery("after", after)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: ProjectGroupListResource.self)
+    }
+
+    /// Every page of ``list(projectID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - limit: A limit on the number of project groups to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned groups.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectGroupListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/groups` (operationId `list-project-groups`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectGroupListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                after: after,
+                order: order,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a project's group.
@@ -1628,6 +1969,36 @@ extension OrganizationProjectsRateLimitsAPI {
         return try await client.send(request, options: options, as: ProjectRateLimitListResponse.self)
     }
 
+    /// Every page of ``list(projectID:limit:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectRateLimitListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/rate_limits` (operationId `list-project-rate-limits`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectRateLimitListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                after: after,
+                before: before,
+                options: options
+            )
+        }
+    }
+
     /// Updates a project rate limit.
     ///
     /// - Parameters:
@@ -1753,6 +2124,28 @@ extension OrganizationProjectsServiceAccountsAPI {
         return try await client.send(request, options: options, as: ProjectServiceAccountListResponse.self)
     }
 
+    /// Every page of ``list(projectID:limit:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectServiceAccountListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/service_accounts` (operationId `list-project-service-accounts`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectServiceAccountListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(projectID: projectID, limit: limit, after: after, options: options)
+        }
+    }
+
     /// Retrieves a service account in the project.
     ///
     /// - Parameters:
@@ -1876,6 +2269,39 @@ extension OrganizationProjectsSpendAlertsAPI {
         try request.addQuery("after", after)
         try request.addQuery("before", before)
         return try await client.send(request, options: options, as: ProjectSpendAlertListResource.self)
+    }
+
+    /// Every page of ``list(projectID:limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - limit: A limit on the number of spend alerts to return.
+    ///   - order: Sort order for the returned spend alerts.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: Cursor for pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectSpendAlertListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/spend_alerts` (operationId `list-project-spend-alerts`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectSpendAlertListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                order: order,
+                after: after,
+                before: before,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a project spend alert.
@@ -2065,6 +2491,28 @@ extension OrganizationProjectsUsersAPI {
         return try await client.send(request, options: options, as: ProjectUserListResponse.self)
     }
 
+    /// Every page of ``list(projectID:limit:after:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `ProjectUserListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/users` (operationId `list-project-users`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<ProjectUserListResponse> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(projectID: projectID, limit: limit, after: after, options: options)
+        }
+    }
+
     /// Retrieves a user in the project.
     ///
     /// - Parameters:
@@ -2178,6 +2626,28 @@ extension OrganizationRolesAPI {
         return try await client.send(request, options: options, as: PublicRoleListResource.self)
     }
 
+    /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of roles to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned roles.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `PublicRoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/roles` (operationId `list-roles`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<PublicRoleListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, after: after, order: order, options: options)
+        }
+    }
+
     /// Retrieves an organization role.
     ///
     /// - Parameters:
@@ -2286,6 +2756,30 @@ extension OrganizationSpendAlertsAPI {
         try request.addQuery("after", after)
         try request.addQuery("before", before)
         return try await client.send(request, options: options, as: OrganizationSpendAlertListResource.self)
+    }
+
+    /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - limit: A limit on the number of spend alerts to return.
+    ///   - order: Sort order for the returned spend alerts.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - before: Cursor for pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `OrganizationSpendAlertListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(limit:order:after:before:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/spend_alerts` (operationId `list-organization-spend-alerts`)
+    public func listPages(
+        limit: Swift.Int? = nil,
+        order: OrderEnum? = nil,
+        after: Swift.String? = nil,
+        before: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<OrganizationSpendAlertListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(limit: limit, order: order, after: after, before: before, options: options)
+        }
     }
 
     /// Retrieves an organization spend alert.
@@ -2472,6 +2966,54 @@ extension OrganizationUsageAudioSpeechesAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// Every page of ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)``, each fetched with the previous page's cursor as `page`.
+    ///
+    /// - Parameters:
+    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
+    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
+    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - projectIDs: Return only usage for these projects.
+    ///   - userIDs: Return only usage for these users.
+    ///   - apiKeyIDs: Return only usage for these API keys.
+    ///   - models: Return only usage for these models.
+    ///   - groupBy: Group the usage data by the specified fields.
+    ///   - limit: Specifies the number of buckets to return.
+    ///   - page: A cursor for use in pagination.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /organization/usage/audio_speeches` (operationId `usage-audio-speeches`)
+    public func listPages(
+        startTime: Swift.Int,
+        endTime: Swift.Int? = nil,
+        bucketWidth: OrganizationUsageAudioSpeechesAPI.ListBucketWidth? = nil,
+        projectIDs: [Swift.String]? = nil,
+        userIDs: [Swift.String]? = nil,
+        apiKeyIDs: [Swift.String]? = nil,
+        models: [Swift.String]? = nil,
+        groupBy: [OrganizationUsageAudioSpeechesAPI.ListGroupByItem]? = nil,
+        limit: Swift.Int? = nil,
+        page: Swift.String? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<UsageResponse> {
+        client.pages(startingAfter: page) { page in
+            try await self.list(
+                startTime: startTime,
+                endTime: endTime,
+                bucketWidth: bucketWidth,
+                projectIDs: projectIDs,
+                userIDs: userIDs,
+                apiKeyIDs: apiKeyIDs,
+                models: models,
+                groupBy: groupBy,
+                limit: limit,
+                page: page,
+                options: options
+            )
+        }
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_speeches/get/parameters/2/schema`.
@@ -2513,1068 +3055,5 @@ extension OrganizationUsageAudioSpeechesAPI {
 
         /// `model`
         public static var model: Self { Self(rawValue: "model") }
-    }
-}
-
-/// The `organization.usage.audioTranscriptions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageAudioTranscriptionsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageAudioTranscriptionsAPI {
-    /// Get audio transcriptions usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/audio_transcriptions` (operationId `usage-audio-transcriptions`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageAudioTranscriptionsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        groupBy: [OrganizationUsageAudioTranscriptionsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/audio_transcriptions", operationID: "usage-audio-transcriptions", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/7/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-    }
-}
-
-/// The `organization.usage.codeInterpreterSessions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageCodeInterpreterSessionsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageCodeInterpreterSessionsAPI {
-    /// Get code interpreter sessions usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/code_interpreter_sessions` (operationId `usage-code-interpreter-sessions`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageCodeInterpreterSessionsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        groupBy: [Swift.String]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/code_interpreter_sessions", operationID: "usage-code-interpreter-sessions", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1code_interpreter_sessions/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-}
-
-/// The `organization.usage.completions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageCompletionsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageCompletionsAPI {
-    /// Get completions usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - batch: If `true`, return batch jobs only.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/completions` (operationId `usage-completions`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageCompletionsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        batch: Swift.Bool? = nil,
-        groupBy: [OrganizationUsageCompletionsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/completions", operationID: "usage-completions", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("batch", batch)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/8/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-
-        /// `batch`
-        public static var batch: Self { Self(rawValue: "batch") }
-
-        /// `service_tier`
-        public static var serviceTier: Self { Self(rawValue: "service_tier") }
-    }
-}
-
-/// The `organization.usage.embeddings` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageEmbeddingsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageEmbeddingsAPI {
-    /// Get embeddings usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/embeddings` (operationId `usage-embeddings`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageEmbeddingsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        groupBy: [OrganizationUsageEmbeddingsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/embeddings", operationID: "usage-embeddings", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/7/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-    }
-}
-
-/// The `organization.usage.fileSearchCalls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageFileSearchCallsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageFileSearchCallsAPI {
-    /// Get file search calls usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - vectorStoreIDs: Return only usage for these vector stores.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/file_search_calls` (operationId `usage-file-search-calls`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageFileSearchCallsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        vectorStoreIDs: [Swift.String]? = nil,
-        groupBy: [OrganizationUsageFileSearchCallsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/file_search_calls", operationID: "usage-file-search-calls", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("vector_store_ids", vectorStoreIDs)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/7/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `vector_store_id`
-        public static var vectorStoreID: Self { Self(rawValue: "vector_store_id") }
-    }
-}
-
-/// The `organization.usage.images` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageImagesAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageImagesAPI {
-    /// Get images usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - sources: Return only usages for these sources.
-    ///   - sizes: Return only usages for these image sizes.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/images` (operationId `usage-images`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageImagesAPI.ListBucketWidth? = nil,
-        sources: [OrganizationUsageImagesAPI.ListSource]? = nil,
-        sizes: [OrganizationUsageImagesAPI.ListSize]? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        groupBy: [OrganizationUsageImagesAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/images", operationID: "usage-images", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("sources", sources)
-        try request.addQuery("sizes", sizes)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/3/schema/items`.
-    public struct ListSource: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `image.generation`
-        public static var imageGeneration: Self { Self(rawValue: "image.generation") }
-
-        /// `image.edit`
-        public static var imageEdit: Self { Self(rawValue: "image.edit") }
-
-        /// `image.variation`
-        public static var imageVariation: Self { Self(rawValue: "image.variation") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/4/schema/items`.
-    public struct ListSize: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `256x256`
-        public static var _256x256: Self { Self(rawValue: "256x256") }
-
-        /// `512x512`
-        public static var _512x512: Self { Self(rawValue: "512x512") }
-
-        /// `1024x1024`
-        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
-
-        /// `1792x1792`
-        public static var _1792x1792: Self { Self(rawValue: "1792x1792") }
-
-        /// `1024x1792`
-        public static var _1024x1792: Self { Self(rawValue: "1024x1792") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/9/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-
-        /// `size`
-        public static var size: Self { Self(rawValue: "size") }
-
-        /// `source`
-        public static var source: Self { Self(rawValue: "source") }
-    }
-}
-
-/// The `organization.usage.moderations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageModerationsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageModerationsAPI {
-    /// Get moderations usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/moderations` (operationId `usage-moderations`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageModerationsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        groupBy: [OrganizationUsageModerationsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/moderations", operationID: "usage-moderations", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/7/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-    }
-}
-
-/// The `organization.usage.vectorStores` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageVectorStoresAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageVectorStoresAPI {
-    /// Get vector stores usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/vector_stores` (operationId `usage-vector-stores`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageVectorStoresAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        groupBy: [Swift.String]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/vector_stores", operationID: "usage-vector-stores", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1vector_stores/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-}
-
-/// The `organization.usage.webSearchCalls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsageWebSearchCallsAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsageWebSearchCallsAPI {
-    /// Get web search calls usage details for the organization.
-    ///
-    /// - Parameters:
-    ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
-    ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
-    ///   - projectIDs: Return only usage for these projects.
-    ///   - userIDs: Return only usage for these users.
-    ///   - apiKeyIDs: Return only usage for these API keys.
-    ///   - models: Return only usage for these models.
-    ///   - contextLevels: Return only web search usage for these context levels.
-    ///   - groupBy: Group the usage data by the specified fields.
-    ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UsageResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/usage/web_search_calls` (operationId `usage-web-search-calls`)
-    public func list(
-        startTime: Swift.Int,
-        endTime: Swift.Int? = nil,
-        bucketWidth: OrganizationUsageWebSearchCallsAPI.ListBucketWidth? = nil,
-        projectIDs: [Swift.String]? = nil,
-        userIDs: [Swift.String]? = nil,
-        apiKeyIDs: [Swift.String]? = nil,
-        models: [Swift.String]? = nil,
-        contextLevels: [WebSearchContextSize]? = nil,
-        groupBy: [OrganizationUsageWebSearchCallsAPI.ListGroupByItem]? = nil,
-        limit: Swift.Int? = nil,
-        page: Swift.String? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UsageResponse {
-        var request = APIRequest(method: "GET", path: "/organization/usage/web_search_calls", operationID: "usage-web-search-calls", authentication: .adminAPIKey)
-        try request.addQuery("start_time", startTime)
-        try request.addQuery("end_time", endTime)
-        try request.addQuery("bucket_width", bucketWidth)
-        try request.addQuery("project_ids", projectIDs)
-        try request.addQuery("user_ids", userIDs)
-        try request.addQuery("api_key_ids", apiKeyIDs)
-        try request.addQuery("models", models)
-        try request.addQuery("context_levels", contextLevels)
-        try request.addQuery("group_by", groupBy)
-        try request.addQuery("limit", limit)
-        try request.addQuery("page", page)
-        return try await client.send(request, options: options, as: UsageResponse.self)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/2/schema`.
-    public struct ListBucketWidth: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1m`
-        public static var _1m: Self { Self(rawValue: "1m") }
-
-        /// `1h`
-        public static var _1h: Self { Self(rawValue: "1h") }
-
-        /// `1d`
-        public static var _1d: Self { Self(rawValue: "1d") }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/8/schema/items`.
-    public struct ListGroupByItem: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `project_id`
-        public static var projectID: Self { Self(rawValue: "project_id") }
-
-        /// `user_id`
-        public static var userID: Self { Self(rawValue: "user_id") }
-
-        /// `api_key_id`
-        public static var apiKeyID: Self { Self(rawValue: "api_key_id") }
-
-        /// `model`
-        public static var model: Self { Self(rawValue: "model") }
-
-        /// `context_level`
-        public static var contextLevel: Self { Self(rawValue: "context_level") }
-    }
-}
-
-/// The `organization.users` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsersAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-
-    /// The `organization.users.roles` resource.
-    public var roles: OrganizationUsersRolesAPI { OrganizationUsersRolesAPI(client: client) }
-}
-
-extension OrganizationUsersAPI {
-    /// Deletes a user from the organization.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UserDeleteResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `DELETE /organization/users/{user_id}` (operationId `delete-user`)
-    public func delete(
-        userID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UserDeleteResponse {
-        var request = APIRequest(method: "DELETE", path: "/organization/users/{user_id}", operationID: "delete-user", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        return try await client.send(request, options: options, as: UserDeleteResponse.self)
-    }
-
-    /// Lists all of the users in the organization.
-    ///
-    /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - after: A cursor for use in pagination.
-    ///   - emails: Filter by the email address of users.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UserListResponse` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/users` (operationId `list-users`)
-    public func list(
-        limit: Swift.Int? = nil,
-        after: Swift.String? = nil,
-        emails: [Swift.String]? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UserListResponse {
-        var request = APIRequest(method: "GET", path: "/organization/users", operationID: "list-users", authentication: .adminAPIKey)
-        try request.addQuery("limit", limit)
-        try request.addQuery("after", after)
-        try request.addQuery("emails", emails)
-        return try await client.send(request, options: options, as: UserListResponse.self)
-    }
-
-    /// Retrieves a user by their identifier.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `User` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/users/{user_id}` (operationId `retrieve-user`)
-    public func retrieve(
-        userID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> User {
-        var request = APIRequest(method: "GET", path: "/organization/users/{user_id}", operationID: "retrieve-user", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        return try await client.send(request, options: options, as: User.self)
-    }
-
-    /// Modifies a user's role in the organization.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `User` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/users/{user_id}` (operationId `modify-user`)
-    public func update(
-        userID: Swift.String,
-        _ body: UserRoleUpdateRequest,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> User {
-        var request = APIRequest(method: "POST", path: "/organization/users/{user_id}", operationID: "modify-user", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: User.self)
-    }
-}
-
-/// The `organization.users.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
-public struct OrganizationUsersRolesAPI: Sendable {
-    /// The client that sends this resource's requests.
-    public let client: OpenAIClient
-}
-
-extension OrganizationUsersRolesAPI {
-    /// Assigns an organization role to a user within the organization.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user that should receive the organization role.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `UserRoleAssignment` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/users/{user_id}/roles` (operationId `assign-user-role`)
-    public func create(
-        userID: Swift.String,
-        _ body: PublicAssignOrganizationGroupRoleBody,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> UserRoleAssignment {
-        var request = APIRequest(method: "POST", path: "/organization/users/{user_id}/roles", operationID: "assign-user-role", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: UserRoleAssignment.self)
-    }
-
-    /// Unassigns an organization role from a user within the organization.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user to modify.
-    ///   - roleID: The ID of the organization role to remove from the user.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `DeletedRoleAssignmentResource` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `DELETE /organization/users/{user_id}/roles/{role_id}` (operationId `unassign-user-role`)
-    public func delete(
-        userID: Swift.String,
-        roleID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> DeletedRoleAssignmentResource {
-        var request = APIRequest(method: "DELETE", path: "/organization/users/{user_id}/roles/{role_id}", operationID: "unassign-user-role", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        try request.setPathParameter("role_id", roleID)
-        return try await client.send(request, options: options, as: DeletedRoleAssignmentResource.self)
-    }
-
-    /// Lists the organization roles assigned to a user within the organization.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user to inspect.
-    ///   - limit: A limit on the number of organization role assignments to return.
-    ///   - after: Cursor for pagination.
-    ///   - order: Sort order for the returned organization roles.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `RoleListResource` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/users/{user_id}/roles` (operationId `list-user-role-assignments`)
-    public func list(
-        userID: Swift.String,
-        limit: Swift.Int? = nil,
-        after: Swift.String? = nil,
-        order: OrderEnum? = nil,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> RoleListResource {
-        var request = APIRequest(method: "GET", path: "/organization/users/{user_id}/roles", operationID: "list-user-role-assignments", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        try request.addQuery("limit", limit)
-        try request.addQuery("after", after)
-        try request.addQuery("order", order)
-        return try await client.send(request, options: options, as: RoleListResource.self)
-    }
-
-    /// Retrieves an organization role assigned to a user.
-    ///
-    /// - Parameters:
-    ///   - userID: The ID of the user to inspect.
-    ///   - roleID: The ID of the organization role to retrieve for the user.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `AssignedRoleDetails` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/users/{user_id}/roles/{role_id}` (operationId `retrieve-user-role`)
-    public func retrieve(
-        userID: Swift.String,
-        roleID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> AssignedRoleDetails {
-        var request = APIRequest(method: "GET", path: "/organization/users/{user_id}/roles/{role_id}", operationID: "retrieve-user-role", authentication: .adminAPIKey)
-        try request.setPathParameter("user_id", userID)
-        try request.setPathParameter("role_id", roleID)
-        return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 }

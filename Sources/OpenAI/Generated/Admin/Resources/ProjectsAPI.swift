@@ -118,6 +118,39 @@ extension ProjectsGroupsRolesAPI {
         return try await client.send(request, options: options, as: RoleListResource.self)
     }
 
+    /// Every page of ``list(projectID:groupID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - groupID: The ID of the group to inspect.
+    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned project roles.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `RoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:groupID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /projects/{project_id}/groups/{group_id}/roles` (operationId `list-project-group-role-assignments`)
+    public func listPages(
+        projectID: Swift.String,
+        groupID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<RoleListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                groupID: groupID,
+                limit: limit,
+                after: after,
+                order: order,
+                options: options
+            )
+        }
+    }
+
     /// Retrieves a project role assigned to a group.
     ///
     /// - Parameters:
@@ -217,6 +250,36 @@ extension ProjectsRolesAPI {
         try request.addQuery("after", after)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: PublicRoleListResource.self)
+    }
+
+    /// Every page of ``list(projectID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - limit: A limit on the number of roles to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned roles.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `PublicRoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /projects/{project_id}/roles` (operationId `list-project-roles`)
+    public func listPages(
+        projectID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<PublicRoleListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                limit: limit,
+                after: after,
+                order: order,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a project role.
@@ -357,6 +420,39 @@ extension ProjectsUsersRolesAPI {
         try request.addQuery("after", after)
         try request.addQuery("order", order)
         return try await client.send(request, options: options, as: RoleListResource.self)
+    }
+
+    /// Every page of ``list(projectID:userID:limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - userID: The ID of the user to inspect.
+    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - order: Sort order for the returned project roles.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `RoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(projectID:userID:limit:after:order:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /projects/{project_id}/users/{user_id}/roles` (operationId `list-project-user-role-assignments`)
+    public func listPages(
+        projectID: Swift.String,
+        userID: Swift.String,
+        limit: Swift.Int? = nil,
+        after: Swift.String? = nil,
+        order: OrderEnum? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<RoleListResource> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(
+                projectID: projectID,
+                userID: userID,
+                limit: limit,
+                after: after,
+                order: order,
+                options: options
+            )
+        }
     }
 
     /// Retrieves a project role assigned to a user.

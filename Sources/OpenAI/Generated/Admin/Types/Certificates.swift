@@ -255,8 +255,9 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
 
     /// The items of this page (`data`).
     public var pageItems: [OrganizationCertificate] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -320,8 +321,9 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
 
     /// The items of this page (`data`).
     public var pageItems: [OrganizationProjectCertificate] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }

@@ -145,8 +145,9 @@ public struct GroupListResource: Codable, Equatable, Sendable, SpecDeviationRepo
 
     /// The items of this page (`data`).
     public var pageItems: [GroupResponse] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }

@@ -356,8 +356,9 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
 
     /// The items of this page (`data`).
     public var pageItems: [ProjectAPIKey] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -599,8 +600,9 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
 
     /// The items of this page (`data`).
     public var pageItems: [Project] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -923,8 +925,9 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
 
     /// The items of this page (`data`).
     public var pageItems: [ProjectRateLimit] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -1378,8 +1381,9 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
 
     /// The items of this page (`data`).
     public var pageItems: [ProjectServiceAccount] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -1650,8 +1654,9 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
 
     /// The items of this page (`data`).
     public var pageItems: [ProjectUser] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }

@@ -224,8 +224,9 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
 
     /// The items of this page (`data`).
     public var pageItems: [OrganizationSpendAlert] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
@@ -400,8 +401,9 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
 
     /// The items of this page (`data`).
     public var pageItems: [ProjectSpendAlert] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }

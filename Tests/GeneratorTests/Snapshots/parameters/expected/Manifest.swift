@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: d12706a7bac5ea3b0275fb43a53b5fb904f5dcef6583fdb6114d85669250fdf6
+// spec-sha256: b79173c857f2639e8a3b4aa38a07eebb5aab1654ecd48d567b5be2fee589e2b2
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/VectorStoresAPI.swift

@@ -5,4 +5,4 @@
 // A streaming operation also has `…Stream(…)`; a binary download also has `…(…, to:)`.
 //
 // GET /vector_stores/{vector_store_id}/files
-//     client.vectorStores.files.list(vectorStoreID:openAIBeta:limit:order:include:metadata:) [listVectorStoreFiles]
+//     client.vectorStores.files.list(vectorStoreID:openAIBeta:limit:order:after:include:metadata:) [listVectorStoreFiles]

@@ -31,6 +31,7 @@ extension VectorStoresFilesAPI {
     ///   - openAIBeta: The `OpenAI-Beta` header parameter.
     ///   - limit: A limit on the number of objects to be returned.
     ///   - order: The `order` query parameter.
+    ///   - after: A cursor for use in pagination.
     ///   - include: The `include[]` query parameter.
     ///   - metadata: The `metadata` query parameter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -43,6 +44,7 @@ extension VectorStoresFilesAPI {
         openAIBeta: Swift.String,
         limit: Swift.Int? = nil,
         order: VectorStoresFilesAPI.ListOrder? = nil,
+        after: Swift.String? = nil,
         include: [Swift.String]? = nil,
         metadata: [Swift.String: Swift.String]? = nil,
         options: RequestOptions = RequestOptions()
@@ -51,10 +53,41 @@ extension VectorStoresFilesAPI {
         try request.setPathParameter("vector_store_id", vectorStoreID)
         try request.addQuery("limit", limit)
         try request.addQuery("order", order)
+        try request.addQuery("after", after)
         try request.addQuery("include[]", include)
         try request.addQuery("metadata", metadata)
         try request.addHeader("OpenAI-Beta", openAIBeta)
         return try await client.send(request, options: options, as: VectorStoreFileList.self)
+    }
+
+    /// Every page of ``list(vectorStoreID:openAIBeta:limit:order:after:include:metadata:options:)``, each fetched with the previous page's cursor as `after`.
+    ///
+    /// - Parameters:
+    ///   - vectorStoreID: The ID of the vector store.
+    ///   - openAIBeta: The `OpenAI-Beta` header parameter.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The `order` query parameter.
+    ///   - after: The cursor of the first page; `nil` starts at the beginning.
+    ///   - include: The `include[]` query parameter.
+    ///   - metadata: The `metadata` query parameter.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
+    /// - Returns: The pages (``CursorPages``), each the `VectorStoreFileList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
+    /// - Note: Iterating throws what ``list(vectorStoreID:openAIBeta:limit:order:after:include:metadata:options:)`` throws (``OpenAIError``).
+    ///
+    /// - Remark: `GET /vector_stores/{vector_store_id}/files` (operationId `listVectorStoreFiles`)
+    public func listPages(
+        vectorStoreID: Swift.String,
+        openAIBeta: Swift.String,
+        limit: Swift.Int? = nil,
+        order: VectorStoresFilesAPI.ListOrder? = nil,
+        after: Swift.String? = nil,
+        include: [Swift.String]? = nil,
+        metadata: [Swift.String: Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> CursorPages<VectorStoreFileList> {
+        client.pages(startingAfter: after) { after in
+            try await self.list(vectorStoreID: vectorStoreID, openAIBeta: openAIBeta, limit: limit, order: order, after: after, include: include, metadata: metadata, options: options)
+        }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

@@ -8,6 +8,8 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     public var data: [Swift.String]
     /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
+    /// The JSON member `last_id`.
+    public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -15,12 +17,15 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - hasMore: The JSON member `has_more`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Swift.String],
-        hasMore: Swift.Bool
+        hasMore: Swift.Bool,
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.hasMore = hasMore
+        self.lastID = lastID
     }
 
     /// Decodes `VectorStoreFileList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -33,6 +38,7 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("object", is: "list", required: true)
         self.data = try reader.required([Swift.String].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.specDeviations = reader.finish()
     }
 
@@ -44,12 +50,14 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
         try container.encode("list", forKey: "object")
         try container.encode(self.data, forKey: "data")
         try container.encode(self.hasMore, forKey: "has_more")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
     }
 
     /// The items of this page (`data`).
     public var pageItems: [Swift.String] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
     /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { nil }
+    public var nextPageCursor: Swift.String? { lastID }
 }
