@@ -192,13 +192,18 @@ def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
 
 
 def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> Any:
-    """With `x-testserver-tool-rounds: N`, a Chat Completions request that offers function tools is
-    answered as a model that calls tools: while the conversation has fewer than N assistant messages
-    with tool calls, the reply calls every function tool offered, at once (ids `call_<round>_<i>`,
-    arguments valid against each tool's parameters); then it answers with text that lists the tool
-    results it was given, in order (`tool results: <content> | <content> ...`)."""
+    """With `x-testserver-tool-rounds: N`, a Chat Completions or Responses request that offers
+    function tools is answered as a model that calls tools: while the conversation has fewer than N
+    rounds of tool calls (assistant messages with `tool_calls`; `function_call` input items), the
+    reply calls every function tool offered, at once (ids `call_<round>_<i>`, arguments valid against
+    each tool's parameters); then it answers with text that lists the tool results it was given, in
+    order (`tool results: <content> | <content> ...`)."""
     rounds = control.get("tool-rounds")
-    if operation_id != "createChatCompletion" or rounds is None or not isinstance(body, dict):
+    if rounds is None or not isinstance(body, dict):
+        return reply
+    if operation_id == "createResponse":
+        return _response_tool_reply(body, reply, int(rounds))
+    if operation_id != "createChatCompletion":
         return reply
     tools = [
         t["function"]
@@ -229,4 +234,41 @@ def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
         message["content"] = "tool results: " + " | ".join(results)
         reply["choices"][0]["finish_reason"] = "stop"
     reply["choices"][0]["message"] = message
+    return reply
+
+
+def _response_tool_reply(body: dict[str, Any], reply: Any, rounds: int) -> Any:
+    """`tool_reply` for Responses: `function_call` output items, or a message with the
+    `function_call_output` results of the input."""
+    tools = [t for t in body.get("tools") or [] if isinstance(t, dict) and t.get("type") == "function"]
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    calls = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call"]
+    done = len({str(c.get("call_id", "")).rsplit("_", 1)[0] for c in calls})
+    reply = copy.deepcopy(reply) if isinstance(reply, dict) else {}
+    reply["status"] = "completed"
+    reply["incomplete_details"] = None
+    if tools and done < rounds:
+        reply["output"] = [
+            {
+                "type": "function_call",
+                "id": f"fc_{done + 1}_{index}",
+                "call_id": f"call_{done + 1}_{index}",
+                "name": tool.get("name"),
+                "arguments": json.dumps(instance(tool.get("parameters") or {}, tool.get("parameters") or {})),
+                "status": "completed",
+            }
+            for index, tool in enumerate(tools)
+        ]
+        return reply
+    results = [str(i.get("output")) for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    text = "tool results: " + " | ".join(results)
+    reply["output"] = [
+        {
+            "type": "message",
+            "id": "msg_testserver",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }
+    ]
     return reply

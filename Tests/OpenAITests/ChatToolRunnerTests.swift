@@ -41,16 +41,16 @@ final class ChatToolRunnerTests: XCTestCase {
             .decode()
     }
 
-    private func tools(probe: ConcurrencyProbe) throws -> [ChatFunctionTool] {
+    private func tools(probe: ConcurrencyProbe) throws -> [RunnableFunction] {
         [
-            try ChatFunctionTool(name: "get_weather", description: "The weather.", arguments: CityArguments.self) {
+            try RunnableFunction(name: "get_weather", description: "The weather.", arguments: CityArguments.self) {
                 arguments in
                 await probe.enter()
                 try await Task.sleep(nanoseconds: 200_000_000)
                 await probe.leave()
                 return "sunny in \(arguments.city)"
             },
-            try ChatFunctionTool(name: "get_time", arguments: NoArguments.self) { _ in
+            try RunnableFunction(name: "get_time", arguments: NoArguments.self) { _ in
                 await probe.enter()
                 try await Task.sleep(nanoseconds: 200_000_000)
                 await probe.leave()
@@ -71,8 +71,10 @@ final class ChatToolRunnerTests: XCTestCase {
         XCTAssertEqual(run.content, "tool results: sunny in text | Error: the clock is broken")
         let mostAtOnce = await probe.mostAtOnce
         XCTAssertEqual(mostAtOnce, 2, "the two calls of one reply run concurrently")
-        // user, assistant with two tool calls, two tool results (the final answer is not a request message).
-        XCTAssertEqual(run.messages.count, 4)
+        // user, assistant with two tool calls, two tool results, the final answer.
+        XCTAssertEqual(run.messages.count, 5)
+        guard case .assistant(let final) = run.messages.last else { return XCTFail("\(run.messages)") }
+        XCTAssertEqual(final.content, .string("tool results: sunny in text | Error: the clock is broken"))
         let records = try await server.requests(scenario: scenario)
         XCTAssertEqual(records.map(\.validation), ["ok", "ok"], "\(records.map(\.validationErrors))")
         XCTAssertEqual(records.map { $0.headers["idempotency-key"] }, ["k-round-1", "k-round-2"])
@@ -114,7 +116,7 @@ final class ChatToolRunnerTests: XCTestCase {
 
     func testCancellationStopsTheLoopWhileAToolRuns() async throws {
         let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "3"])
-        let slow = try ChatFunctionTool(name: "slow", arguments: NoArguments.self) { _ in
+        let slow = try RunnableFunction(name: "slow", arguments: NoArguments.self) { _ in
             try await Task.sleep(nanoseconds: 10_000_000_000)
             return "late"
         }

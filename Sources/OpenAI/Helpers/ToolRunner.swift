@@ -11,10 +11,20 @@ extension ChatCompletionResponseMessage {
     }
 }
 
-/// A function the model may call, with the Swift code that runs it (``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)``).
-public struct ChatFunctionTool: Sendable {
-    /// The function as the request declares it.
+/// A function the model may call, with the Swift code that runs it: the tools of
+/// ``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)`` and
+/// ``ResponsesAPI/runTools(_:tools:maxRounds:approve:options:)``.
+public struct RunnableFunction: Sendable {
+    /// The function as a Chat Completions request declares it.
     public var definition: FunctionObject
+
+    /// The function as a Responses request declares it (`type: function`, the same name,
+    /// description, parameters and strictness).
+    public var responsesTool: FunctionTool {
+        FunctionTool(
+            name: definition.name, description: definition.description, parameters: definition.parameters,
+            strict: definition.strict)
+    }
     /// Runs a call: the model's arguments (JSON text) in, the result for the model out.
     let run: @Sendable (_ arguments: String) async throws -> String
 
@@ -47,7 +57,7 @@ public struct ChatFunctionTool: Sendable {
 
 /// A tool call the model asked for, for the approval hook.
 public struct ToolCallRequest: Sendable, Equatable {
-    /// The call's id (`tool_call_id` of its result).
+    /// The call's id: `tool_call_id` of its result in Chat Completions, `call_id` in Responses.
     public var id: String
     /// The function's name.
     public var name: String
@@ -69,8 +79,8 @@ public enum ToolCallApproval: Sendable, Equatable {
 public struct ChatToolRun: Sendable {
     /// Every reply, in order; the last is the final answer unless ``stoppedAtMaxRounds``.
     public var completions: [CreateChatCompletionResponse]
-    /// The conversation: the request's messages, then each reply's assistant message followed
-    /// by its tool results, in call order.
+    /// The conversation: the request's messages, then each reply's assistant message (the last
+    /// one's too) followed by its tool results, in call order: what a next request sends to go on.
     public var messages: [ChatCompletionRequestMessage]
     /// Whether the loop stopped because the last allowed reply still asked for tools.
     public var stoppedAtMaxRounds: Bool
@@ -102,7 +112,7 @@ extension ChatCompletionsAPI {
     /// - Throws: ``OpenAIError`` as ``create(_:options:)`` does; `CancellationError` when the task is
     ///   cancelled (between replies; running tools see the cancellation).
     public func runTools(
-        _ body: CreateChatCompletionRequest, tools: [ChatFunctionTool], maxRounds: Int = 10,
+        _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int = 10,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatToolRun {
@@ -118,10 +128,9 @@ extension ChatCompletionsAPI {
             roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
             let completion = try await create(body, options: roundOptions)
             run.completions.append(completion)
-            guard let message = completion.choices.first?.message, let calls = message.toolCalls, !calls.isEmpty else {
-                return run
-            }
+            guard let message = completion.choices.first?.message else { return run }
             run.messages.append(message.asRequestMessage)
+            guard let calls = message.toolCalls, !calls.isEmpty else { return run }
             if round == rounds {
                 run.stoppedAtMaxRounds = true
                 return run
@@ -133,38 +142,59 @@ extension ChatCompletionsAPI {
         }
         return run
     }
+}
 
-    /// The result of each call, in call order.
+extension ChatCompletionsAPI {
+    /// The result of each call, in call order: function calls run by ``RunnableFunction/results(of:tools:approve:)``,
+    /// an `Error:` result for the kinds `runTools` does not run.
     static func results(
-        of calls: [ChatCompletionMessageToolCallValue], round: Int, tools: [String: ChatFunctionTool],
+        of calls: [ChatCompletionMessageToolCallValue], round: Int, tools: [String: RunnableFunction],
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
     ) async throws -> [(id: String, result: String)] {
-        try await withThrowingTaskGroup(of: (Int, String, String).self) { group in
-            for (index, call) in calls.enumerated() {
-                group.addTask {
-                    switch call {
-                    case .function(let call):
-                        let request = ToolCallRequest(
-                            id: call.id, name: call.function.name, arguments: call.function.arguments, round: round)
-                        return (index, call.id, await Self.result(of: request, tools: tools, approve: approve))
-                    case .custom(let call):
-                        return (index, call.id, "Error: custom tool `\(call.custom.name)` is not run by runTools")
-                    case .unknown(let value):
-                        return (
-                            index, value["id"]?.stringValue ?? "", "Error: a tool call of a kind this SDK does not know"
-                        )
-                    }
-                }
+        var results: [(id: String, result: String)] = []
+        var requests: [(index: Int, request: ToolCallRequest)] = []
+        for call in calls {
+            switch call {
+            case .function(let call):
+                let request = ToolCallRequest(
+                    id: call.id, name: call.function.name, arguments: call.function.arguments, round: round)
+                requests.append((results.count, request))
+                results.append((call.id, ""))
+            case .custom(let call):
+                results.append((call.id, "Error: custom tool `\(call.custom.name)` is not run by runTools"))
+            case .unknown(let value):
+                results.append((value["id"]?.stringValue ?? "", "Error: a tool call of a kind this SDK does not know"))
             }
-            var results: [(Int, String, String)] = []
-            for try await result in group { results.append(result) }
+        }
+        let outputs = try await RunnableFunction.results(of: requests.map(\.request), tools: tools, approve: approve)
+        for (slot, output) in zip(requests.map(\.index), outputs) { results[slot].result = output }
+        return results
+    }
+}
+
+extension RunnableFunction {
+    /// Runs the calls concurrently, each at most once, and gives their results in call order: a
+    /// call the tools do not define, that the hook declines, whose arguments do not decode or
+    /// that throws gets a result that says so (`Error: …`, `The call was declined: …`).
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while they run.
+    static func results(
+        of requests: [ToolCallRequest], tools: [String: RunnableFunction],
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
+    ) async throws -> [String] {
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { (index, await result(of: request, tools: tools, approve: approve)) }
+            }
+            var results = [String](repeating: "", count: requests.count)
+            for try await (index, result) in group { results[index] = result }
             try Task.checkCancellation()
-            return results.sorted { $0.0 < $1.0 }.map { (id: $0.1, result: $0.2) }
+            return results
         }
     }
 
     private static func result(
-        of request: ToolCallRequest, tools: [String: ChatFunctionTool],
+        of request: ToolCallRequest, tools: [String: RunnableFunction],
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
     ) async -> String {
         guard let tool = tools[request.name] else { return "Error: there is no function named `\(request.name)`" }
