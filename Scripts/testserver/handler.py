@@ -501,6 +501,9 @@ class _Context:
                 page.pop(member.strip(), None)
             return self.reply(status, json.dumps(page).encode(), extra=extra)
         if self._stream_requested():
+            structured = structured_outputs.stream_reply(op.operation_id, self.body_json, example, control)
+            if structured is not None:
+                return await self._stream_sse(structured.encode(), extra)
             if op.example_sse:
                 return await self._stream_sse(op.example_sse[0].encode(), extra)
             sse_schema = op.success_content.get("text/event-stream")

@@ -272,3 +272,90 @@ def _response_tool_reply(body: dict[str, Any], reply: Any, rounds: int) -> Any:
         }
     ]
     return reply
+
+
+def stream_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> str | None:
+    """The event stream of a streamed structured-output request (`stream: true` and a schema): the
+    reply `fill_reply` gives, sent as the API streams it, its text in deltas of
+    `x-testserver-delta-chars` characters (default 4). Chat Completions: `chat.completion.chunk`s and
+    `[DONE]`; Responses: `response.created` … `response.output_text.delta` … `response.completed` (or
+    `.incomplete`) with sequence numbers. `None` when the request carries no schema."""
+    if operation_id not in ("createChatCompletion", "createResponse") or not isinstance(body, dict):
+        return None
+    if not any(not w.startswith("$.tools") for w, _, _ in carried_schemas(body)):
+        return None
+    filled = fill_reply(operation_id, body, reply if isinstance(reply, dict) else {}, control)
+    size = max(1, int(control.get("delta-chars", "4") or 4))
+
+    def pieces(text: str) -> list[str]:
+        return [text[i : i + size] for i in range(0, len(text), size)]
+
+    if operation_id == "createChatCompletion":
+        return _chat_frames(filled, pieces)
+    return response_frames(filled, pieces)
+
+
+def _chat_frames(reply: dict[str, Any], pieces: Any) -> str:
+    choice = (reply.get("choices") or [{}])[0]
+    message = choice.get("message") or {}
+    base = {
+        "id": reply.get("id", "chatcmpl-testserver"),
+        "object": "chat.completion.chunk",
+        "created": reply.get("created", 0),
+        "model": reply.get("model", "gpt-4o"),
+    }
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        event = dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}])
+        return f"data: {json.dumps(event)}\n\n"
+
+    frames = [chunk({"role": "assistant", "content": ""})]
+    if message.get("refusal"):
+        frames += [chunk({"refusal": p}) for p in pieces(message["refusal"])]
+    else:
+        frames += [chunk({"content": p}) for p in pieces(message.get("content") or "")]
+    frames.append(chunk({}, choice.get("finish_reason", "stop")))
+    return "".join(frames) + "data: [DONE]\n\n"
+
+
+def response_frames(response: dict[str, Any], pieces: Any) -> str:
+    """A Responses event stream whose final `response` is `response` (its first message's text
+    parts streamed in deltas)."""
+    events: list[dict[str, Any]] = []
+    started = dict(response, status="in_progress", output=[], incomplete_details=None)
+    events.append({"type": "response.created", "response": started})
+    events.append({"type": "response.in_progress", "response": started})
+    for index, item in enumerate(response.get("output") or []):
+        if item.get("type") != "message":
+            events.append({"type": "response.output_item.added", "output_index": index, "item": item})
+            events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+            continue
+        events.append(
+            {
+                "type": "response.output_item.added",
+                "output_index": index,
+                "item": dict(item, status="in_progress", content=[]),
+            }
+        )
+        for content_index, part in enumerate(item.get("content") or []):
+            where = {"item_id": item.get("id"), "output_index": index, "content_index": content_index}
+            key = "text" if part.get("type") == "output_text" else "refusal"
+            empty = dict(part, **{key: ""})
+            events.append(dict(where, type="response.content_part.added", part=empty))
+            kind = "output_text" if key == "text" else "refusal"
+            for piece in pieces(part.get(key) or ""):
+                delta = dict(where, type=f"response.{kind}.delta", delta=piece)
+                if kind == "output_text":
+                    delta["logprobs"] = []
+                events.append(delta)
+            done = dict(where, type=f"response.{kind}.done", **{key: part.get(key) or ""})
+            if kind == "output_text":
+                done["logprobs"] = []
+            events.append(done)
+            events.append(dict(where, type="response.content_part.done", part=part))
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    final = "response.incomplete" if response.get("status") == "incomplete" else "response.completed"
+    events.append({"type": final, "response": response})
+    for number, event in enumerate(events):
+        event["sequence_number"] = number
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)

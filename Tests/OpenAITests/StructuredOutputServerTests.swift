@@ -156,4 +156,104 @@ final class StructuredOutputServerTests: XCTestCase {
             }
         }
     }
+
+    // MARK: Streaming
+
+    /// What a screen shows while the forecast streams: every member optional.
+    private struct PartialForecast: Decodable {
+        struct Day: Decodable { var date: String? }
+        var city: String?
+        var days: [Day]?
+    }
+
+    /// The partial values grow towards the final one: each text is a prefix of the next, the
+    /// last partial is the whole output, and typed partial values appear before the end.
+    private func assertGrows(_ partials: [PartialOutput<Forecast>], finalText: String) {
+        XCTAssertGreaterThan(partials.count, 10)
+        for (early, late) in zip(partials, partials.dropFirst()) {
+            XCTAssertTrue(late.text.hasPrefix(early.text))
+            XCTAssertGreaterThan(late.text.count, early.text.count)
+        }
+        XCTAssertEqual(partials.last?.text, finalText)
+        XCTAssertEqual(
+            partials.last?.json, try? JSONDecoder().decode(JSONValue.self, from: Data(finalText.utf8)))
+        let typed = partials.compactMap { $0.value(as: PartialForecast.self)?.city }
+        XCTAssertFalse(typed.isEmpty)
+        XCTAssertNotEqual(typed.first, typed.last, "the city is shown while it grows")
+    }
+
+    func testChatParseStreamYieldsTheValueSoFarThenTheParsedReply() async throws {
+        let scenario = TestServer.scenario()
+        let client = try server.client(
+            maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-delta-chars": "3"])
+        var partials: [PartialOutput<Forecast>] = []
+        var final: ParsedChatCompletion<Forecast>?
+        for try await event in try client.chat.completions.parseStream(try chatRequest(), as: Forecast.self) {
+            switch event {
+            case .partial(let partial): partials.append(partial)
+            case .completed(let parsed): final = parsed
+            }
+        }
+        let parsed = try XCTUnwrap(final)
+        let content = try XCTUnwrap(parsed.completion.choices.first?.message.content)
+        assertGrows(partials, finalText: content)
+        XCTAssertEqual(parsed.output?.city, partials.last?.value()?.city, "the last partial is the whole output")
+        XCTAssertEqual(parsed.output?.days.count, partials.last?.value(as: PartialForecast.self)?.days?.count)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.validation), ["ok"], "\(records.map(\.validationErrors))")
+        XCTAssertEqual(records.first?.bodyJSON?["stream"], true)
+        XCTAssertEqual(records.first?.bodyJSON?["response_format"]?["json_schema"]?["name"], "Forecast")
+    }
+
+    func testResponsesParseStreamYieldsTheValueSoFarThenTheParsedResponse() async throws {
+        let scenario = TestServer.scenario()
+        let client = try server.client(
+            maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-delta-chars": "5"])
+        var partials: [PartialOutput<Forecast>] = []
+        var final: ParsedResponse<Forecast>?
+        for try await event in try client.responses.parseStream(
+            CreateResponse(model: "gpt-4.1", input: "Oslo?"), as: Forecast.self)
+        {
+            switch event {
+            case .partial(let partial): partials.append(partial)
+            case .completed(let parsed): final = parsed
+            }
+        }
+        let parsed = try XCTUnwrap(final)
+        assertGrows(partials, finalText: parsed.response.outputText)
+        XCTAssertEqual(parsed.output?.city, partials.last?.value()?.city)
+        XCTAssertEqual(parsed.response.status, .completed)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.validation), ["ok"], "\(records.map(\.validationErrors))")
+    }
+
+    func testAStreamedRefusalOrCutOffEndsAsParseDoes() async throws {
+        let refusing = try server.client(maxRetries: 0, headers: ["x-testserver-refusal": "I can't help with that."])
+        var refusal: String?
+        var partialCount = 0
+        for try await event in try refusing.chat.completions.parseStream(try chatRequest(), as: Forecast.self) {
+            switch event {
+            case .partial: partialCount += 1
+            case .completed(let parsed):
+                XCTAssertNil(parsed.output)
+                refusal = parsed.refusal
+            }
+        }
+        XCTAssertEqual(refusal, "I can't help with that.")
+        XCTAssertEqual(partialCount, 0)
+
+        let cut = try server.client(maxRetries: 0, headers: ["x-testserver-finish-reason": "length"])
+        var partials = 0
+        do {
+            for try await event in try cut.responses.parseStream(
+                CreateResponse(model: "gpt-4.1", input: "Oslo?"), as: Forecast.self)
+            {
+                if case .partial = event { partials += 1 }
+            }
+            XCTFail("a response cut at max_output_tokens parsed")
+        } catch let error as StructuredOutputError {
+            XCTAssertEqual(error.kind, .lengthLimit)
+            XCTAssertGreaterThan(partials, 0, "the partial values came before the error")
+        }
+    }
 }

@@ -117,7 +117,13 @@ extension ChatCompletionsAPI {
     ) async throws -> ParsedChatCompletion<Output> {
         var body = body
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
-        let completion = try await create(body, options: options)
+        return try Self.parsed(try await create(body, options: options), as: type)
+    }
+
+    /// Reads every choice of a structured-output reply (see ``parse(_:as:name:strict:options:)``).
+    static func parsed<Output: Decodable>(_ completion: CreateChatCompletionResponse, as type: Output.Type) throws
+        -> ParsedChatCompletion<Output>
+    {
         let choices = try completion.choices.map { choice -> ParsedChatCompletion<Output>.Choice in
             let content = choice.message.content.flatMap { $0.isEmpty ? nil : $0 }
             if choice.finishReason == .length {
@@ -185,7 +191,11 @@ extension ResponsesAPI {
         var text = body.text ?? ResponseTextParam()
         text.format = try .jsonSchema(type, name: name, strict: strict)
         body.text = text
-        let response = try await create(body, options: options)
+        return try Self.parsed(try await create(body, options: options), as: type)
+    }
+
+    /// Reads a structured-output response (see ``parse(_:as:name:strict:options:)``).
+    static func parsed<Output: Decodable>(_ response: Response, as type: Output.Type) throws -> ParsedResponse<Output> {
         // Each `output_text` part is one JSON value; the first is the answer.
         var outputText: String?
         var refusals: [String] = []

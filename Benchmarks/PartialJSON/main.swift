@@ -1,0 +1,122 @@
+// The partial-JSON decoder (Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift), compiled
+// with JSONValue into one module by Scripts/bench-partial-json.sh. Prints medians.
+import Foundation
+
+/// A structured output like a model's: records with strings, numbers, booleans, nested arrays.
+struct Catalog: Codable {
+    struct Item: Codable {
+        var id: Int
+        var name: String
+        var summary: String
+        var price: Double
+        var inStock: Bool
+        var tags: [String]
+    }
+    var title: String
+    var items: [Item]
+}
+
+/// A deterministic catalog whose JSON is about `bytes` long.
+func catalogJSON(bytes: Int) -> String {
+    func item(_ index: Int) -> Catalog.Item {
+        .init(
+            id: index, name: "Item \(index) — café", summary: "A \"quoted\" line\nabout item \(index).",
+            price: Double(index) * 1.25 + 0.99, inStock: index % 3 != 0, tags: ["t\(index % 7)", "new"])
+    }
+    let encoder = JSONEncoder()
+    let itemBytes = try! encoder.encode(item(500)).count + 1
+    let items = (0..<max(1, bytes / itemBytes)).map(item)
+    return String(decoding: try! encoder.encode(Catalog(title: "Catalogue", items: items)), as: UTF8.self)
+}
+
+/// The text in deltas of `size` characters, as a model streams tokens.
+func deltas(_ text: String, size: Int) -> [String] {
+    var result: [String] = []
+    var current = ""
+    for character in text {
+        current.append(character)
+        if current.count == size {
+            result.append(current)
+            current = ""
+        }
+    }
+    if !current.isEmpty { result.append(current) }
+    return result
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+let runs = max(1, Int(CommandLine.arguments.dropFirst().first ?? "5") ?? 5)
+var parseRates: [Double] = []
+var snapshotRates: [Double] = []
+print("# partial-json: deltas of 4 characters; medians of \(runs) runs")
+var worstTyped = 0.0
+for size in [2_048, 16_384, 131_072] {
+    let text = catalogJSON(bytes: size)
+    let pieces = deltas(text, size: 4)
+    let megabytes = Double(text.utf8.count) / 1_048_576
+    var parse: [Double] = []
+    var snapshot: [Double] = []
+    var typed: [Double] = []
+    var once: [Double] = []
+    var onceValue: [Double] = []
+    for _ in 0..<runs {
+        parse.append(
+            try seconds {
+                var decoder = PartialJSONDecoder()
+                for piece in pieces { try decoder.append(piece) }
+                precondition(decoder.isComplete)
+            })
+        snapshot.append(
+            try seconds {
+                var decoder = PartialJSONDecoder()
+                var members = 0
+                for piece in pieces {
+                    try decoder.append(piece)
+                    if case .object(let object)? = decoder.value { members += object.count }
+                }
+                precondition(members > 0)
+            })
+        if size <= 16_384 {
+            typed.append(
+                try seconds {
+                    var decoder = PartialJSONDecoder()
+                    var decoded = 0
+                    for piece in pieces {
+                        try decoder.append(piece)
+                        if decoder.decode(as: Catalog.self) != nil { decoded += 1 }
+                    }
+                    precondition(decoded > 0)
+                })
+        }
+        let data = Data(text.utf8)
+        once.append(try seconds { _ = try JSONDecoder().decode(Catalog.self, from: data) })
+        onceValue.append(try seconds { _ = try JSONDecoder().decode(JSONValue.self, from: data) })
+    }
+    let parseRate = megabytes / median(parse)
+    let snapshotRate = megabytes / median(snapshot)
+    print(
+        "size \(text.utf8.count) B, \(pieces.count) deltas: parse \(String(format: "%.1f", parseRate)) MB/s;"
+            + " parse + value after every delta \(String(format: "%.1f", snapshotRate)) MB/s"
+            + " (\(String(format: "%.2f", median(snapshot) / median(onceValue)))x one JSONDecoder decode of the"
+            + " whole text as JSONValue)")
+    if !typed.isEmpty {
+        let ratio = median(typed) / median(once)
+        worstTyped = max(worstTyped, ratio)
+        print(
+            "  typed partial decode after every delta: \(String(format: "%.3f", median(typed))) s,"
+                + " \(String(format: "%.1f", ratio))x one JSONDecoder decode of the final JSON"
+                + " (\(String(format: "%.4f", median(once))) s)")
+    }
+    parseRates.append(parseRate)
+    snapshotRates.append(snapshotRate)
+}
+print("partial_json_parse_mb_per_s: \(String(format: "%.1f", parseRates.min()!))")
+print("partial_json_snapshot_mb_per_s: \(String(format: "%.1f", snapshotRates.min()!))")
+print("typed_partials_vs_final_decode: \(String(format: "%.1f", worstTyped))")

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Benchmarks the partial-JSON decoder (Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift)
+# in release mode, on structured outputs of about 2 KiB, 16 KiB and 128 KiB fed in deltas of 4
+# characters (as a model streams tokens):
+#   - parsing alone, and parsing with the value so far taken after every delta, in MB/s (and that
+#     against one JSONDecoder decode of the whole text as JSONValue);
+#   - decoding the value so far as the Swift type after every delta (what PartialOutput.value()
+#     costs when called for every event), against decoding the final JSON once (2 and 16 KiB).
+#
+# Ends with the summary lines:
+#   partial_json_parse_mb_per_s: <x>         the slowest size
+#   partial_json_snapshot_mb_per_s: <x>      the slowest size, a value after every delta
+#   typed_partials_vs_final_decode: <x>      all typed partial decodes / one final decode, worst size
+#
+# Usage: Scripts/bench-partial-json.sh [runs]   (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=".build-bench-partial-json"
+mkdir -p "$scratch"
+swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench \
+    Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift Sources/OpenAI/Runtime/JSONValue.swift \
+    Sources/OpenAI/Runtime/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
+echo "# bench-partial-json ($(uname -m), $(nproc) cores)"
+"$scratch/bench" "${1:-5}"
