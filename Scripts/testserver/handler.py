@@ -47,6 +47,9 @@ class ServerState:
         self.records: collections.deque[dict[str, Any]] = collections.deque(maxlen=max_records)
         self.attempts: collections.Counter[str] = collections.Counter()
         self.counter = 0
+        # Background responses streamed so far: id -> their events, replayed by
+        # `GET /responses/{id}?stream=true&starting_after=N`.
+        self.background: dict[str, list[dict[str, Any]]] = {}
         self.verbose = verbose
         self.startup_seconds = 0.0
         self.cache_hit = False
@@ -468,6 +471,32 @@ class _Context:
         body = replies.openai_error(f"testserver: {error}", "testserver_fixture_missing", "server_error")
         return self.reply(500, body, extra={"x-testserver-error": str(error)})
 
+    def _background_stream(self, op: Operation, example: Any, control: dict[str, str]) -> str | None:
+        """A background response's stream: `POST /responses` with `background: true` streams the
+        response (structured output when the request has a schema) in deltas of
+        `x-testserver-delta-chars` (default 4) and keeps its events; `GET /responses/{id}` with
+        `stream=true` replays those after `starting_after`, as the API resumes a stream."""
+        body = self.body_json if isinstance(self.body_json, dict) else {}
+        if op.operation_id == "createResponse" and body.get("background") is True:
+            response = structured_outputs.fill_reply(op.operation_id, body, example, control)
+            response = dict(response if isinstance(response, dict) else {})
+            number = len(self.state.background) + 1
+            response.update(id=f"resp_background_{number}", background=True, status="completed")
+            size = max(1, _int(control.get("delta-chars"), 4) or 4)
+            events = structured_outputs.response_events(
+                response, lambda text: [text[i : i + size] for i in range(0, len(text), size)]
+            )
+            self.state.background[response["id"]] = events
+            return "".join(structured_outputs.sse_frame(e) for e in events)
+        if op.operation_id == "getResponse":
+            events = self.state.background.get(self.request.path.rstrip("/").rsplit("/", 1)[-1])
+            if events is None:
+                return None
+            after = next((_int(v) for k, v in self.query if k == "starting_after"), None)
+            start = -1 if after is None else after
+            return "".join(structured_outputs.sse_frame(e) for e in events if e["sequence_number"] > start)
+        return None
+
     def _stream_requested(self) -> bool:
         body = self.body_json if isinstance(self.body_json, dict) else {}
         if body.get("stream") is True or body.get("stream_format") == "sse":
@@ -501,6 +530,9 @@ class _Context:
                 page.pop(member.strip(), None)
             return self.reply(status, json.dumps(page).encode(), extra=extra)
         if self._stream_requested():
+            resumed = self._background_stream(op, example, control)
+            if resumed is not None:
+                return await self._stream_sse(resumed.encode(), extra)
             structured = structured_outputs.stream_reply(op.operation_id, self.body_json, example, control)
             if structured is not None:
                 return await self._stream_sse(structured.encode(), extra)

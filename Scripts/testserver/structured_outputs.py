@@ -319,8 +319,18 @@ def _chat_frames(reply: dict[str, Any], pieces: Any) -> str:
 
 
 def response_frames(response: dict[str, Any], pieces: Any) -> str:
-    """A Responses event stream whose final `response` is `response` (its first message's text
-    parts streamed in deltas)."""
+    """A Responses event stream whose final `response` is `response` (its messages' text parts
+    streamed in deltas)."""
+    return "".join(sse_frame(e) for e in response_events(response, pieces))
+
+
+def sse_frame(event: dict[str, Any]) -> str:
+    """One Responses event as an SSE frame (`event:` and `data:` lines)."""
+    return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+
+
+def response_events(response: dict[str, Any], pieces: Any) -> list[dict[str, Any]]:
+    """The events of `response_frames`, numbered from 0 in `sequence_number`."""
     events: list[dict[str, Any]] = []
     started = dict(response, status="in_progress", output=[], incomplete_details=None)
     events.append({"type": "response.created", "response": started})
@@ -358,4 +368,4 @@ def response_frames(response: dict[str, Any], pieces: Any) -> str:
     events.append({"type": final, "response": response})
     for number, event in enumerate(events):
         event["sequence_number"] = number
-    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+    return events

@@ -53,6 +53,10 @@ public struct ResponseStreamAccumulator: Sendable {
     /// `startingAfter` to resume the stream after a dropped connection.
     public private(set) var lastSequenceNumber: Int?
 
+    /// The response's `id`, once an event that carries the response (`response.created`,
+    /// `response.queued`, …) or a snapshot to resume from was applied.
+    public var responseID: String? { snapshot?["id"]?.stringValue }
+
     /// Creates an accumulator, optionally resuming from a response snapshot (for example one
     /// retrieved before calling `retrieveStream(responseID:startingAfter:)`).
     ///
