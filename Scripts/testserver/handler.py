@@ -46,6 +46,8 @@ class ServerState:
         self.router = Router(model.operations)
         self.records: collections.deque[dict[str, Any]] = collections.deque(maxlen=max_records)
         self.attempts: collections.Counter[str] = collections.Counter()
+        # Requests per (scenario, method, path), for `x-testserver-status-sequence`.
+        self.path_attempts: collections.Counter[tuple[str, str, str]] = collections.Counter()
         self.counter = 0
         # Background responses streamed so far: id -> their events, replayed by
         # `GET /responses/{id}?stream=true&starting_after=N`.
@@ -98,6 +100,7 @@ class ServerState:
         headers = request.headers
         scenario = headers.get(PREFIX + "scenario", "")
         self.attempts[scenario] += 1
+        self.path_attempts[(scenario, request.method, request.rel_url.raw_path)] += 1
         query = urllib.parse.parse_qsl(request.rel_url.raw_query_string, keep_blank_values=True)
         record: dict[str, Any] = {
             "request_id": f"req_{self.counter}",
@@ -561,6 +564,14 @@ class _Context:
             example = synth.synthesize(self.schemas, json_schema or {})
         example = structured_outputs.fill_reply(op.operation_id, self.body_json, example, control)
         example = structured_outputs.tool_reply(op.operation_id, self.body_json, example, control)
+        sequence = [v.strip() for v in control.get("status-sequence", "").split(",") if v.strip()]
+        if sequence and isinstance(example, dict):
+            # The n-th request to this path in the scenario gets the n-th status (the last one
+            # after that), as an object being polled moves through its states.
+            key = (self.record["scenario"], self.request.method, self.request.rel_url.raw_path)
+            example = dict(example, status=sequence[min(self.state.path_attempts[key], len(sequence)) - 1])
+        if "poll-after-ms" in control:
+            extra = dict(extra, **{"openai-poll-after-ms": control["poll-after-ms"]})
         return self.reply(status, json.dumps(example, indent=2).encode() + b"\n", extra=extra)
 
     async def _prepare_stream(self, content_type: str, extra: dict[str, str]) -> web.StreamResponse:
