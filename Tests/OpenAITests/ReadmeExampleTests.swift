@@ -46,6 +46,62 @@ final class ReadmeExampleTests: XCTestCase {
         }
     }
 
+    struct Weather: Decodable { var city: String }
+
+    /// The README's five everyday tasks, verbatim apart from the client and the file URLs being
+    /// passed in.
+    static func fiveTasks(_ client: OpenAIClient, pdf: URL, mp3: URL) async throws {
+        let weather = try RunnableFunction(name: "get_weather", arguments: Weather.self) { "Sunny in \($0.city)" }
+        let run = try await client.chat.completions.runTools(
+            .init(messages: [.user(.init(content: "Weather in Oslo?"))], model: .gpt4o), tools: [weather])
+        print(run.content ?? "")
+
+        for try await event in try client.responses.createStream(.init(model: "gpt-4.1", input: "A joke, please.")) {
+            if case .responseOutputTextDelta(let text) = event { print(text.delta, terminator: "") }
+        }
+
+        let store = try await client.vectorStores.create(.init(name: "Handbook"))
+        let file = try await client.vectorStores.files.uploadAndPoll(
+            vectorStoreID: store.id, file: try FileUpload(fileURL: pdf))
+        print(file.status)
+
+        let embedding = try await client.embeddings.create(.init(input: "Hello", model: "text-embedding-3-small"))
+        print(embedding.data.first?.embedding.floats?.count ?? 0)
+
+        let transcription = try await client.audio.transcriptions.create(
+            .init(file: try FileUpload(fileURL: mp3), model: "gpt-4o-transcribe"))
+        print(transcription.text)
+    }
+
+    /// The five tasks against the local server: every request matches the spec, and each task
+    /// gets its reply (the tool round trip, the stream, the polled upload).
+    func testTheFiveEverydayTasksRunAgainstTheLocalServer() async throws {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("handbook.pdf")
+        let mp3 = folder.appendingPathComponent("meeting.mp3")
+        try Data("%PDF-1.4 handbook".utf8).write(to: pdf)
+        try Data([0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 400)).write(to: mp3)
+        let client = try server.client(
+            maxRetries: 0,
+            headers: [
+                "x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1",
+                "x-testserver-status-sequence": "completed",
+            ], sleeper: RecordingSleeper())
+        try await Self.fiveTasks(client, pdf: pdf, mp3: mp3)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(
+            records.map { $0.operationID ?? "" },
+            [
+                "createChatCompletion", "createChatCompletion", "createResponse", "createVectorStore", "createFile",
+                "createVectorStoreFile", "getVectorStoreFile", "createEmbedding", "createTranscription",
+            ])
+        XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validationErrors))")
+    }
+
     /// The structured-output example against the local server: the derived schema passes the
     /// server's checks and the reply written against it decodes.
     func testStructuredOutputsExampleRunsAgainstTheLocalServer() async throws {
