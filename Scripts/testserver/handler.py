@@ -632,6 +632,8 @@ class _Context:
             sent += 1
             written += len(frame)
         else:
+            if drop_after is not None and drop_after >= len(frames):
+                self._drop()  # every frame sent, then the connection lost instead of a clean end
             if error_after is not None and error_after >= len(frames):
                 await self._write(
                     response, replies.stream_error_frame(False, len(frames), control.get("stream-error-data"))

@@ -191,6 +191,14 @@ def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
     return reply
 
 
+def _count(value: str | None, default: int = 0) -> int:
+    """A control header's number; `default` when it is not a whole number."""
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
 def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> Any:
     """With `x-testserver-tool-rounds: N`, a Chat Completions or Responses request that offers
     function tools is answered as a model that calls tools: while the conversation has fewer than N
@@ -201,8 +209,9 @@ def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
     rounds = control.get("tool-rounds")
     if rounds is None or not isinstance(body, dict):
         return reply
+    rounds = _count(rounds)
     if operation_id == "createResponse":
-        return _response_tool_reply(body, reply, int(rounds))
+        return _response_tool_reply(body, reply, rounds)
     if operation_id != "createChatCompletion":
         return reply
     tools = [
@@ -216,7 +225,7 @@ def tool_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
     choices = reply.get("choices") or [{"index": 0, "logprobs": None}]
     reply["choices"] = choices[:1]
     message = {"role": "assistant", "content": None, "refusal": None}
-    if tools and done < int(rounds):
+    if tools and done < rounds:
         message["tool_calls"] = [
             {
                 "id": f"call_{done + 1}_{index}",
@@ -275,17 +284,20 @@ def _response_tool_reply(body: dict[str, Any], reply: Any, rounds: int) -> Any:
 
 
 def stream_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]) -> str | None:
-    """The event stream of a streamed structured-output request (`stream: true` and a schema): the
-    reply `fill_reply` gives, sent as the API streams it, its text in deltas of
+    """The event stream of a streamed structured-output request (`stream: true` and a schema) or of
+    a streamed request under `x-testserver-tool-rounds`: the reply `fill_reply` and `tool_reply`
+    give, sent as the API streams it (tool calls with their arguments in deltas), its text in deltas of
     `x-testserver-delta-chars` characters (default 4). Chat Completions: `chat.completion.chunk`s and
     `[DONE]`; Responses: `response.created` … `response.output_text.delta` … `response.completed` (or
     `.incomplete`) with sequence numbers. `None` when the request carries no schema."""
     if operation_id not in ("createChatCompletion", "createResponse") or not isinstance(body, dict):
         return None
-    if not any(not w.startswith("$.tools") for w, _, _ in carried_schemas(body)):
+    has_schema = any(not w.startswith("$.tools") for w, _, _ in carried_schemas(body))
+    if not has_schema and "tool-rounds" not in control:
         return None
     filled = fill_reply(operation_id, body, reply if isinstance(reply, dict) else {}, control)
-    size = max(1, int(control.get("delta-chars", "4") or 4))
+    filled = tool_reply(operation_id, body, filled, control)
+    size = max(1, _count(control.get("delta-chars", "4"), 4))
 
     def pieces(text: str) -> list[str]:
         return [text[i : i + size] for i in range(0, len(text), size)]
@@ -310,6 +322,12 @@ def _chat_frames(reply: dict[str, Any], pieces: Any) -> str:
         return f"data: {json.dumps(event)}\n\n"
 
     frames = [chunk({"role": "assistant", "content": ""})]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call.get("function") or {}
+        first = {"index": index, "id": call.get("id"), "type": "function"}
+        frames.append(chunk({"tool_calls": [dict(first, function={"name": function.get("name"), "arguments": ""})]}))
+        for piece in pieces(function.get("arguments") or ""):
+            frames.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
     if message.get("refusal"):
         frames += [chunk({"refusal": p}) for p in pieces(message["refusal"])]
     else:
@@ -336,6 +354,18 @@ def response_events(response: dict[str, Any], pieces: Any) -> list[dict[str, Any
     events.append({"type": "response.created", "response": started})
     events.append({"type": "response.in_progress", "response": started})
     for index, item in enumerate(response.get("output") or []):
+        if item.get("type") == "function_call":
+            events.append(
+                {"type": "response.output_item.added", "output_index": index, "item": dict(item, arguments="")}
+            )
+            where = {"item_id": item.get("id"), "output_index": index}
+            for piece in pieces(item.get("arguments") or ""):
+                events.append(dict(where, type="response.function_call_arguments.delta", delta=piece))
+            events.append(
+                dict(where, type="response.function_call_arguments.done", arguments=item.get("arguments") or "")
+            )
+            events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+            continue
         if item.get("type") != "message":
             events.append({"type": "response.output_item.added", "output_index": index, "item": item})
             events.append({"type": "response.output_item.done", "output_index": index, "item": item})

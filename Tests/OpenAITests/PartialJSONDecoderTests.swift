@@ -67,6 +67,21 @@ final class PartialJSONDecoderTests: XCTestCase {
         XCTAssertTrue(decoder.isComplete)
     }
 
+    func testALoneSurrogateIsReplacedWhereItStands() throws {
+        XCTAssertEqual(try value(after: #""\ud83dabc""#), "\u{FFFD}abc")
+        XCTAssertEqual(try value(after: #""\ud83dx\ude00""#), "\u{FFFD}x\u{FFFD}", "halves that are not adjacent")
+        XCTAssertEqual(try value(after: #""\ud83d\n""#), "\u{FFFD}\n")
+        XCTAssertEqual(try value(after: #"{"\ud83dk": 1}"#), ["\u{FFFD}k": 1])
+        var decoder = PartialJSONDecoder()
+        try decoder.append(#"["a"#)
+        let before = decoder.revision
+        try decoder.append(#"\ud83d"#)
+        XCTAssertEqual(decoder.revision, before, "half a pair changes nothing yet")
+        try decoder.append(#"\ude00"#)
+        XCTAssertEqual(decoder.revision, before + 1)
+        XCTAssertEqual(decoder.value, ["a😀"])
+    }
+
     func testATopLevelNumberIsCompleteAtFinish() throws {
         var decoder = PartialJSONDecoder()
         try decoder.append("42")
@@ -78,12 +93,16 @@ final class PartialJSONDecoderTests: XCTestCase {
         XCTAssertThrowsError(try open.finish()) { error in
             XCTAssertEqual((error as? PartialJSONError)?.message, "the JSON text ends before its value does")
         }
+        XCTAssertThrowsError(try open.append("}")) { error in
+            XCTAssertEqual((error as? PartialJSONError)?.message, "the JSON text ends before its value does")
+        }
     }
 
     func testTextThatIsNotJSONThrowsWhereItGoesWrongAndKeepsThrowing() throws {
         let cases: [(String, Int)] = [
             ("[1,]", 3), (#"{"a" 1}"#, 5), ("tru e", 3), ("[01]", 3), ("{} {}", 3), ("\"a\u{01}\"", 2),
             (#"{"a": 1,}"#, 8), ("[1 2]", 3), (#"{"a": 1]"#, 7), (#""\x""#, 2), ("-", 1), ("[1.]", 3),
+            ("[1e400]", 6),
         ]
         for (text, offset) in cases {
             var decoder = PartialJSONDecoder()

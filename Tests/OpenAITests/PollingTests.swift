@@ -112,8 +112,24 @@ final class PollingTests: XCTestCase {
         do {
             _ = try await task.value
             XCTFail("a cancelled poll returned")
-        } catch is CancellationError {
+        } catch {
+            // Cancelled while waiting (`CancellationError`) or during a request (`.cancelled`).
+            XCTAssertTrue(
+                error is CancellationError || (error as? OpenAIError)?.kind == .cancelled, "\(error)")
             XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         }
+    }
+
+    func testTheAdvisedWaitIsReadSafely() {
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: nil), 1)
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "250"), 0.25)
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: " 1500 "), 1.5)
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "0"), 0.05, "no busy loop")
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "inf"), 1, "not a finite number: ignored")
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "nan"), 1)
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "1e20"), 3600, "no trap on a huge wait")
+        XCTAssertEqual(OpenAIClient.pollWait(interval: nil, advised: "soon"), 1)
+        XCTAssertEqual(OpenAIClient.pollWait(interval: 2, advised: "250"), 2, "the caller's interval wins")
+        XCTAssertEqual(OpenAIClient.pollWait(interval: .infinity, advised: "250"), 0.25)
     }
 }

@@ -63,4 +63,18 @@ final class ResponsesBackgroundStreamTests: XCTestCase {
             XCTAssertTrue(ResponsesAPI.resumable.contains(error.kind), "\(error.kind)")
         }
     }
+
+    func testAConnectionLostAfterTheLastEventEndsTheStreamNormally() async throws {
+        let whole = try await run(headers: [:], maxResumes: 0)
+        let scenario = TestServer.scenario()
+        let lost = try await run(
+            headers: [
+                "x-testserver-scenario": scenario, "x-testserver-drop-after-frames": String(whole.events.count),
+            ], maxResumes: 0)
+        XCTAssertEqual(lost.events.count, whole.events.count)
+        XCTAssertNotNil(lost.accumulator.finalResponse)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map { $0.method ?? "" }, ["POST"], "nothing to resume")
+        XCTAssertEqual(records.first?.raw["dropped"], true, "the server did drop the connection")
+    }
 }

@@ -422,6 +422,37 @@ final class RuntimeIntegrationTests: XCTestCase {
         XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validation))")
     }
 
+    func testAServerThatIgnoresTheCursorDoesNotRepeatItems() async throws {
+        // The same page for every `after`, `has_more` left out: iteration stops at the repeat.
+        let page: ListFilesResponse = try
+            ([
+                "object": "list", "first_id": "file-1", "last_id": "file-2",
+                "data": [
+                    [
+                        "id": "file-1", "object": "file", "bytes": 1, "created_at": 0, "filename": "a",
+                        "purpose": "batch",
+                    ],
+                    [
+                        "id": "file-2", "object": "file", "bytes": 1, "created_at": 0, "filename": "b",
+                        "purpose": "batch",
+                    ],
+                ],
+            ] as JSONValue).decode()
+        let client = try self.client(TestServer.scenario())
+        let fetches = Counter()
+        var ids: [String] = []
+        for try await file in client.items({ _ in
+            fetches.increment()
+            return page
+        }) { ids.append(file.id) }
+        XCTAssertEqual(ids, ["file-1", "file-2"])
+        XCTAssertEqual(fetches.value, 2)
+        let first = try await client.pages({ _ in page }).firstPage()
+        XCTAssertTrue(first.hasNextPage)
+        let second = try await first.nextPage()
+        XCTAssertNil(second)
+    }
+
     func testPagesAroundAnyCallThatTakesACursor() async throws {
         let scenario = TestServer.scenario()
         let client = try self.client(scenario, headers: ["x-testserver-pages": "2"])
@@ -551,4 +582,12 @@ func XCTUnwrapAsync<T>(
 ) async throws -> T {
     let value = try await expression()
     return try XCTUnwrap(value, file: file, line: line)
+}
+
+/// A count shared with `@Sendable` closures.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

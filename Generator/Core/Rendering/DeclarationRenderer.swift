@@ -106,7 +106,7 @@ struct DeclarationRenderer {
                         ? "\(access) var hasMorePages: Swift.Bool { \(page.hasMore) ?? true }"
                         : "\(access) var hasMorePages: Swift.Bool { \(page.hasMore) || specDeviations.isMissing(\"has_more\") }"
                 )
-                body.line("/// The `after` cursor of the next page.")
+                body.line("/// The `\(page.cursorParameter)` cursor of the next page.")
                 body.line("\(access) var nextPageCursor: Swift.String? { \(Self.cursorExpression(page)) }")
             }
             if !secrets.isEmpty {

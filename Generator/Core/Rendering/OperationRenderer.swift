@@ -170,8 +170,9 @@ struct OperationRenderer {
             ["- Parameters:"]
             + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
             + Self.parameterDocs(Self.otherParameters(operation)).map { line in
-                line.hasPrefix("  - after:")
-                    ? "  - after: The cursor of the first page; `nil` starts at the beginning." : line
+                line.hasPrefix("  - \(Naming.unescaped(cursor.name)):")
+                    ? "  - \(Naming.unescaped(cursor.name)): The cursor of the first page; `nil` starts at the beginning."
+                    : line
             }
         docs.append(
             "  - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.")

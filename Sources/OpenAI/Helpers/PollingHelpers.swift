@@ -87,7 +87,8 @@ extension VectorStoresFilesAPI {
     ///   - attributes: Attributes of the file in the vector store, for filtering.
     ///   - chunkingStrategy: How the file is chunked; `nil`: the API's `auto`.
     ///   - polling: The interval and the longest wait.
-    ///   - options: Per-request headers, query items, timeout and retries, for every request.
+    ///   - options: Per-request headers, query items, timeout and retries, for every request; an
+    ///     idempotency key `k` is sent as `k-upload` and `k-attach` on the two POSTs.
     /// - Returns: The vector-store file in its first state that is not pending.
     /// - Throws: What `client.files.create`, ``create(vectorStoreID:_:options:)`` and the polling
     ///   throw.
@@ -96,13 +97,18 @@ extension VectorStoresFilesAPI {
         chunkingStrategy: ChunkingStrategyRequestParam? = nil, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileObject {
+        // Two different POSTs: an idempotency key `k` goes as `k-upload` and `k-attach`.
+        var uploadOptions = options
+        var attachOptions = options
+        uploadOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-upload" }
+        attachOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-attach" }
         let uploaded = try await client.files.create(
-            CreateFileRequest(file: file, purpose: .assistants), options: options)
+            CreateFileRequest(file: file, purpose: .assistants), options: uploadOptions)
         return try await createAndPoll(
             vectorStoreID: vectorStoreID,
             CreateVectorStoreFileRequest(
                 fileID: uploaded.id, chunkingStrategy: chunkingStrategy, attributes: attributes),
-            polling: polling, options: options)
+            polling: polling, options: attachOptions)
     }
 }
 

@@ -20,7 +20,9 @@ extension ResponsesAPI {
     /// mode guide). A stream resumes on a dropped or timed-out connection, an event cut off, or an
     /// end without `response.completed` (``OpenAIError/Kind/connection``, ``OpenAIError/Kind/timeout``,
     /// ``OpenAIError/Kind/truncatedEvent``, ``OpenAIError/Kind/missingTerminalEvent``), once the
-    /// response's id is known (from `response.created`); other errors end the iteration.
+    /// response's id is known (from `response.created`); other errors end the iteration. A resume
+    /// follows at once when the lost stream brought events, else after 0.5 s, 1 s, 2 s, … (at most
+    /// 8 s); a connection lost after `response.completed` ends the iteration normally.
     ///
     /// - Parameters:
     ///   - body: The request; `background` and `stream` are set.
@@ -35,7 +37,7 @@ extension ResponsesAPI {
     ///   not a dropped connection.
     public func createBackgroundStream(
         _ body: CreateResponse, maxResumes: Int = 5, options: RequestOptions = RequestOptions()
-    ) throws -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
+    ) throws -> EventSequence<ResponseStreamEvent> {
         var body = body
         body.background = true
         let first = try createStream(body, options: options)
@@ -43,7 +45,9 @@ extension ResponsesAPI {
             var accumulator = try ResponseStreamAccumulator()
             var stream = first
             var resumes = 0
+            var idleResumes = 0
             while true {
+                let before = accumulator.lastSequenceNumber
                 do {
                     for try await event in stream {
                         try accumulator.apply(event)
@@ -51,10 +55,20 @@ extension ResponsesAPI {
                     }
                     return
                 } catch let error as OpenAIError {
+                    // The response is complete: a connection lost after its last event ends nothing.
+                    if accumulator.finalResponse != nil { return }
                     guard Self.resumable.contains(error.kind), resumes < maxResumes,
                         let id = accumulator.responseID
                     else { throw error }
                     resumes += 1
+                    // At once after a stream that brought events; after one that brought none,
+                    // 0.5 s, 1 s, 2 s, … (at most 8 s), so that an outage does not use up the resumes.
+                    if accumulator.lastSequenceNumber == before {
+                        idleResumes += 1
+                        try await client.sleeper.sleep(seconds: min(8, 0.25 * Double(1 << min(idleResumes, 6))))
+                    } else {
+                        idleResumes = 0
+                    }
                     stream = try retrieveStream(
                         responseID: id, startingAfter: accumulator.lastSequenceNumber, options: options)
                 }

@@ -83,7 +83,8 @@ public struct ResponseToolRun: Sendable {
     public var responses: [Response]
     /// The conversation: the request's input, then each reply's output (the last one's too)
     /// followed by its tool results, in call order, as input items: what a next request sends to
-    /// go on.
+    /// go on. After ``stoppedAtMaxRounds`` it ends with `function_call` items that have no output
+    /// yet: add them before sending it.
     public var items: [InputItem]
     /// Whether the loop stopped because the last allowed reply still asked for tools.
     public var stoppedAtMaxRounds: Bool
@@ -125,6 +126,57 @@ extension ResponsesAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ResponseToolRun {
+        try await runToolLoop(body, tools: tools, maxRounds: maxRounds, approve: approve, options: options) {
+            body, options, _ in
+            try await create(body, options: options)
+        } emit: { _ in
+        }
+    }
+
+    /// ``runTools(_:tools:maxRounds:approve:options:)`` with each reply streamed: yields every
+    /// event as it arrives (text deltas, function-call argument deltas, …), each tool call before
+    /// it runs and its result when it is ready, then the whole run.
+    ///
+    /// - Parameters: As ``runTools(_:tools:maxRounds:approve:options:)``.
+    /// - Returns: The events, in the order they happen; the first request is sent when iteration
+    ///   starts (each iteration runs the loop again), and stopping the iteration (or cancelling
+    ///   its task) stops the loop.
+    /// - Throws: The iteration throws what ``createStream(_:options:)``'s iteration throws, the
+    ///   accumulator's errors, and `CancellationError`.
+    public func runToolsStream(
+        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int = 10,
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> EventSequence<ToolRunEvent<ResponseStreamEvent, ResponseToolRun>> {
+        StructuredOutputStreaming.events { emit in
+            let run = try await runToolLoop(
+                body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
+            ) { body, options, round in
+                var accumulator = try ResponseStreamAccumulator()
+                for try await event in try createStream(body, options: options) {
+                    try accumulator.apply(event)
+                    emit(.event(event, round: round))
+                }
+                guard let response = accumulator.finalResponse else {
+                    throw OpenAIError(
+                        kind: .missingTerminalEvent,
+                        message: "The stream of round \(round) ended before the response did.")
+                }
+                return response
+            } emit: {
+                emit($0)
+            }
+            emit(.finished(run))
+        }
+    }
+
+    /// The loop of both forms: `reply` gets one round's response.
+    private func runToolLoop(
+        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int,
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, options: RequestOptions,
+        reply: (_ body: CreateResponse, _ options: RequestOptions, _ round: Int) async throws -> Response,
+        emit: (ToolRunEvent<ResponseStreamEvent, ResponseToolRun>) -> Void
+    ) async throws -> ResponseToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function($0.responsesTool) }
         let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -135,7 +187,7 @@ extension ResponsesAPI {
             try Task.checkCancellation()
             var roundOptions = options
             roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
-            let response = try await create(body, options: roundOptions)
+            let response = try await reply(body, roundOptions, round)
             run.responses.append(response)
             var requests: [ToolCallRequest] = []
             var results: [InputItem] = []
@@ -163,7 +215,7 @@ extension ResponsesAPI {
                 run.stoppedAtMaxRounds = true
                 return run
             }
-            let outputs = try await RunnableFunction.results(of: requests, tools: byName, approve: approve)
+            let outputs = try await RunnableFunction.results(of: requests, tools: byName, approve: approve, emit: emit)
             for (slot, (request, output)) in zip(slots, zip(requests, outputs)) {
                 results[slot] = .functionCallOutput(callID: request.id, output: output)
             }

@@ -51,8 +51,9 @@ extension ChatCompletionsAPI {
     ///   - name: The format's name; by default `Output`'s.
     ///   - strict: Whether the model must follow the schema exactly (OpenAI's strict mode).
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The events; the request is sent when iteration starts, and stopping the
-    ///   iteration (or cancelling its task) closes the stream.
+    /// - Returns: The events; the request is sent when iteration starts (a second iteration
+    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``), and stopping the iteration (or
+    ///   cancelling its task) closes the stream.
     /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or
     ///   does not fit strict mode. The iteration throws what ``createStream(_:options:)``'s does
     ///   and, at the end, what ``parse(_:as:name:strict:options:)`` throws for the reply
@@ -60,7 +61,7 @@ extension ChatCompletionsAPI {
     public func parseStream<Output: Decodable & Sendable>(
         _ body: CreateChatCompletionRequest, as type: Output.Type, name: String? = nil, strict: Bool = true,
         options: RequestOptions = RequestOptions()
-    ) throws -> AsyncThrowingStream<StructuredOutputStreamEvent<Output, ParsedChatCompletion<Output>>, any Error> {
+    ) throws -> EventSequence<StructuredOutputStreamEvent<Output, ParsedChatCompletion<Output>>> {
         var body = body
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
         let stream = try createStream(body, options: options)
@@ -94,14 +95,15 @@ extension ResponsesAPI {
     ///   - name: The format's name; by default `Output`'s.
     ///   - strict: Whether the model must follow the schema exactly.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The events; the request is sent when iteration starts.
+    /// - Returns: The events; the request is sent when iteration starts (a second iteration
+    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``).
     /// - Throws: ``JSONSchemaError`` before sending. The iteration throws what
     ///   ``createStream(_:options:)``'s does, the accumulator's ``ResponseStreamAccumulator/apply(_:)``
     ///   errors, and, at the end, what ``parse(_:as:name:strict:options:)`` throws for the response.
     public func parseStream<Output: Decodable & Sendable>(
         _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
         options: RequestOptions = RequestOptions()
-    ) throws -> AsyncThrowingStream<StructuredOutputStreamEvent<Output, ParsedResponse<Output>>, any Error> {
+    ) throws -> EventSequence<StructuredOutputStreamEvent<Output, ParsedResponse<Output>>> {
         var body = body
         var text = body.text ?? ResponseTextParam()
         text.format = try .jsonSchema(type, name: name, strict: strict)
@@ -152,11 +154,32 @@ enum StructuredOutputStreaming {
         }
     }
 
-    /// A stream whose events `produce` emits from a task that ends with the iteration.
+    /// The events `produce` emits, from a task started when iteration starts.
     static func events<Event: Sendable>(
         _ produce: @escaping @Sendable (_ emit: (Event) -> Void) async throws -> Void
-    ) -> AsyncThrowingStream<Event, any Error> {
-        AsyncThrowingStream { continuation in
+    ) -> EventSequence<Event> {
+        EventSequence(produce: produce)
+    }
+}
+
+/// The events of a streaming helper (`parseStream`, `runToolsStream`, `createBackgroundStream`).
+///
+/// Nothing is sent until iteration starts; the work runs in a task of its own, and stopping the
+/// iteration early (or cancelling the iterating task) cancels it. Events the iteration has not
+/// asked for yet are buffered.
+public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
+    private let produce: @Sendable (_ emit: (Element) -> Void) async throws -> Void
+
+    init(produce: @escaping @Sendable (_ emit: (Element) -> Void) async throws -> Void) {
+        self.produce = produce
+    }
+
+    /// Starts the work and returns its events' iterator.
+    ///
+    /// - Returns: The iterator; its `next()` throws what the work throws.
+    public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.AsyncIterator {
+        let produce = self.produce
+        return AsyncThrowingStream<Element, any Error> { continuation in
             let task = Task {
                 do {
                     try await produce { continuation.yield($0) }
@@ -166,6 +189,6 @@ enum StructuredOutputStreaming {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
+        }.makeAsyncIterator()
     }
 }

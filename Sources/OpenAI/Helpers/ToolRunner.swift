@@ -19,11 +19,13 @@ public struct RunnableFunction: Sendable {
     public var definition: FunctionObject
 
     /// The function as a Responses request declares it (`type: function`, the same name,
-    /// description, parameters and strictness).
+    /// description, parameters and strictness). A definition that leaves `strict` unset is not
+    /// strict in Chat Completions, while Responses makes an unset `strict` strict, so it is sent
+    /// as `strict: false`.
     public var responsesTool: FunctionTool {
         FunctionTool(
             name: definition.name, description: definition.description, parameters: definition.parameters,
-            strict: definition.strict)
+            strict: definition.strict ?? false)
     }
     /// Runs a call: the model's arguments (JSON text) in, the result for the model out.
     let run: @Sendable (_ arguments: String) async throws -> String
@@ -80,7 +82,9 @@ public struct ChatToolRun: Sendable {
     /// Every reply, in order; the last is the final answer unless ``stoppedAtMaxRounds``.
     public var completions: [CreateChatCompletionResponse]
     /// The conversation: the request's messages, then each reply's assistant message (the last
-    /// one's too) followed by its tool results, in call order: what a next request sends to go on.
+    /// one's too) followed by its tool results, in call order: what a next request sends to go
+    /// on. After ``stoppedAtMaxRounds`` it ends with tool calls that have no results yet: add
+    /// them (or drop that message) before sending it.
     public var messages: [ChatCompletionRequestMessage]
     /// Whether the loop stopped because the last allowed reply still asked for tools.
     public var stoppedAtMaxRounds: Bool
@@ -116,6 +120,67 @@ extension ChatCompletionsAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatToolRun {
+        try await runToolLoop(body, tools: tools, maxRounds: maxRounds, approve: approve, options: options) {
+            body, options, _ in
+            try await create(body, options: options)
+        } emit: { _ in
+        }
+    }
+
+    /// ``runTools(_:tools:maxRounds:approve:options:)`` with each reply streamed: yields every
+    /// chunk as it arrives, each tool call before it runs and its result when it is ready, then
+    /// the whole run.
+    ///
+    /// ```swift
+    /// for try await event in client.chat.completions.runToolsStream(request, tools: [weather]) {
+    ///     switch event {
+    ///     case .event(let chunk, _): print(chunk.choices.first?.delta.content ?? "", terminator: "")
+    ///     case .toolCall(let call): print("calling \(call.name)")
+    ///     case .toolResult(let call, let output): print("\(call.name): \(output)")
+    ///     case .finished(let run): print(run.content ?? "")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters: As ``runTools(_:tools:maxRounds:approve:options:)``.
+    /// - Returns: The events, in the order they happen; the first request is sent when iteration
+    ///   starts (each iteration runs the loop again), and stopping the iteration (or cancelling
+    ///   its task) stops the loop.
+    /// - Throws: The iteration throws what ``createStream(_:options:)``'s iteration throws, and
+    ///   `CancellationError`.
+    public func runToolsStream(
+        _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int = 10,
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
+        options: RequestOptions = RequestOptions()
+    ) -> EventSequence<ToolRunEvent<CreateChatCompletionStreamResponse, ChatToolRun>> {
+        StructuredOutputStreaming.events { emit in
+            let run = try await runToolLoop(
+                body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
+            ) { body, options, round in
+                var accumulator = ChatCompletionStreamAccumulator()
+                for try await chunk in try createStream(body, options: options) {
+                    accumulator.append(chunk)
+                    emit(.event(chunk, round: round))
+                }
+                guard let completion = accumulator.completion else {
+                    throw OpenAIError(kind: .decoding, message: "The stream of round \(round) had no chunk.")
+                }
+                return completion
+            } emit: {
+                emit($0)
+            }
+            emit(.finished(run))
+        }
+    }
+
+    /// The loop of both forms: `reply` gets one round's reply.
+    private func runToolLoop(
+        _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int,
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, options: RequestOptions,
+        reply: (_ body: CreateChatCompletionRequest, _ options: RequestOptions, _ round: Int) async throws ->
+            CreateChatCompletionResponse,
+        emit: (ToolRunEvent<CreateChatCompletionStreamResponse, ChatToolRun>) -> Void
+    ) async throws -> ChatToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function(ChatCompletionTool(function: $0.definition)) }
         let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -126,7 +191,7 @@ extension ChatCompletionsAPI {
             body.messages = run.messages
             var roundOptions = options
             roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
-            let completion = try await create(body, options: roundOptions)
+            let completion = try await reply(body, roundOptions, round)
             run.completions.append(completion)
             guard let message = completion.choices.first?.message else { return run }
             run.messages.append(message.asRequestMessage)
@@ -135,7 +200,7 @@ extension ChatCompletionsAPI {
                 run.stoppedAtMaxRounds = true
                 return run
             }
-            let results = try await Self.results(of: calls, round: round, tools: byName, approve: approve)
+            let results = try await Self.results(of: calls, round: round, tools: byName, approve: approve, emit: emit)
             for (id, result) in results {
                 run.messages.append(.tool(ChatCompletionRequestToolMessage(content: .string(result), toolCallID: id)))
             }
@@ -144,12 +209,25 @@ extension ChatCompletionsAPI {
     }
 }
 
+/// An event of a streamed tool run (``ChatCompletionsAPI/runToolsStream(_:tools:maxRounds:approve:options:)``,
+/// ``ResponsesAPI/runToolsStream(_:tools:maxRounds:approve:options:)``), in the order it happens.
+public enum ToolRunEvent<StreamEvent: Sendable, Run: Sendable>: Sendable {
+    /// An event of the reply of round `round` (from 1): a chat chunk or a Responses stream event.
+    case event(StreamEvent, round: Int)
+    /// A function call is about to be asked about (approval hook) and run.
+    case toolCall(ToolCallRequest)
+    /// A call's result, as the model will get it (`Error: …` and declines included).
+    case toolResult(ToolCallRequest, output: String)
+    /// The run ended: every reply and the whole conversation.
+    case finished(Run)
+}
+
 extension ChatCompletionsAPI {
-    /// The result of each call, in call order: function calls run by ``RunnableFunction/results(of:tools:approve:)``,
+    /// The result of each call, in call order: function calls run by ``RunnableFunction/results(of:tools:approve:emit:)``,
     /// an `Error:` result for the kinds `runTools` does not run.
-    static func results(
+    static func results<Event, Run>(
         of calls: [ChatCompletionMessageToolCallValue], round: Int, tools: [String: RunnableFunction],
-        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, emit: (ToolRunEvent<Event, Run>) -> Void
     ) async throws -> [(id: String, result: String)] {
         var results: [(id: String, result: String)] = []
         var requests: [(index: Int, request: ToolCallRequest)] = []
@@ -166,28 +244,34 @@ extension ChatCompletionsAPI {
                 results.append((value["id"]?.stringValue ?? "", "Error: a tool call of a kind this SDK does not know"))
             }
         }
-        let outputs = try await RunnableFunction.results(of: requests.map(\.request), tools: tools, approve: approve)
+        let outputs = try await RunnableFunction.results(
+            of: requests.map(\.request), tools: tools, approve: approve, emit: emit)
         for (slot, output) in zip(requests.map(\.index), outputs) { results[slot].result = output }
         return results
     }
 }
 
 extension RunnableFunction {
-    /// Runs the calls concurrently, each at most once, and gives their results in call order: a
+    /// Runs the calls concurrently, each at most once, and gives their results in call order
+    /// (`emit` hears of each call as it starts and of each result as it is ready): a
     /// call the tools do not define, that the hook declines, whose arguments do not decode or
     /// that throws gets a result that says so (`Error: …`, `The call was declined: …`).
     ///
     /// - Throws: `CancellationError` when the task is cancelled while they run.
-    static func results(
+    static func results<Event, Run>(
         of requests: [ToolCallRequest], tools: [String: RunnableFunction],
-        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?
+        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, emit: (ToolRunEvent<Event, Run>) -> Void
     ) async throws -> [String] {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for (index, request) in requests.enumerated() {
+                emit(.toolCall(request))
                 group.addTask { (index, await result(of: request, tools: tools, approve: approve)) }
             }
             var results = [String](repeating: "", count: requests.count)
-            for try await (index, result) in group { results[index] = result }
+            for try await (index, result) in group {
+                results[index] = result
+                emit(.toolResult(requests[index], output: result))
+            }
             try Task.checkCancellation()
             return results
         }

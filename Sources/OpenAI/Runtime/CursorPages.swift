@@ -18,7 +18,9 @@ import Foundation
 /// The first page is fetched with `after` = the starting cursor; each next one with the previous
 /// page's ``CursorPage/nextPageCursor``. Iteration ends after a page whose `has_more` is false,
 /// that is empty, that has no cursor, or whose cursor repeats the previous one (a server bug that
-/// would otherwise loop for ever). Each iteration starts again from the first page.
+/// would otherwise loop for ever); a page whose cursor is the one it was fetched after is the
+/// previous page again (a server that ignores `after`) and is not given. Each iteration starts
+/// again from the first page.
 public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
     public typealias Element = Page
 
@@ -39,6 +41,12 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
     /// - Throws: What the list method throws (``OpenAIError``).
     public func firstPage() async throws -> ListPage<Page> {
         ListPage(page: try await fetch(start), cursor: start, fetch: fetch)
+    }
+
+    /// Whether `page`, fetched with `cursor` as `after`, is the page before it again: its own
+    /// cursor is the one it was fetched after, which no page that follows that cursor can have.
+    static func isRepeat(_ page: Page, fetchedAfter cursor: String?) -> Bool {
+        cursor != nil && page.nextPageCursor == cursor
     }
 
     /// Whether the list ends with `page`, fetched with `cursor` as `after`.
@@ -70,6 +78,8 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
         public mutating func next() async throws -> Page? {
             guard !finished else { return nil }
             let page = try await fetch(cursor)
+            // A server that ignores `after` sends the page it sent before; it is not given again.
+            if CursorPages.isRepeat(page, fetchedAfter: cursor) { return nil }
             finished = CursorPages.isLast(page, fetchedAfter: cursor)
             cursor = page.nextPageCursor
             return page
@@ -100,12 +110,15 @@ public struct ListPage<Page: CursorPage>: Sendable {
 
     /// Fetches the page after this one, with this page's ``CursorPage/nextPageCursor`` as `after`.
     ///
-    /// - Returns: The next page, or `nil` when ``hasNextPage`` is `false` (nothing is sent).
+    /// - Returns: The next page, or `nil` when ``hasNextPage`` is `false` (nothing is sent) or
+    ///   the server sent this page again (it ignores `after`).
     /// - Throws: What the list method throws (``OpenAIError``).
     public func nextPage() async throws -> ListPage<Page>? {
         guard hasNextPage else { return nil }
         let next = page.nextPageCursor
-        return ListPage(page: try await fetch(next), cursor: next, fetch: fetch)
+        let fetched = try await fetch(next)
+        if CursorPages<Page>.isRepeat(fetched, fetchedAfter: next) { return nil }
+        return ListPage(page: fetched, cursor: next, fetch: fetch)
     }
 }
 

@@ -4,8 +4,11 @@ import Foundation
 /// file, …) to leave its pending states.
 public struct PollingOptions: Sendable, Equatable {
     /// Seconds between two requests; `nil` waits what the reply's `openai-poll-after-ms` header
-    /// says, else 1 second (as OpenAI's SDKs do).
+    /// says, else 1 second (as OpenAI's SDKs do). Either is kept within ``waitRange``.
     public var interval: TimeInterval?
+
+    /// The shortest and longest wait between two requests, in seconds: 0.05 s to 1 hour.
+    public static let waitRange: ClosedRange<TimeInterval> = 0.05...3600
     /// The longest time to poll, in seconds, counting the requests and the waits between them;
     /// `nil` polls until the object is no longer pending (or the task is cancelled).
     public var maxWait: TimeInterval?
@@ -47,8 +50,8 @@ extension OpenAIClient {
             let elapsed = started.duration(to: clock.now).components
             spent += TimeInterval(elapsed.seconds) + TimeInterval(elapsed.attoseconds) / 1e18
             guard isPending(value) else { return value }
-            let advised = raw.value(forHeader: "openai-poll-after-ms").flatMap(Double.init).map { $0 / 1000 }
-            let wait = max(0, polling.interval ?? advised ?? 1)
+            let wait = Self.pollWait(
+                interval: polling.interval, advised: raw.value(forHeader: "openai-poll-after-ms"))
             if let maxWait = polling.maxWait, spent + wait > maxWait {
                 throw OpenAIError(
                     kind: .timeout,
@@ -62,4 +65,15 @@ extension OpenAIClient {
     }
 
     private static func seconds(_ value: TimeInterval) -> String { String(format: "%.3g", value) }
+
+    /// The wait before the next request: `interval`, else the advised milliseconds, else 1 s;
+    /// an advice that is not a finite number is ignored, and every wait is kept within
+    /// ``PollingOptions/waitRange`` (a header of `0` or of years does not spin or trap).
+    static func pollWait(interval: TimeInterval?, advised: String?) -> TimeInterval {
+        let advice = advised.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
+            $0.isFinite ? $0 / 1000 : nil
+        }
+        let wait = interval.flatMap { $0.isFinite ? $0 : nil } ?? advice ?? 1
+        return min(max(wait, PollingOptions.waitRange.lowerBound), PollingOptions.waitRange.upperBound)
+    }
 }

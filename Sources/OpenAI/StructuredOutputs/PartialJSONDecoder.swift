@@ -19,9 +19,11 @@ import Foundation
 ///
 /// Parsing is incremental: each character is read once, and the value so far is built from the
 /// values already complete plus the open path to the current one, so a snapshot after every
-/// piece costs about the width of the open objects and arrays, not the length of the text
-/// (`Scripts/bench-partial-json.sh` measures it). Text that is not JSON (RFC 8259) throws at the
-/// first character that cannot continue it.
+/// piece costs about the width of the open objects and arrays plus the length of an open string,
+/// not the length of the whole text (`Scripts/bench-partial-json.sh` measures it). Text that is
+/// not JSON (RFC 8259) throws at the first character that cannot continue it (for a malformed
+/// number, at the character after it); bytes that are not UTF-8 read as U+FFFD, as `String`
+/// does, and a lone surrogate escape (`\ud83d` not followed by its low half) as U+FFFD.
 public struct PartialJSONDecoder: Sendable {
     /// An open object or array; mutated in place, so a value completing in it costs a copy of
     /// its storage only when a snapshot (``value``) shares it.
@@ -76,22 +78,24 @@ public struct PartialJSONDecoder: Sendable {
     /// Bytes read so far (for error offsets).
     public private(set) var byteCount = 0
     /// Grows each time ``value`` changes (a string gains characters, a value completes, an
-    /// object or array opens), so a caller can tell a new value so far without comparing.
+    /// object or array opens), so a caller can tell a new value so far without comparing; it may
+    /// also grow for bytes of a character split between two appends of UTF-8 bytes.
     public private(set) var revision = 0
 
     /// Creates a decoder that has read nothing.
     public init() {}
 
     /// Whether the top-level value is complete: an object or array closed, or a string or
-    /// literal ended. A top-level number is complete only at ``finish()``.
+    /// literal ended. A top-level number is complete once a character follows it, or at
+    /// ``finish()``.
     public var isComplete: Bool { state == .done }
 
     /// Reads the next piece of the text.
     ///
     /// - Parameter text: The characters after those read so far.
     /// - Throws: ``PartialJSONError`` at the first character that cannot continue JSON text, or
-    ///   that starts a second top-level value; every later call throws the same error, and
-    ///   ``value`` keeps what was read before it.
+    ///   that starts a second top-level value; every later call (``finish()`` too) throws the
+    ///   same error, and ``value`` keeps what was read before it.
     public mutating func append(_ text: String) throws {
         var text = text
         try text.withUTF8 { bytes in try append(bytes) }
@@ -124,6 +128,7 @@ public struct PartialJSONDecoder: Sendable {
                     end += 1
                 }
                 if end > index {
+                    if pendingHighSurrogate != nil { flushSurrogate() }
                     token.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
                     if !isKey { revision += 1 }
                     byteCount += end - index
@@ -168,14 +173,20 @@ public struct PartialJSONDecoder: Sendable {
     /// - Returns: The complete value.
     /// - Throws: ``PartialJSONError`` when the text ended before the value did.
     public mutating func finish() throws -> JSONValue {
-        if state == .number, stack.isEmpty {
-            root = try numberValue()
-            state = .done
+        if let error { throw error }
+        do {
+            if state == .number, stack.isEmpty {
+                root = try numberValue()
+                state = .done
+            }
+            guard state == .done, let root else {
+                throw PartialJSONError(offset: byteCount, message: "the JSON text ends before its value does")
+            }
+            return root
+        } catch let failure as PartialJSONError {
+            error = failure
+            throw failure
         }
-        guard state == .done, let root else {
-            throw PartialJSONError(offset: byteCount, message: "the JSON text ends before its value does")
-        }
-        return root
     }
 
     /// The value so far decoded as `type`, or `nil` while it does not decode (a required member
@@ -198,6 +209,7 @@ public struct PartialJSONDecoder: Sendable {
             case UInt8(ascii: "\\"): state = .escape(isKey: isKey)
             case 0..<0x20: throw failure("a control character must be escaped in a string")
             default:
+                if pendingHighSurrogate != nil { flushSurrogate() }
                 token.append(byte)
                 if !isKey { revision += 1 }
             }
@@ -213,6 +225,7 @@ public struct PartialJSONDecoder: Sendable {
                 default: nil
                 }
             if let replacement {
+                if pendingHighSurrogate != nil { flushSurrogate() }
                 token.append(replacement)
                 if !isKey { revision += 1 }
                 state = .string(isKey: isKey)
@@ -229,7 +242,8 @@ public struct PartialJSONDecoder: Sendable {
             unicodeDigits += 1
             if unicodeDigits == 4 {
                 appendCodeUnit(unicodeValue)
-                if !isKey { revision += 1 }
+                // A high surrogate waits for its low half: the value has not changed yet.
+                if !isKey, pendingHighSurrogate == nil { revision += 1 }
                 state = .string(isKey: isKey)
             }
         case .number:
@@ -344,7 +358,9 @@ public struct PartialJSONDecoder: Sendable {
         let text = String(decoding: token, as: UTF8.self)
         guard Self.isJSONNumber(token) else { throw failure("`\(text)` is not a JSON number") }
         if let integer = Int(text) { return .int(integer) }
-        guard let double = Double(text) else { throw failure("`\(text)` is not a JSON number") }
+        guard let double = Double(text), double.isFinite else {
+            throw failure("`\(text)` is not a JSON number within the range of a Double")
+        }
         if double.rounded() == double, let integer = Int(exactly: double) { return .int(integer) }
         return .double(double)
     }

@@ -1361,7 +1361,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
     /// next page then ends the list, as in OpenAI's official SDKs).
     public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
-    /// The `after` cursor of the next page.
+    /// The `page` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
@@ -2156,6 +2156,6 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
     /// next page then ends the list, as in OpenAI's official SDKs).
     public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
-    /// The `after` cursor of the next page.
+    /// The `page` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 }

@@ -68,7 +68,7 @@ extension OrganizationUsageAudioTranscriptionsAPI {
     ///   - models: Return only usage for these models.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -200,7 +200,7 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -319,7 +319,7 @@ extension OrganizationUsageCompletionsAPI {
     ///   - batch: If `true`, return batch jobs only.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:batch:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -471,7 +471,7 @@ extension OrganizationUsageEmbeddingsAPI {
     ///   - models: Return only usage for these models.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -615,7 +615,7 @@ extension OrganizationUsageFileSearchCallsAPI {
     ///   - vectorStoreIDs: Return only usage for these vector stores.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:vectorStoreIDs:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -767,7 +767,7 @@ extension OrganizationUsageImagesAPI {
     ///   - models: Return only usage for these models.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:sources:sizes:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -967,7 +967,7 @@ extension OrganizationUsageModerationsAPI {
     ///   - models: Return only usage for these models.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -1099,7 +1099,7 @@ extension OrganizationUsageVectorStoresAPI {
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -1218,7 +1218,7 @@ extension OrganizationUsageWebSearchCallsAPI {
     ///   - contextLevels: Return only web search usage for these context levels.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:contextLevels:groupBy:limit:page:options:)`` throws (``OpenAIError``).

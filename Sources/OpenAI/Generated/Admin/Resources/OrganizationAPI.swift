@@ -645,7 +645,7 @@ extension OrganizationCostsAPI {
     ///   - apiKeyIDs: Return only costs for these API keys.
     ///   - groupBy: Group the costs by the specified fields.
     ///   - limit: A limit on the number of buckets to be returned.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:apiKeyIDs:groupBy:limit:page:options:)`` throws (``OpenAIError``).
@@ -2978,7 +2978,7 @@ extension OrganizationUsageAudioSpeechesAPI {
     ///   - models: Return only usage for these models.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination.
+    ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:options:)`` throws (``OpenAIError``).

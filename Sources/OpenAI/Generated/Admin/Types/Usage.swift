@@ -890,7 +890,7 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
     /// next page then ends the list, as in OpenAI's official SDKs).
     public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
-    /// The `after` cursor of the next page.
+    /// The `page` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 }
 

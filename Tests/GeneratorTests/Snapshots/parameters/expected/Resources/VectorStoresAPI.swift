@@ -86,7 +86,16 @@ extension VectorStoresFilesAPI {
         options: RequestOptions = RequestOptions()
     ) -> CursorPages<VectorStoreFileList> {
         client.pages(startingAfter: after) { after in
-            try await self.list(vectorStoreID: vectorStoreID, openAIBeta: openAIBeta, limit: limit, order: order, after: after, include: include, metadata: metadata, options: options)
+            try await self.list(
+                vectorStoreID: vectorStoreID,
+                openAIBeta: openAIBeta,
+                limit: limit,
+                order: order,
+                after: after,
+                include: include,
+                metadata: metadata,
+                options: options
+            )
         }
     }
 
