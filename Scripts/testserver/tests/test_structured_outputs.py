@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import structured_outputs
 
 STRICT_OK = {
@@ -163,3 +165,49 @@ def test_an_incomplete_response_is_simulated_for_responses() -> None:
         "createResponse", body, {"output": []}, {"finish-reason": "content_filter"}
     )
     assert filtered["incomplete_details"] == {"reason": "content_filter"}
+
+
+def test_a_streamed_structured_reply_comes_in_deltas_that_add_up_to_the_text() -> None:
+    body = chat(STRICT_OK, strict=True)
+    body["stream"] = True
+    reply = {"id": "chatcmpl-1", "choices": [{"index": 0, "message": {"role": "assistant"}}]}
+    frames = structured_outputs.stream_reply("createChatCompletion", body, reply, {"delta-chars": "3"})
+    assert frames is not None and frames.endswith("data: [DONE]\n\n")
+    chunks = [json.loads(line[6:]) for line in frames.splitlines() if line.startswith("data: {")]
+    text = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks)
+    assert all(len(c["choices"][0]["delta"].get("content") or "") <= 3 for c in chunks)
+    assert json.loads(text)["city"] == "text"
+    assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
+
+
+def test_response_events_are_numbered_and_end_with_the_whole_response() -> None:
+    response = {
+        "id": "resp_1",
+        "status": "completed",
+        "output": [
+            {"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": '{"a": 1}'},
+            {"type": "message", "id": "m", "role": "assistant", "content": [{"type": "output_text", "text": "hello"}]},
+        ],
+    }
+    events = structured_outputs.response_events(
+        response, lambda text: [text[i : i + 2] for i in range(0, len(text), 2)]
+    )
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    assert events[0]["type"] == "response.created" and events[0]["response"]["output"] == []
+    assert events[-1] == {"type": "response.completed", "response": response, "sequence_number": len(events) - 1}
+    arguments = "".join(e["delta"] for e in events if e["type"] == "response.function_call_arguments.delta")
+    text = "".join(e["delta"] for e in events if e["type"] == "response.output_text.delta")
+    assert (arguments, text) == ('{"a": 1}', "hello")
+
+
+def test_a_tool_round_for_responses_calls_every_function_then_lists_the_results() -> None:
+    tools = [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}]
+    first = structured_outputs.tool_reply("createResponse", {"tools": tools, "input": "hi"}, {}, {"tool-rounds": "1"})
+    assert [(o["type"], o["call_id"]) for o in first["output"]] == [("function_call", "call_1_0")]
+    items = [first["output"][0], {"type": "function_call_output", "call_id": "call_1_0", "output": "42"}]
+    second = structured_outputs.tool_reply("createResponse", {"tools": tools, "input": items}, {}, {"tool-rounds": "1"})
+    assert second["output"][0]["content"][0]["text"] == "tool results: 42"
+    assert (
+        structured_outputs.tool_reply("createResponse", {"tools": tools}, {}, {"tool-rounds": "x"})["output"][0]["type"]
+        == "message"
+    ), "a control that is not a number counts as 0 rounds"
