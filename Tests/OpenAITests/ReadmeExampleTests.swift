@@ -70,7 +70,7 @@ final class ReadmeExampleTests: XCTestCase {
 
         let transcription = try await client.audio.transcriptions.create(
             .init(file: try FileUpload(fileURL: mp3), model: "gpt-4o-transcribe"))
-        print(transcription.text)
+        print(transcription.text ?? "")
     }
 
     /// The five tasks against the local server: every request matches the spec, and each task
