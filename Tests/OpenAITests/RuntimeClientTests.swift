@@ -110,7 +110,7 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertNil(http.value(forHeader: "OpenAI-Project"), "unset project sends no header")
         XCTAssertEqual(http.value(forHeader: "Idempotency-Key"), "idem-1")
         XCTAssertEqual(http.value(forHeader: "User-Agent"), OpenAIClient.userAgent)
-        XCTAssertTrue(OpenAIClient.userAgent.hasPrefix("OpenAI-Swift/\(OpenAIClient.sdkVersion)"))
+        XCTAssertEqual(OpenAIClient.userAgent, "OpenAI/Swift \(OpenAIClient.sdkVersion)")
         guard case .data(let body)? = http.body else { return XCTFail("expected a data body") }
         XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), ["model": "gpt-4o", "store": nil])
     }
@@ -173,6 +173,84 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertEqual(sleeper.delays, [0.25, 1.0])
         XCTAssertEqual(raw.attempts, 3)
         XCTAssertEqual(raw.statusCode, 200)
+    }
+
+    func testEveryAttemptSaysItsRetryCountAndTimeoutBesideThePlatformHeaders() async throws {
+        let transport = ScriptedTransport { _, index in HTTPResponse(statusCode: index < 2 ? 503 : 200) }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", requestTimeout: 42.5), transport: transport,
+            sleeper: RecordingSleeper(), jitter: { 0 })
+        _ = try await client.sendRaw(
+            APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Retry-Count") }, ["0", "1", "2"])
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Timeout") }, ["43", "43", "43"])
+        let first = try XCTUnwrap(transport.requests.first)
+        XCTAssertEqual(first.value(forHeader: "User-Agent"), "OpenAI/Swift \(OpenAIClient.sdkVersion)")
+        XCTAssertEqual(first.value(forHeader: "X-Stainless-Lang"), "swift")
+        XCTAssertEqual(first.value(forHeader: "X-Stainless-Package-Version"), OpenAIClient.sdkVersion)
+        XCTAssertEqual(first.value(forHeader: "X-Stainless-Runtime"), "swift")
+        #if os(Linux)
+            XCTAssertEqual(first.value(forHeader: "X-Stainless-OS"), "Linux")
+        #endif
+        #if arch(x86_64)
+            XCTAssertEqual(first.value(forHeader: "X-Stainless-Arch"), "x64")
+        #elseif arch(arm64)
+            XCTAssertEqual(first.value(forHeader: "X-Stainless-Arch"), "arm64")
+        #endif
+        XCTAssertTrue(
+            ["6.0", "6.1", "6.2", "6.3", "6.4+"].contains(first.value(forHeader: "X-Stainless-Runtime-Version")))
+    }
+
+    func testACallersRetryCountTimeoutOrPlatformHeaderIsNeverOverridden() async throws {
+        let transport = ScriptedTransport { _, index in HTTPResponse(statusCode: index < 1 ? 503 : 200) }
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", defaultHeaders: ["x-stainless-os": "Custom", "X-Stainless-Timeout": "9"]),
+            transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        _ = try await client.sendRaw(
+            APIRequest(method: "GET", path: "/models", operationID: "listModels"),
+            options: RequestOptions(headers: ["X-Stainless-Retry-Count": "mine"]))
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Retry-Count") }, ["mine", "mine"])
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Timeout") }, ["9", "9"])
+        XCTAssertEqual(transport.requests.first?.value(forHeader: "X-Stainless-OS"), "Custom")
+    }
+
+    func testNegativeRetriesAndAnEmptyProvidedKeyAreRejectedBeforeAnythingIsSent() async throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 200) }
+        XCTAssertThrowsError(try OpenAIClient(configuration: .init(apiKey: "sk-1", maxRetries: -1))) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+            XCTAssertTrue("\(error)".contains("maxRetries is -1"), "\(error)")
+        }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1"), transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        do {
+            _ = try await client.sendRaw(
+                APIRequest(method: "GET", path: "/models", operationID: "listModels"),
+                options: RequestOptions(maxRetries: -2))
+            XCTFail("a negative maxRetries was accepted")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+        }
+        let empty = try OpenAIClient(
+            configuration: .init(apiKeyProvider: { "  " }), transport: transport, sleeper: RecordingSleeper(),
+            jitter: { 0 })
+        do {
+            _ = try await empty.sendRaw(
+                APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
+            XCTFail("an empty provided key was sent")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .authentication)
+        }
+        XCTAssertTrue(transport.requests.isEmpty)
+    }
+
+    func testCustomHeadersComeFromTheEnvironmentOnePerLine() throws {
+        let configuration = OpenAIClient.Configuration.fromEnvironment([
+            "OPENAI_API_KEY": "sk-1",
+            "OPENAI_CUSTOM_HEADERS": "X-Team: search\nnot a header\n: no name\nX-Note:  two words  \r\nBad Name: x",
+        ])
+        XCTAssertEqual(configuration.defaultHeaders, ["X-Team": "search", "X-Note": "two words"])
+        XCTAssertEqual(OpenAIClient.Configuration.fromEnvironment(["OPENAI_API_KEY": "sk-1"]).defaultHeaders, [:])
     }
 
     func testAOneShotStreamBodyIsNotRetried() async throws {

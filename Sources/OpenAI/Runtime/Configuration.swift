@@ -78,7 +78,8 @@ extension OpenAIClient {
         ///     streamed reply).
         ///   - idleTimeout: The longest time without a byte sent or received, in seconds.
         ///   - connectTimeout: The longest time to wait for the connection, in seconds.
-        ///   - maxRetries: How many times a failed request is retried.
+        ///   - maxRetries: How many times a failed request is retried (0 or more; a negative value
+        ///     makes the client's initialiser throw).
         ///   - defaultHeaders: Headers sent with every request.
         ///   - azure: Azure OpenAI settings.
         ///   - decodingMode: How strictly replies are held to the spec.
@@ -115,8 +116,11 @@ extension OpenAIClient {
         var hasCredential: Bool { apiKey != nil || adminAPIKey != nil || apiKeyProvider != nil }
 
         /// Reads `OPENAI_API_KEY`, `OPENAI_ADMIN_KEY`, `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`,
-        /// `OPENAI_BASE_URL` and `OPENAI_WEBHOOK_SECRET`; values are trimmed and an empty value
-        /// counts as unset.
+        /// `OPENAI_BASE_URL`, `OPENAI_WEBHOOK_SECRET` and `OPENAI_CUSTOM_HEADERS`; values are
+        /// trimmed and an empty value counts as unset.
+        ///
+        /// `OPENAI_CUSTOM_HEADERS` holds default headers, one `Name: value` per line (as OpenAI's
+        /// SDKs read it); a line without a colon or with an empty name is skipped.
         ///
         /// - Parameter environment: The variables; the process environment by default.
         /// - Returns: The configuration, with defaults for everything unset.
@@ -128,11 +132,25 @@ extension OpenAIClient {
                 else { return nil }
                 return raw
             }
-            return Configuration(
+            var configuration = Configuration(
                 apiKey: value("OPENAI_API_KEY"), adminAPIKey: value("OPENAI_ADMIN_KEY"),
                 organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"),
                 webhookSecret: value("OPENAI_WEBHOOK_SECRET"),
                 baseURL: value("OPENAI_BASE_URL").flatMap(URL.init(string:)) ?? defaultBaseURL)
+            configuration.defaultHeaders = Self.customHeaders(value("OPENAI_CUSTOM_HEADERS"))
+            return configuration
+        }
+
+        /// The headers of `OPENAI_CUSTOM_HEADERS`: one `Name: value` per line, trimmed.
+        static func customHeaders(_ text: String?) -> [String: String] {
+            var headers: [String: String] = [:]
+            for line in (text ?? "").split(whereSeparator: \.isNewline) {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty, !name.contains(where: { $0.isWhitespace }) else { continue }
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            return headers
         }
 
         /// A configuration for Azure OpenAI: base URL `<endpoint>/openai`, the `api-version`

@@ -148,13 +148,18 @@ extension OpenAIClient {
             request: options.requestTimeout ?? configuration.requestTimeout,
             idle: options.idleTimeout ?? configuration.idleTimeout,
             connect: options.connectTimeout ?? configuration.connectTimeout)
-        let policy = RetryPolicy(maxRetries: max(0, options.maxRetries ?? configuration.maxRetries))
+        if let retries = options.maxRetries, retries < 0 {
+            throw OpenAIError(
+                kind: .invalidRequest, message: "RequestOptions.maxRetries is \(retries); it must be 0 or more.")
+        }
+        let policy = RetryPolicy(maxRetries: options.maxRetries ?? configuration.maxRetries)
         let recorder = RequestContext.recorder
         var retries = 0
         var redirects = 0
         while true {
             if Task.isCancelled { throw OpenAIError.cancelled() }
             try await authorize(&httpRequest, request, options: options)
+            setAttemptHeaders(&httpRequest, retries: retries, timeout: timeouts.request, options: options)
             let outcome: RetryPolicy.Outcome
             let error: OpenAIError
             do {
@@ -247,7 +252,9 @@ extension OpenAIClient {
             }
             url = built
         }
-        var headers: [String: String] = ["Accept": request.accept, "User-Agent": OpenAIClient.userAgent]
+        var headers = OpenAIClient.platformHeaders
+        headers["Accept"] = request.accept
+        headers["User-Agent"] = OpenAIClient.userAgent
         if let key = staticCredential(for: request.authentication) {
             headers[credentialHeaderName] = credentialHeaderValue(key)
         }
@@ -276,7 +283,29 @@ extension OpenAIClient {
             !options.headers.keys.contains(where: { $0.lowercased() == credentialHeaderName.lowercased() })
         else { return }
         let key = try await provider()
+        guard !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw OpenAIError(
+                kind: .authentication, message: "The API key provider returned an empty key; nothing was sent.")
+        }
         Self.set(credentialHeaderName, credentialHeaderValue(key), in: &httpRequest.headers)
+    }
+
+    /// `X-Stainless-Retry-Count` (the retries before this attempt, from 0) and
+    /// `X-Stainless-Timeout` (the attempt's request timeout in whole seconds), as OpenAI's SDKs
+    /// send them on every attempt, unless the configuration's or the request's headers set them.
+    func setAttemptHeaders(
+        _ httpRequest: inout HTTPRequest, retries: Int, timeout: TimeInterval, options: RequestOptions
+    ) {
+        let callerNames = Set(
+            (Array(configuration.defaultHeaders.keys) + Array(options.headers.keys)).map {
+                $0.lowercased()
+            })
+        if !callerNames.contains("x-stainless-retry-count") {
+            Self.set("X-Stainless-Retry-Count", String(retries), in: &httpRequest.headers)
+        }
+        if !callerNames.contains("x-stainless-timeout"), timeout.isFinite, timeout > 0 {
+            Self.set("X-Stainless-Timeout", String(Int(timeout.rounded(.up))), in: &httpRequest.headers)
+        }
     }
 
     /// The header that carries the credential: `api-key` for Azure keys, else `Authorization`.

@@ -31,7 +31,8 @@ public final class OpenAIClient: Sendable {
     ///     environment (see ``Configuration/fromEnvironment(_:)``).
     ///   - transport: The HTTP transport; ``URLSessionTransport`` by default.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when the
-    ///   configuration has no credential at all (no API key, admin key or key provider).
+    ///   configuration has no credential at all (no API key, admin key or key provider), or a
+    ///   negative `maxRetries` (rejected rather than read as 0, so that a mistake shows).
     public convenience init(
         configuration: Configuration? = nil, transport: any HTTPTransport = URLSessionTransport()
     ) throws {
@@ -52,6 +53,11 @@ public final class OpenAIClient: Sendable {
                     "No API key: set OPENAI_API_KEY (or OPENAI_ADMIN_KEY) or pass Configuration(apiKey:) or an apiKeyProvider."
             )
         }
+        guard configuration.maxRetries >= 0 else {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message: "Configuration.maxRetries is \(configuration.maxRetries); it must be 0 or more.")
+        }
         self.configuration = configuration
         self.transport = transport
         self.sleeper = sleeper
@@ -61,19 +67,73 @@ public final class OpenAIClient: Sendable {
     /// The SDK's version, sent in `User-Agent`.
     public static let sdkVersion = "0.1.0"
 
-    /// The `User-Agent` sent with every request: the SDK, its version and the platform.
-    public static let userAgent: String = {
+    /// The `User-Agent` sent with every request, in the form OpenAI's SDKs use:
+    /// `OpenAI/Swift 0.1.0`.
+    public static let userAgent = "OpenAI/Swift \(sdkVersion)"
+
+    /// The platform headers sent with every request, as OpenAI's SDKs send theirs (their names
+    /// come from the generator those SDKs are built with): `X-Stainless-Lang: swift`,
+    /// `X-Stainless-Package-Version`, `X-Stainless-OS` (`Linux`, `MacOS`, `iOS`, `tvOS`,
+    /// `watchOS`, `visionOS`, `Windows`, `Android`, `FreeBSD`, else `Other:<name>`),
+    /// `X-Stainless-Arch` (`x64`, `arm64`, `x32`, `arm`, else `other:<name>`),
+    /// `X-Stainless-Runtime: swift` and `X-Stainless-Runtime-Version` (the compiler's version,
+    /// e.g. `6.3`). A header of the same name in the configuration's or a request's headers wins.
+    public static let platformHeaders: [String: String] = [
+        "X-Stainless-Lang": "swift", "X-Stainless-Package-Version": sdkVersion, "X-Stainless-OS": operatingSystem,
+        "X-Stainless-Arch": architecture, "X-Stainless-Runtime": "swift", "X-Stainless-Runtime-Version": swiftVersion,
+    ]
+
+    static var operatingSystem: String {
         #if os(Linux)
-            let platform = "Linux"
+            "Linux"
         #elseif os(macOS)
-            let platform = "macOS"
+            "MacOS"
+        #elseif os(visionOS)
+            "visionOS"
         #elseif os(iOS)
-            let platform = "iOS"
+            "iOS"
+        #elseif os(tvOS)
+            "tvOS"
+        #elseif os(watchOS)
+            "watchOS"
+        #elseif os(Windows)
+            "Windows"
+        #elseif os(Android)
+            "Android"
+        #elseif os(FreeBSD)
+            "FreeBSD"
         #else
-            let platform = "Apple"
+            "Other:unknown"
         #endif
-        return "OpenAI-Swift/\(sdkVersion) (\(platform))"
-    }()
+    }
+
+    static var architecture: String {
+        #if arch(x86_64)
+            "x64"
+        #elseif arch(arm64)
+            "arm64"
+        #elseif arch(i386)
+            "x32"
+        #elseif arch(arm)
+            "arm"
+        #else
+            "other:unknown"
+        #endif
+    }
+
+    static var swiftVersion: String {
+        #if compiler(>=6.4)
+            "6.4+"
+        #elseif compiler(>=6.3)
+            "6.3"
+        #elseif compiler(>=6.2)
+            "6.2"
+        #elseif compiler(>=6.1)
+            "6.1"
+        #else
+            "6.0"
+        #endif
+    }
 }
 
 extension OpenAIClient: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -47,7 +47,8 @@ public struct RequestOptions: Sendable {
     ///   - requestTimeout: The longest time one attempt may take, in seconds.
     ///   - idleTimeout: The longest time without a byte sent or received, in seconds.
     ///   - connectTimeout: The longest time to wait for the connection, in seconds.
-    ///   - maxRetries: How many times a failed request is retried.
+    ///   - maxRetries: How many times a failed request is retried (0 or more; a negative value
+    ///     makes the request throw ``OpenAIError/Kind/invalidRequest`` before anything is sent).
     ///   - idempotencyKey: The `Idempotency-Key` header, the same on every attempt.
     ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
     ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
