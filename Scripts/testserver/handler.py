@@ -485,10 +485,7 @@ class _Context:
             response = dict(response if isinstance(response, dict) else {})
             number = len(self.state.background) + 1
             response.update(id=f"resp_background_{number}", background=True, status="completed")
-            size = max(1, _int(control.get("delta-chars"), 4) or 4)
-            events = structured_outputs.response_events(
-                response, lambda text: [text[i : i + size] for i in range(0, len(text), size)]
-            )
+            events = structured_outputs.response_events(response, structured_outputs.delta_splitter(control))
             self.state.background[response["id"]] = events
             return "".join(structured_outputs.sse_frame(e) for e in events)
         if op.operation_id == "getResponse":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import jsonschema
 
@@ -191,6 +191,13 @@ def fill_reply(operation_id: str, body: Any, reply: Any, control: dict[str, str]
     return reply
 
 
+def delta_splitter(control: dict[str, str]) -> Callable[[str], list[str]]:
+    """Splits a text into the deltas a stream sends: `x-testserver-delta-chars` characters each
+    (default 4)."""
+    size = max(1, _count(control.get("delta-chars"), 4))
+    return lambda text: [text[i : i + size] for i in range(0, len(text), size)]
+
+
 def _count(value: str | None, default: int = 0) -> int:
     """A control header's number; `default` when it is not a whole number."""
     try:
@@ -297,10 +304,7 @@ def stream_reply(operation_id: str, body: Any, reply: Any, control: dict[str, st
         return None
     filled = fill_reply(operation_id, body, reply if isinstance(reply, dict) else {}, control)
     filled = tool_reply(operation_id, body, filled, control)
-    size = max(1, _count(control.get("delta-chars", "4"), 4))
-
-    def pieces(text: str) -> list[str]:
-        return [text[i : i + size] for i in range(0, len(text), size)]
+    pieces = delta_splitter(control)
 
     if operation_id == "createChatCompletion":
         return _chat_frames(filled, pieces)

@@ -3,30 +3,6 @@ import XCTest
 
 @testable import OpenAI
 
-private struct CityArguments: Decodable, Sendable {
-    var city: String
-    var unit: String?
-}
-
-private struct NoArguments: Decodable, Sendable {}
-
-/// How many tool calls run at once.
-private actor ConcurrencyProbe {
-    private(set) var running = 0
-    private(set) var mostAtOnce = 0
-
-    func enter() {
-        running += 1
-        mostAtOnce = max(mostAtOnce, running)
-    }
-
-    func leave() { running -= 1 }
-}
-
-private struct ToolFailure: Error, CustomStringConvertible {
-    var description: String { "the clock is broken" }
-}
-
 /// The run loop against the local server acting as a model that calls every tool it is offered
 /// (`x-testserver-tool-rounds`), then answers with the results it was sent.
 final class ChatToolRunnerTests: XCTestCase {
@@ -41,31 +17,13 @@ final class ChatToolRunnerTests: XCTestCase {
             .decode()
     }
 
-    private func tools(probe: ConcurrencyProbe) throws -> [RunnableFunction] {
-        [
-            try RunnableFunction(name: "get_weather", description: "The weather.", arguments: CityArguments.self) {
-                arguments in
-                await probe.enter()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                await probe.leave()
-                return "sunny in \(arguments.city)"
-            },
-            try RunnableFunction(name: "get_time", arguments: NoArguments.self) { _ in
-                await probe.enter()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                await probe.leave()
-                throw ToolFailure()
-            },
-        ]
-    }
-
     func testParallelCallsRunAtOnceAndResultsAndErrorsGoBackInOrder() async throws {
         let scenario = TestServer.scenario()
         let client = try server.client(
             maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
         let probe = ConcurrencyProbe()
         let run = try await client.chat.completions.runTools(
-            try request(), tools: try tools(probe: probe), options: RequestOptions(idempotencyKey: "k"))
+            try request(), tools: try weatherAndTimeTools(probe: probe), options: RequestOptions(idempotencyKey: "k"))
         XCTAssertEqual(run.completions.count, 2)
         XCTAssertFalse(run.stoppedAtMaxRounds)
         XCTAssertEqual(run.content, "tool results: sunny in text | Error: the clock is broken")
@@ -100,7 +58,7 @@ final class ChatToolRunnerTests: XCTestCase {
         var text = ""
         var finished: ChatToolRun?
         for try await event in client.chat.completions.runToolsStream(
-            try request(), tools: try tools(probe: ConcurrencyProbe()))
+            try request(), tools: try weatherAndTimeTools(probe: ConcurrencyProbe()))
         {
             switch event {
             case .event(let chunk, let round):
@@ -139,7 +97,9 @@ final class ChatToolRunnerTests: XCTestCase {
         let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "1"])
         let probe = ConcurrencyProbe()
         let asked = LockedRequests()
-        let run = try await client.chat.completions.runTools(try request(), tools: try tools(probe: probe)) { call in
+        let run = try await client.chat.completions.runTools(
+            try request(), tools: try weatherAndTimeTools(probe: probe)
+        ) { call in
             asked.append(call)
             return call.name == "get_time" ? .decline(reason: "not now") : .approve
         }
@@ -154,7 +114,7 @@ final class ChatToolRunnerTests: XCTestCase {
     func testTheLoopStopsAtMaxRounds() async throws {
         let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "5"])
         let run = try await client.chat.completions.runTools(
-            try request(), tools: try tools(probe: ConcurrencyProbe()), maxRounds: 2)
+            try request(), tools: try weatherAndTimeTools(probe: ConcurrencyProbe()), maxRounds: 2)
         XCTAssertTrue(run.stoppedAtMaxRounds)
         XCTAssertEqual(run.completions.count, 2)
         XCTAssertEqual(run.completion.choices.first?.message.toolCalls?.count, 2)
@@ -196,13 +156,4 @@ final class ChatToolRunnerTests: XCTestCase {
                 "tool_calls": [["id": "c1", "type": "function", "function": ["name": "f", "arguments": "{}"]]],
             ])
     }
-}
-
-/// Approval requests, collected from concurrent calls.
-private final class LockedRequests: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requests: [ToolCallRequest] = []
-
-    func append(_ request: ToolCallRequest) { lock.withLock { requests.append(request) } }
-    var all: [ToolCallRequest] { lock.withLock { requests } }
 }

@@ -3,17 +3,6 @@ import XCTest
 
 @testable import OpenAI
 
-private struct CityArguments: Decodable, Sendable {
-    var city: String
-    var unit: String?
-}
-
-private struct NoArguments: Decodable, Sendable {}
-
-private struct ToolFailure: Error, CustomStringConvertible {
-    var description: String { "the clock is broken" }
-}
-
 /// The Responses run loop and conversation helpers, against the local server acting as a model
 /// that calls every function tool it is offered (`x-testserver-tool-rounds`), and on recorded
 /// replies.
@@ -24,36 +13,20 @@ final class ResponsesToolRunnerTests: XCTestCase {
         server = try TestServer.shared()
     }
 
-    private func tools(running: RunningCount = RunningCount()) throws -> [RunnableFunction] {
-        [
-            try RunnableFunction(name: "get_weather", description: "The weather.", arguments: CityArguments.self) {
-                arguments in
-                running.enter()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                running.leave()
-                return "sunny in \(arguments.city)"
-            },
-            try RunnableFunction(name: "get_time", arguments: NoArguments.self) { _ in
-                running.enter()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                running.leave()
-                throw ToolFailure()
-            },
-        ]
-    }
-
     func testParallelCallsRunAtOnceAndTheWholeConversationGoesBack() async throws {
         let scenario = TestServer.scenario()
         let client = try server.client(
             maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
-        let running = RunningCount()
+        let probe = ConcurrencyProbe()
         let run = try await client.responses.runTools(
-            CreateResponse(model: "gpt-4.1", input: "Weather and time in Oslo?"), tools: try tools(running: running),
+            CreateResponse(model: "gpt-4.1", input: "Weather and time in Oslo?"),
+            tools: try weatherAndTimeTools(probe: probe),
             options: RequestOptions(idempotencyKey: "k"))
         XCTAssertEqual(run.responses.count, 2)
         XCTAssertFalse(run.stoppedAtMaxRounds)
         XCTAssertEqual(run.outputText, "tool results: sunny in text | Error: the clock is broken")
-        XCTAssertEqual(running.mostAtOnce, 2, "the two calls of one reply run concurrently")
+        let mostAtOnce = await probe.mostAtOnce
+        XCTAssertEqual(mostAtOnce, 2, "the two calls of one reply run concurrently")
 
         let records = try await server.requests(scenario: scenario)
         XCTAssertEqual(records.map(\.validation), ["ok", "ok"], "\(records.map(\.validationErrors))")
@@ -88,7 +61,7 @@ final class ResponsesToolRunnerTests: XCTestCase {
         var argumentDeltas = 0
         var finished: ResponseToolRun?
         for try await event in client.responses.runToolsStream(
-            CreateResponse(model: "gpt-4.1", input: "Weather and time in Oslo?"), tools: try tools())
+            CreateResponse(model: "gpt-4.1", input: "Weather and time in Oslo?"), tools: try weatherAndTimeTools())
         {
             switch event {
             case .event(let event, let round):
@@ -120,9 +93,9 @@ final class ResponsesToolRunnerTests: XCTestCase {
 
     func testADeclinedCallIsNotRunAndTheModelIsToldWhy() async throws {
         let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "1"])
-        let asked = LockedCalls()
+        let asked = LockedRequests()
         let run = try await client.responses.runTools(
-            CreateResponse(model: "gpt-4.1", input: "Weather?"), tools: try tools()
+            CreateResponse(model: "gpt-4.1", input: "Weather?"), tools: try weatherAndTimeTools()
         ) { call in
             asked.append(call)
             return call.name == "get_time" ? .decline(reason: "not now") : .approve
@@ -135,7 +108,7 @@ final class ResponsesToolRunnerTests: XCTestCase {
     func testTheLoopStopsAtMaxRounds() async throws {
         let client = try server.client(maxRetries: 0, headers: ["x-testserver-tool-rounds": "5"])
         let run = try await client.responses.runTools(
-            CreateResponse(model: "gpt-4.1", input: "Weather?"), tools: try tools(), maxRounds: 2)
+            CreateResponse(model: "gpt-4.1", input: "Weather?"), tools: try weatherAndTimeTools(), maxRounds: 2)
         XCTAssertTrue(run.stoppedAtMaxRounds)
         XCTAssertEqual(run.responses.count, 2)
         XCTAssertEqual(run.outputText, "")
@@ -148,7 +121,8 @@ final class ResponsesToolRunnerTests: XCTestCase {
         let client = try server.client(
             maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
         let run = try await client.responses.runTools(
-            CreateResponse(model: "gpt-4.1", input: "Weather?", conversation: .string("conv_1")), tools: try tools(),
+            CreateResponse(model: "gpt-4.1", input: "Weather?", conversation: .string("conv_1")),
+            tools: try weatherAndTimeTools(),
             maxRounds: 2)
         XCTAssertEqual(run.responses.count, 2)
         let records = try await server.requests(scenario: scenario)
@@ -257,30 +231,4 @@ extension JSONValue {
         default: self
         }
     }
-}
-
-/// How many tool calls run at once, from concurrent calls.
-private final class RunningCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = 0
-    private var most = 0
-
-    func enter() {
-        lock.withLock {
-            running += 1
-            most = max(most, running)
-        }
-    }
-
-    func leave() { lock.withLock { running -= 1 } }
-    var mostAtOnce: Int { lock.withLock { most } }
-}
-
-/// Approval requests, collected from concurrent calls.
-private final class LockedCalls: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requests: [ToolCallRequest] = []
-
-    func append(_ request: ToolCallRequest) { lock.withLock { requests.append(request) } }
-    var all: [ToolCallRequest] { lock.withLock { requests } }
 }

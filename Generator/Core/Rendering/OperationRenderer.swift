@@ -34,11 +34,14 @@ struct OperationRenderer {
     /// How a reader calls the operation's main method: `client.chat.completions.create(_:)`.
     func callSpelling(_ operation: OperationDecl) -> String {
         let body = operation.bodies.first { if case .json = $0 { true } else { false } } ?? operation.bodies.first
-        let labels = signature(operation, body: body).dropLast().map { part in
-            String(part.prefix { $0 != ":" && $0 != " " }) + ":"
-        }
+        let labels = Self.labels(of: signature(operation, body: body).dropLast()).map { $0 + ":" }
         return "client." + (operation.resourcePath + [Naming.escaped(operation.methodName)]).joined(separator: ".")
             + "(" + labels.joined() + ")"
+    }
+
+    /// The argument label of each `signature` part: `vectorStoreID`, `_`, `options`.
+    static func labels(of parts: some Sequence<String>) -> [String] {
+        parts.map { String($0.prefix { $0 != ":" && $0 != " " }) }
     }
 
     /// `- Parameters:` lines for `parameters`: the first line of each one's description.
@@ -165,7 +168,8 @@ struct OperationRenderer {
         _ operation: OperationDecl, page: TypeRef, cursor: OperationParameter, into printer: inout CodePrinter
     ) {
         let parameters = signature(operation, body: nil)
-        let labels = parameters.map { String($0.prefix { $0 != ":" && $0 != " " }) }
+        let labels = Self.labels(of: parameters)
+        let listMethod = "``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))``"
         var docs: [String] =
             ["- Parameters:"]
             + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
@@ -180,10 +184,10 @@ struct OperationRenderer {
             "- Returns: The pages (``CursorPages``), each the `\(page.swift)` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page."
         )
         docs.append(
-            "- Note: Iterating throws what ``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))`` throws (``OpenAIError``)."
+            "- Note: Iterating throws what \(listMethod) throws (``OpenAIError``)."
         )
         printer.documentation(
-            "Every page of ``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))``, each fetched with the previous page's cursor as `\(cursor.wireName)`.",
+            "Every page of \(listMethod), each fetched with the previous page's cursor as `\(cursor.wireName)`.",
             remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         printer.line("\(access) func \(operation.methodName)Pages(")
@@ -240,9 +244,8 @@ struct OperationRenderer {
     func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String)
         -> String
     {
-        signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel).map { part in
-            String(part.prefix { $0 != ":" && $0 != " " }) + ":"
-        }.joined()
+        Self.labels(of: signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)).map { $0 + ":" }
+            .joined()
     }
 
     /// The streaming variant: `createStream(...)` returning the typed events.

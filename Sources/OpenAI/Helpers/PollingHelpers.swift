@@ -98,17 +98,13 @@ extension VectorStoresFilesAPI {
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileObject {
         // Two different POSTs: an idempotency key `k` goes as `k-upload` and `k-attach`.
-        var uploadOptions = options
-        var attachOptions = options
-        uploadOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-upload" }
-        attachOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-attach" }
         let uploaded = try await client.files.create(
-            CreateFileRequest(file: file, purpose: .assistants), options: uploadOptions)
+            CreateFileRequest(file: file, purpose: .assistants), options: options.forStep("upload"))
         return try await createAndPoll(
             vectorStoreID: vectorStoreID,
             CreateVectorStoreFileRequest(
                 fileID: uploaded.id, chunkingStrategy: chunkingStrategy, attributes: attributes),
-            polling: polling, options: attachOptions)
+            polling: polling, options: options.forStep("attach"))
     }
 }
 

@@ -41,7 +41,7 @@ extension ResponsesAPI {
         var body = body
         body.background = true
         let first = try createStream(body, options: options)
-        return StructuredOutputStreaming.events { emit in
+        return EventSequence { emit in
             var accumulator = try ResponseStreamAccumulator()
             var stream = first
             var resumes = 0

@@ -148,7 +148,7 @@ extension ResponsesAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<ResponseStreamEvent, ResponseToolRun>> {
-        StructuredOutputStreaming.events { emit in
+        EventSequence { emit in
             let run = try await runToolLoop(
                 body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
             ) { body, options, round in
@@ -179,14 +179,13 @@ extension ResponsesAPI {
     ) async throws -> ResponseToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function($0.responsesTool) }
-        let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = RunnableFunction.byName(tools)
         let serverKeepsItems = body.conversation != nil
         var run = ResponseToolRun(responses: [], items: try body.input?.items() ?? [], stoppedAtMaxRounds: false)
         let rounds = max(1, maxRounds)
         for round in 1...rounds {
             try Task.checkCancellation()
-            var roundOptions = options
-            roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
+            let roundOptions = options.forStep("round-\(round)")
             let response = try await reply(body, roundOptions, round)
             run.responses.append(response)
             var requests: [ToolCallRequest] = []

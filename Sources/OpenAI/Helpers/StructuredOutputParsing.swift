@@ -187,11 +187,19 @@ extension ResponsesAPI {
         _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
         options: RequestOptions = RequestOptions()
     ) async throws -> ParsedResponse<Output> {
+        let body = try Self.requestingFormat(of: type, name: name, strict: strict, in: body)
+        return try Self.parsed(try await create(body, options: options), as: type)
+    }
+
+    /// `body` with `text.format` set to `Output`'s `json_schema`, its `text.verbosity` kept.
+    static func requestingFormat<Output: Decodable>(
+        of type: Output.Type, name: String?, strict: Bool, in body: CreateResponse
+    ) throws -> CreateResponse {
         var body = body
         var text = body.text ?? ResponseTextParam()
         text.format = try .jsonSchema(type, name: name, strict: strict)
         body.text = text
-        return try Self.parsed(try await create(body, options: options), as: type)
+        return body
     }
 
     /// Reads a structured-output response (see ``parse(_:as:name:strict:options:)``).

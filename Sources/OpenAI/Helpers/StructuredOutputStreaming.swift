@@ -12,7 +12,7 @@ public struct PartialOutput<Output: Decodable>: Sendable {
     /// The value so far decoded as `Output`, or `nil` while it does not decode (a required member
     /// not yet there). A type whose members are optional decodes from the first member on.
     /// Each call decodes the whole value so far.
-    public func value() -> Output? { try? json.decode(as: Output.self) }
+    public func value() -> Output? { value(as: Output.self) }
 
     /// The value so far decoded as another type, typically `Output` with every member optional
     /// (what a screen shows while the output streams), or `nil` while it does not decode.
@@ -65,7 +65,7 @@ extension ChatCompletionsAPI {
         var body = body
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
         let stream = try createStream(body, options: options)
-        return StructuredOutputStreaming.events { emit in
+        return EventSequence { emit in
             var accumulator = ChatCompletionStreamAccumulator()
             var partial = StructuredOutputStreaming.Partial()
             for try await chunk in stream {
@@ -104,12 +104,9 @@ extension ResponsesAPI {
         _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
         options: RequestOptions = RequestOptions()
     ) throws -> EventSequence<StructuredOutputStreamEvent<Output, ParsedResponse<Output>>> {
-        var body = body
-        var text = body.text ?? ResponseTextParam()
-        text.format = try .jsonSchema(type, name: name, strict: strict)
-        body.text = text
-        let stream = try createStream(body, options: options)
-        return StructuredOutputStreaming.events { emit in
+        let stream = try createStream(
+            try Self.requestingFormat(of: type, name: name, strict: strict, in: body), options: options)
+        return EventSequence { emit in
             var accumulator = try ResponseStreamAccumulator()
             var partial = StructuredOutputStreaming.Partial()
             var part: (output: Int, content: Int)?
@@ -154,12 +151,6 @@ enum StructuredOutputStreaming {
         }
     }
 
-    /// The events `produce` emits, from a task started when iteration starts.
-    static func events<Event: Sendable>(
-        _ produce: @escaping @Sendable (_ emit: (Event) -> Void) async throws -> Void
-    ) -> EventSequence<Event> {
-        EventSequence(produce: produce)
-    }
 }
 
 /// The events of a streaming helper (`parseStream`, `runToolsStream`, `createBackgroundStream`).
@@ -170,7 +161,8 @@ enum StructuredOutputStreaming {
 public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
     private let produce: @Sendable (_ emit: (Element) -> Void) async throws -> Void
 
-    init(produce: @escaping @Sendable (_ emit: (Element) -> Void) async throws -> Void) {
+    /// The events `produce` emits, from a task started when iteration starts.
+    init(_ produce: @escaping @Sendable (_ emit: (Element) -> Void) async throws -> Void) {
         self.produce = produce
     }
 

@@ -153,7 +153,7 @@ extension ChatCompletionsAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<CreateChatCompletionStreamResponse, ChatToolRun>> {
-        StructuredOutputStreaming.events { emit in
+        EventSequence { emit in
             let run = try await runToolLoop(
                 body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
             ) { body, options, round in
@@ -183,14 +183,13 @@ extension ChatCompletionsAPI {
     ) async throws -> ChatToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function(ChatCompletionTool(function: $0.definition)) }
-        let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = RunnableFunction.byName(tools)
         var run = ChatToolRun(completions: [], messages: body.messages, stoppedAtMaxRounds: false)
         let rounds = max(1, maxRounds)
         for round in 1...rounds {
             try Task.checkCancellation()
             body.messages = run.messages
-            var roundOptions = options
-            roundOptions.idempotencyKey = options.idempotencyKey.map { "\($0)-round-\(round)" }
+            let roundOptions = options.forStep("round-\(round)")
             let completion = try await reply(body, roundOptions, round)
             run.completions.append(completion)
             guard let message = completion.choices.first?.message else { return run }
@@ -252,6 +251,11 @@ extension ChatCompletionsAPI {
 }
 
 extension RunnableFunction {
+    /// The tools by function name; of two with one name, the first.
+    static func byName(_ tools: [RunnableFunction]) -> [String: RunnableFunction] {
+        Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Runs the calls concurrently, each at most once, and gives their results in call order
     /// (`emit` hears of each call as it starts and of each result as it is ready): a
     /// call the tools do not define, that the hook declines, whose arguments do not decode or

@@ -72,6 +72,16 @@ public struct RequestOptions: Sendable {
     }
 }
 
+extension RequestOptions {
+    /// These options for one of several different requests a helper sends: an idempotency key
+    /// `k` becomes `k-<suffix>` (`k-round-2`, `k-upload`), so that each request has its own.
+    func forStep(_ suffix: String) -> RequestOptions {
+        var options = self
+        options.idempotencyKey = idempotencyKey.map { "\($0)-\(suffix)" }
+        return options
+    }
+}
+
 extension RequestOptions: CustomStringConvertible, CustomReflectable {
     /// The options with header credentials redacted.
     public var description: String {
