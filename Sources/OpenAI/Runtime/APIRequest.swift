@@ -29,6 +29,9 @@ package struct APIRequest: Sendable {
     /// JSON body members the SDK set because the caller left them unset (`encoding_format` of
     /// embeddings); the reply's decoder gets them as `userInfo[.openAIDefaultedRequestMembers]`.
     var defaultedBodyMembers: Set<String> = []
+    /// The `model` field of a multipart body, which routes Azure deployment-scoped operations
+    /// (a JSON body's `model` is read from the body itself).
+    var bodyModel: String?
 
     /// Creates a request for the path template `path`, e.g. `/threads/{thread_id}/runs`.
     package init(method: String, path: String, operationID: String, authentication: Authentication = .apiKey) {

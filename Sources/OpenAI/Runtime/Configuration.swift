@@ -58,6 +58,21 @@ extension OpenAIClient {
         /// Responses `response.completed` or an image event with base64 images, take a few MiB.
         public var maxStreamEventBytes: Int
 
+        /// Query items sent with every request, after the operation's own.
+        public var defaultQuery: [URLQueryItem]
+        /// Request/response interceptors around the transport, outermost first; each runs once
+        /// per attempt (see ``HTTPMiddleware``).
+        public var middlewares: [any HTTPMiddleware]
+        /// Where requests are logged; `nil` (no logging) by default, or from `OPENAI_LOG`
+        /// (see ``OpenAILogger``).
+        public var logger: OpenAILogger?
+        /// The region whose regional endpoint serves the requests
+        /// (`https://eu.api.openai.com/v1`, ...), for projects created with data residency.
+        /// Exclusive with a ``baseURL`` other than the default: the client's initialiser throws
+        /// when both are set; the client's configuration then has the regional URL as its
+        /// ``baseURL``.
+        public var dataResidency: DataResidency?
+
         /// The default of ``maxStreamEventBytes``: 64 MiB.
         public static let defaultMaxStreamEventBytes = 64 << 20
 
@@ -84,6 +99,11 @@ extension OpenAIClient {
         ///   - azure: Azure OpenAI settings.
         ///   - decodingMode: How strictly replies are held to the spec.
         ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
+        ///   - defaultQuery: Query items sent with every request.
+        ///   - middlewares: Interceptors around the transport, outermost first.
+        ///   - logger: Where requests are logged.
+        ///   - dataResidency: The region whose endpoint serves the requests (exclusive with
+        ///     `baseURL`).
         public init(
             apiKey: String? = nil, adminAPIKey: String? = nil,
             apiKeyProvider: (@Sendable () async throws -> String)? = nil, organization: String? = nil,
@@ -93,7 +113,9 @@ extension OpenAIClient {
             connectTimeout: TimeInterval = HTTPTimeouts.default.connect, maxRetries: Int = 2,
             defaultHeaders: [String: String] = [:],
             azure: Azure? = nil, decodingMode: DecodingMode = .lenient,
-            maxStreamEventBytes: Int = Configuration.defaultMaxStreamEventBytes
+            maxStreamEventBytes: Int = Configuration.defaultMaxStreamEventBytes,
+            defaultQuery: [URLQueryItem] = [], middlewares: [any HTTPMiddleware] = [], logger: OpenAILogger? = nil,
+            dataResidency: DataResidency? = nil
         ) {
             self.apiKey = apiKey
             self.adminAPIKey = adminAPIKey
@@ -110,17 +132,23 @@ extension OpenAIClient {
             self.azure = azure
             self.decodingMode = decodingMode
             self.maxStreamEventBytes = maxStreamEventBytes
+            self.defaultQuery = defaultQuery
+            self.middlewares = middlewares
+            self.logger = logger
+            self.dataResidency = dataResidency
         }
 
         /// Whether any credential is set.
         var hasCredential: Bool { apiKey != nil || adminAPIKey != nil || apiKeyProvider != nil }
 
         /// Reads `OPENAI_API_KEY`, `OPENAI_ADMIN_KEY`, `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`,
-        /// `OPENAI_BASE_URL`, `OPENAI_WEBHOOK_SECRET` and `OPENAI_CUSTOM_HEADERS`; values are
-        /// trimmed and an empty value counts as unset.
+        /// `OPENAI_BASE_URL`, `OPENAI_WEBHOOK_SECRET`, `OPENAI_CUSTOM_HEADERS` and `OPENAI_LOG`;
+        /// values are trimmed and an empty value counts as unset.
         ///
         /// `OPENAI_CUSTOM_HEADERS` holds default headers, one `Name: value` per line (as OpenAI's
-        /// SDKs read it); a line without a colon or with an empty name is skipped.
+        /// SDKs read it); a line without a colon or with an empty name is skipped. `OPENAI_LOG`
+        /// (`debug`, `info`, `warn`, `error`) sets a logger that writes to standard error
+        /// (``OpenAILogger/standardError(level:)``); `off` or another value logs nothing.
         ///
         /// - Parameter environment: The variables; the process environment by default.
         /// - Returns: The configuration, with defaults for everything unset.
@@ -138,6 +166,8 @@ extension OpenAIClient {
                 webhookSecret: value("OPENAI_WEBHOOK_SECRET"),
                 baseURL: value("OPENAI_BASE_URL").flatMap(URL.init(string:)) ?? defaultBaseURL)
             configuration.defaultHeaders = Self.customHeaders(value("OPENAI_CUSTOM_HEADERS"))
+            configuration.logger = value("OPENAI_LOG").flatMap(OpenAILogger.Level.init(environmentValue:))
+                .map(OpenAILogger.standardError(level:))
             return configuration
         }
 
@@ -181,6 +211,61 @@ extension OpenAIClient {
 }
 
 extension OpenAIClient.Configuration {
+    /// A configuration for Azure OpenAI from the environment, as openai-python's and
+    /// openai-node's `AzureOpenAI` read it: `AZURE_OPENAI_ENDPOINT` (or `OPENAI_BASE_URL`, used as
+    /// it is, without `/openai` added), `OPENAI_API_VERSION` and `AZURE_OPENAI_API_KEY`; values are
+    /// trimmed and an empty value counts as unset.
+    ///
+    /// - Parameters:
+    ///   - deployment: The deployment for deployment-scoped operations; when `nil`, the body's
+    ///     `model` names it.
+    ///   - tokenProvider: Returns a Microsoft Entra ID token; exclusive with
+    ///     `AZURE_OPENAI_API_KEY` (the client's initialiser throws when both are set).
+    ///   - environment: The variables; the process environment by default.
+    /// - Returns: The configuration.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when
+    ///   `OPENAI_API_VERSION` or both `AZURE_OPENAI_ENDPOINT` and `OPENAI_BASE_URL` are unset, or
+    ///   the endpoint is not a URL.
+    public static func azureFromEnvironment(
+        deployment: String? = nil, tokenProvider: (@Sendable () async throws -> String)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Self {
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty
+            else { return nil }
+            return raw
+        }
+        guard let apiVersion = value("OPENAI_API_VERSION") else {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message: "OPENAI_API_VERSION is unset: Azure OpenAI needs the api-version of every request.")
+        }
+        var configuration: Self
+        if let base = value("OPENAI_BASE_URL") {
+            guard let url = URL(string: base), url.scheme != nil else {
+                throw OpenAIError(kind: .invalidRequest, message: "OPENAI_BASE_URL is not a URL.")
+            }
+            configuration = Self(
+                apiKey: value("AZURE_OPENAI_API_KEY"), apiKeyProvider: tokenProvider, baseURL: url,
+                azure: Azure(apiVersion: apiVersion, deployment: deployment))
+        } else if let endpoint = value("AZURE_OPENAI_ENDPOINT") {
+            guard let url = URL(string: endpoint), url.scheme != nil else {
+                throw OpenAIError(kind: .invalidRequest, message: "AZURE_OPENAI_ENDPOINT is not a URL.")
+            }
+            configuration = .azure(
+                endpoint: url, apiVersion: apiVersion, deployment: deployment, apiKey: value("AZURE_OPENAI_API_KEY"),
+                tokenProvider: tokenProvider)
+        } else {
+            throw OpenAIError(
+                kind: .invalidRequest, message: "Set AZURE_OPENAI_ENDPOINT (or OPENAI_BASE_URL) for Azure OpenAI.")
+        }
+        configuration.logger = value("OPENAI_LOG").flatMap(OpenAILogger.Level.init(environmentValue:))
+            .map(OpenAILogger.standardError(level:))
+        return configuration
+    }
+}
+
+extension OpenAIClient.Configuration {
     /// Azure OpenAI settings (see ``OpenAIClient/Configuration/azure(endpoint:apiVersion:deployment:apiKey:tokenProvider:)``).
     public struct Azure: Sendable, Hashable {
         /// The `api-version` query value.
@@ -188,13 +273,20 @@ extension OpenAIClient.Configuration {
         /// The deployment used for deployment-scoped operations; the body's `model` when `nil`.
         public var deployment: String?
 
-        /// The paths Azure serves below `/deployments/<name>` (as openai-python's `AzureOpenAI`).
+        /// The paths whose `POST` Azure serves below `/deployments/<name>`, as openai-node's
+        /// `AzureOpenAI` routes them: the deployment is ``deployment``, else the `model` of the
+        /// JSON or multipart body (audio, image edits); `/batches` has no `model`, so it moves
+        /// only with a configured ``deployment``. Nothing moves when the base URL already has a
+        /// `deployments` path segment.
         public static let deploymentScopedPaths: Set<String> = [
             "/completions", "/chat/completions", "/embeddings", "/audio/transcriptions", "/audio/translations",
-            "/audio/speech", "/images/generations", "/images/edits",
+            "/audio/speech", "/images/generations", "/images/edits", "/batches",
         ]
 
         /// Creates Azure settings.
+        ///
+        /// A configuration with Azure settings must not have both an API key and a key (token)
+        /// provider: the client's initialiser throws, as openai-python's and openai-node's do.
         ///
         /// - Parameters:
         ///   - apiVersion: The `api-version` query value.
@@ -221,6 +313,12 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
         if let project { parts.append("project: \(project)") }
         if !defaultHeaders.isEmpty { parts.append("defaultHeaders: \(HTTPHeaders.redacted(defaultHeaders))") }
         if let azure { parts.append("azure: \(azure)") }
+        if !defaultQuery.isEmpty {
+            parts.append("defaultQuery: \(defaultQuery.map { "\($0.name)=\(Redaction.queryValue($0))" })")
+        }
+        if !middlewares.isEmpty { parts.append("middlewares: \(middlewares.map { String(describing: type(of: $0)) })") }
+        if let logger { parts.append("logger: \(logger.level)") }
+        if let dataResidency { parts.append("dataResidency: \(dataResidency.rawValue)") }
         return "Configuration(" + parts.joined(separator: ", ") + ")"
     }
 
@@ -239,6 +337,53 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
                 "requestTimeout": requestTimeout, "idleTimeout": idleTimeout, "connectTimeout": connectTimeout,
                 "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
                 "azure": azure as Any, "decodingMode": decodingMode, "maxStreamEventBytes": maxStreamEventBytes,
+                "defaultQuery": defaultQuery.map { "\($0.name)=\(Redaction.queryValue($0))" },
+                "middlewares": middlewares.map { String(describing: type(of: $0)) },
+                "logger": logger.map { "\($0.level)" } as Any, "dataResidency": dataResidency?.rawValue as Any,
             ])
+    }
+}
+
+extension OpenAIClient.Configuration {
+    /// A region of OpenAI's data residency, whose requests go to its regional endpoint
+    /// `https://<prefix>.api.openai.com/v1` (the domain prefixes of OpenAI's data residency guide).
+    /// Use it only for a project created with data residency in that region.
+    public struct DataResidency: Sendable, Hashable, RawRepresentable {
+        /// The domain prefix: `eu` for `eu.api.openai.com`.
+        public var rawValue: String
+
+        /// A region by its domain prefix, for one this list does not have yet.
+        ///
+        /// - Parameter rawValue: The prefix, e.g. `eu`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// United States, `us.api.openai.com`.
+        public static let unitedStates = Self(rawValue: "us")
+        /// Europe (EEA and Switzerland), `eu.api.openai.com`.
+        public static let europe = Self(rawValue: "eu")
+        /// Australia, `au.api.openai.com`.
+        public static let australia = Self(rawValue: "au")
+        /// Canada, `ca.api.openai.com`.
+        public static let canada = Self(rawValue: "ca")
+        /// Japan, `jp.api.openai.com`.
+        public static let japan = Self(rawValue: "jp")
+        /// India, `in.api.openai.com`.
+        public static let india = Self(rawValue: "in")
+        /// Singapore, `sg.api.openai.com`.
+        public static let singapore = Self(rawValue: "sg")
+        /// South Korea, `kr.api.openai.com`.
+        public static let southKorea = Self(rawValue: "kr")
+        /// United Kingdom, `gb.api.openai.com`.
+        public static let unitedKingdom = Self(rawValue: "gb")
+        /// United Arab Emirates, `ae.api.openai.com`.
+        public static let unitedArabEmirates = Self(rawValue: "ae")
+
+        /// The regional base URL, `https://<prefix>.api.openai.com/v1`, or `nil` when the prefix
+        /// is not a DNS label.
+        public var baseURL: URL? {
+            guard !rawValue.isEmpty, rawValue.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else { return nil }
+            return URL(string: "https://\(rawValue.lowercased()).api.openai.com/v1")
+        }
     }
 }

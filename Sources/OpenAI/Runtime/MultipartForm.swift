@@ -107,6 +107,10 @@ extension APIRequest {
     mutating func setMultipartBody(_ value: some MultipartFormEncodable) throws {
         var form = MultipartForm(operationID: operationID)
         try value.encode(to: &form)
+        bodyModel = form.textParts.first { $0.name == "model" }.flatMap { part in
+            guard case .text(let data) = part.content else { return nil }
+            return String(data: data, encoding: .utf8)
+        }
         let multipart = form.body()
         if multipart.isInMemory && multipart.length <= MultipartBody.inMemoryLimit {
             body = try multipart.collectData()

@@ -15,17 +15,42 @@ extension OpenAIClient {
     package func send<Response: Decodable>(
         _ request: APIRequest, options: RequestOptions, as type: Response.Type
     ) async throws -> Response {
-        let response = try await sendRaw(request, options: options)
+        let (response, head) = try await withRetries(request, options: options) {
+            httpRequest, timeouts -> AttemptResult<HTTPResponse> in
+            let response = try await self.pipeline.send(httpRequest, timeouts: timeouts)
+            guard (200..<300).contains(response.statusCode) else { return .failure(response) }
+            return .success(response, statusCode: response.statusCode, headers: response.headers)
+        }
+        if let recorder = RequestContext.recorder, recorder.defersDecoding,
+            recorder.keep(
+                UndecodedReply(
+                    response: response, head: head, decodingMode: configuration.decodingMode,
+                    defaultedBodyMembers: request.defaultedBodyMembers))
+        {
+            throw DecodingDeferred()
+        }
+        return try Self.decodeReply(
+            Response.self, from: response, mode: configuration.decodingMode,
+            defaultedMembers: request.defaultedBodyMembers)
+    }
+
+    /// Decodes a 2xx JSON reply as `Response`: with `mode`, and a text reply as a JSON string
+    /// for types that take one.
+    ///
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/decoding``.
+    static func decodeReply<Response: Decodable>(
+        _ type: Response.Type, from response: HTTPResponse, mode: DecodingMode, defaultedMembers: Set<String>
+    ) throws -> Response {
         do {
             let decoder: JSONDecoder
-            if request.defaultedBodyMembers.isEmpty {
-                decoder = Self.decoder(configuration.decodingMode)
+            if defaultedMembers.isEmpty {
+                decoder = Self.decoder(mode)
             } else {
                 decoder = JSONDecoder()
-                if configuration.decodingMode == .strict {
+                if mode == .strict {
                     decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
                 }
-                decoder.userInfo[.openAIDefaultedRequestMembers] = request.defaultedBodyMembers
+                decoder.userInfo[.openAIDefaultedRequestMembers] = defaultedMembers
             }
             do {
                 return try decoder.decode(Response.self, from: response.body)
@@ -89,7 +114,7 @@ extension OpenAIClient {
     ///   cancellation.
     func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
         try await withRetries(request, options: options) { httpRequest, timeouts in
-            let response = try await self.transport.send(httpRequest, timeouts: timeouts)
+            let response = try await self.pipeline.send(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else { return .failure(response) }
             return .success(response, statusCode: response.statusCode, headers: response.headers)
         }.value
@@ -107,7 +132,7 @@ extension OpenAIClient {
     {
         let (written, head) = try await withRetries(request, options: options) {
             httpRequest, timeouts -> AttemptResult<Int64> in
-            let response = try await self.transport.stream(httpRequest, timeouts: timeouts)
+            let response = try await self.pipeline.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {
                 return .failure(try await Self.readErrorBody(response))
             }
@@ -154,6 +179,7 @@ extension OpenAIClient {
         }
         let policy = RetryPolicy(maxRetries: options.maxRetries ?? configuration.maxRetries)
         let recorder = RequestContext.recorder
+        let log = AttemptLog(logger: configuration.logger)
         var retries = 0
         var redirects = 0
         while true {
@@ -162,13 +188,17 @@ extension OpenAIClient {
             setAttemptHeaders(&httpRequest, retries: retries, timeout: timeouts.request, options: options)
             let outcome: RetryPolicy.Outcome
             let error: OpenAIError
+            var failedResponse: HTTPResponse?
+            let started = ContinuousClock.now
             do {
                 switch try await attempt(httpRequest, timeouts) {
                 case .success(let value, let statusCode, let headers):
                     let head = RawResponse(statusCode: statusCode, headers: headers, attempts: retries + 1)
+                    log.reply(httpRequest, status: statusCode, headers: headers, attempt: retries + 1, since: started)
                     recorder?.record(head)
                     return (value, head)
                 case .failure(let response):
+                    failedResponse = response
                     if redirects < RedirectPolicy.maxBodyRedirects, httpRequest.body?.isReplayable ?? true,
                         let target = RedirectPolicy.sameOriginLocation(of: response, for: httpRequest.url)
                     {
@@ -193,7 +223,11 @@ extension OpenAIClient {
             let decision = policy.decide(
                 retriesSoFar: retries, outcome: outcome, bodyIsReplayable: httpRequest.body?.isReplayable ?? true,
                 isCancelled: Task.isCancelled || error.kind == .cancelled, now: Date(), jitter: jitter())
-            guard case .retry(let delay) = decision else { throw error }
+            guard case .retry(let delay) = decision else {
+                log.failure(httpRequest, failedResponse, error: error, attempt: retries + 1, since: started)
+                throw error
+            }
+            log.retry(httpRequest, failedResponse, error: error, delay: delay, attempt: retries + 1, since: started)
             retries += 1
             do {
                 try await sleeper.sleep(seconds: delay)
@@ -221,13 +255,15 @@ extension OpenAIClient {
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when the URL is
     ///   invalid; `EncodingError` when extra body members do not encode.
     func makeHTTPRequest(_ request: APIRequest, options: RequestOptions) throws -> HTTPRequest {
-        let base = configuration.baseURL.absoluteString
+        let baseURL = options.baseURL ?? configuration.baseURL
+        let base = baseURL.absoluteString
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
         var path = request.path
         var query = request.query
         if let azure = configuration.azure {
-            if Configuration.Azure.deploymentScopedPaths.contains(path),
-                let deployment = azure.deployment ?? Self.model(in: request.body)
+            if request.method == "POST", Configuration.Azure.deploymentScopedPaths.contains(path),
+                !baseURL.pathComponents.contains("deployments"),
+                let deployment = azure.deployment ?? request.bodyModel ?? Self.model(in: request.body)
             {
                 path = "/deployments/\(try APIRequest.pathSegment(deployment, naming: "The Azure deployment"))" + path
             }
@@ -235,6 +271,8 @@ extension OpenAIClient {
                 query.append(URLQueryItem(name: "api-version", value: azure.apiVersion))
             }
         }
+        let requestNames = Set(options.query.map(\.name))
+        query += configuration.defaultQuery.filter { !requestNames.contains($0.name) }
         query += options.query
         let url: URL
         if query.isEmpty, let plain = URL(string: trimmed + path) {

@@ -59,7 +59,7 @@ extension OpenAIClient {
     ///   ``URLSessionTransport/maxErrorBodyBytes``); transport failures and cancellation.
     func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
         try await withRetries(request, options: options) { httpRequest, timeouts in
-            let response = try await self.transport.stream(httpRequest, timeouts: timeouts)
+            let response = try await self.pipeline.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {
                 return .failure(try await Self.readErrorBody(response))
             }

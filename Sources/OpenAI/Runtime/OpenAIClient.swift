@@ -19,6 +19,8 @@ public final class OpenAIClient: Sendable {
     public let configuration: Configuration
     /// The HTTP transport.
     public let transport: any HTTPTransport
+    /// The transport with the configuration's middlewares around it: what every attempt uses.
+    let pipeline: any HTTPTransport
     /// Waits between retries (a fake in tests).
     let sleeper: any RetrySleeper
     /// Returns a fraction in `0...1` of the maximum backoff jitter (fixed in tests).
@@ -32,7 +34,10 @@ public final class OpenAIClient: Sendable {
     ///   - transport: The HTTP transport; ``URLSessionTransport`` by default.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when the
     ///   configuration has no credential at all (no API key, admin key or key provider), or a
-    ///   negative `maxRetries` (rejected rather than read as 0, so that a mistake shows).
+    ///   negative `maxRetries` (rejected rather than read as 0, so that a mistake shows), Azure
+    ///   settings with both an API key and a key provider, a ``Configuration/dataResidency``
+    ///   beside a ``Configuration/baseURL`` other than the default, or a data residency prefix
+    ///   that is not a DNS label.
     public convenience init(
         configuration: Configuration? = nil, transport: any HTTPTransport = URLSessionTransport()
     ) throws {
@@ -45,7 +50,7 @@ public final class OpenAIClient: Sendable {
         configuration: Configuration?, transport: any HTTPTransport, sleeper: any RetrySleeper,
         jitter: @escaping @Sendable () -> Double
     ) throws {
-        let configuration = configuration ?? Configuration.fromEnvironment()
+        var configuration = configuration ?? Configuration.fromEnvironment()
         guard configuration.hasCredential else {
             throw OpenAIError(
                 kind: .invalidRequest,
@@ -58,10 +63,79 @@ public final class OpenAIClient: Sendable {
                 kind: .invalidRequest,
                 message: "Configuration.maxRetries is \(configuration.maxRetries); it must be 0 or more.")
         }
+        if configuration.azure != nil, configuration.apiKey != nil, configuration.apiKeyProvider != nil {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message:
+                    "Azure OpenAI takes an API key or a token provider, not both (as openai-python and openai-node)."
+            )
+        }
+        if let residency = configuration.dataResidency {
+            guard let regional = residency.baseURL else {
+                throw OpenAIError(
+                    kind: .invalidRequest,
+                    message: "The data residency prefix `\(residency.rawValue)` is not a DNS label.")
+            }
+            guard configuration.baseURL == Configuration.defaultBaseURL || configuration.baseURL == regional else {
+                throw OpenAIError(
+                    kind: .invalidRequest,
+                    message:
+                        "Configuration.dataResidency and a baseURL other than the default are exclusive: the region chooses the base URL."
+                )
+            }
+            configuration.baseURL = regional
+        }
         self.configuration = configuration
         self.transport = transport
+        self.pipeline =
+            configuration.middlewares.isEmpty
+            ? transport : MiddlewareTransport(base: transport, middlewares: configuration.middlewares)
         self.sleeper = sleeper
         self.jitter = jitter
+    }
+
+    /// A client that shares this one's transport (its connections), retry sleeper and jitter, with
+    /// some settings changed: openai-python's `with_options`, openai-node's `withOptions`.
+    ///
+    /// ```swift
+    /// let tracing = try client.withOptions(headers: ["X-Trace": "on"]) { $0.maxRetries = 5 }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - headers: Default headers to merge into this client's (a `nil` value removes one; names
+    ///     compared without regard to case); with `replacingHeaders`, they replace them all.
+    ///   - query: Default query items to add to this client's (an item of the same name replaces
+    ///     this client's items of that name); with `replacingQuery`, they replace them all.
+    ///   - replacingHeaders: Whether `headers` replace the default headers instead of merging.
+    ///   - replacingQuery: Whether `query` replaces the default query instead of merging.
+    ///   - configure: Changes any other setting.
+    /// - Returns: The new client; this one is unchanged.
+    /// - Throws: As ``init(configuration:transport:)``.
+    public func withOptions(
+        headers: [String: String?] = [:], query: [URLQueryItem] = [], replacingHeaders: Bool = false,
+        replacingQuery: Bool = false, _ configure: (inout Configuration) throws -> Void = { _ in }
+    ) throws -> OpenAIClient {
+        var derived = configuration
+        if replacingHeaders { derived.defaultHeaders = [:] }
+        for (name, value) in headers {
+            let lowered = name.lowercased()
+            for key in derived.defaultHeaders.keys where key.lowercased() == lowered {
+                derived.defaultHeaders[key] = nil
+            }
+            if let value { derived.defaultHeaders[name] = value }
+        }
+        if replacingQuery {
+            derived.defaultQuery = query
+        } else {
+            let names = Set(query.map(\.name))
+            derived.defaultQuery = derived.defaultQuery.filter { !names.contains($0.name) } + query
+        }
+        try configure(&derived)
+        if derived.dataResidency != configuration.dataResidency, derived.baseURL == configuration.baseURL {
+            // The region chose this client's base URL; a new region chooses the new one.
+            derived.baseURL = Configuration.defaultBaseURL
+        }
+        return try OpenAIClient(configuration: derived, transport: transport, sleeper: sleeper, jitter: jitter)
     }
 
     /// The SDK's version, sent in `User-Agent`.

@@ -79,11 +79,19 @@ enum RequestContext {
     @TaskLocal static var recorder: RawResponseRecorder?
 }
 
-/// Keeps the head of the last reply of a call.
-/// `@unchecked Sendable`: `lock` guards `last`.
+/// Keeps the head of the last reply of a call, and for ``OpenAIClient/withUndecodedResponse(_:)``
+/// the first 2xx JSON reply, undecoded.
+/// `@unchecked Sendable`: `lock` guards `last` and `deferred`.
 final class RawResponseRecorder: @unchecked Sendable {
+    /// Whether the first JSON reply is kept undecoded and the call stopped there.
+    let defersDecoding: Bool
     private let lock = NSLock()
     private var last: RawResponse?
+    private var deferred: UndecodedReply?
+
+    init(defersDecoding: Bool = false) {
+        self.defersDecoding = defersDecoding
+    }
 
     func record(_ response: RawResponse) {
         lock.lock()
@@ -91,16 +99,89 @@ final class RawResponseRecorder: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Keeps `reply` (the first one only); returns whether it was kept.
+    func keep(_ reply: UndecodedReply) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard deferred == nil else { return false }
+        deferred = reply
+        return true
+    }
+
     var response: RawResponse? {
         lock.lock()
         defer { lock.unlock() }
         return last
+    }
+
+    var undecoded: UndecodedReply? {
+        lock.lock()
+        defer { lock.unlock() }
+        return deferred
+    }
+}
+
+/// A 2xx JSON reply kept undecoded, with what decoding it needs.
+struct UndecodedReply: Sendable {
+    var response: HTTPResponse
+    var head: RawResponse
+    var decodingMode: DecodingMode
+    var defaultedBodyMembers: Set<String>
+}
+
+/// Thrown by `send` once the reply is kept, to end the call without decoding.
+struct DecodingDeferred: Error {}
+
+/// A 2xx reply of a JSON operation, not decoded yet: its head, its body bytes and the decode the
+/// SDK would have done (openai-python's `with_raw_response` and `.parse()`).
+///
+/// ```swift
+/// let reply = try await client.withUndecodedResponse { try await client.models.list() }
+/// print(reply.response.requestID ?? "-", reply.body.count)
+/// let models = try reply.decode()
+/// ```
+public struct UndecodedResponse<Value: Decodable>: Sendable {
+    /// The reply's status, headers (``RawResponse/requestID``) and attempts.
+    public let response: RawResponse
+    /// The reply's body, as it arrived.
+    public let body: Data
+    private let reply: UndecodedReply
+
+    init(_ reply: UndecodedReply) {
+        self.reply = reply
+        response = reply.head
+        body = reply.response.body
+    }
+
+    /// Decodes the body as the call would have: with the client's ``DecodingMode``, and a text
+    /// reply (`text/plain`) as a string where the type takes one.
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/decoding`` with the field path and the
+    ///   body's start.
+    public func decode() throws -> Value {
+        try decode(as: Value.self)
+    }
+
+    /// Decodes the body as another type (a subset of the members, your own type).
+    ///
+    /// - Parameter type: The type to decode.
+    /// - Returns: The value.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/decoding``.
+    public func decode<Other: Decodable>(as type: Other.Type) throws -> Other {
+        try OpenAIClient.decodeReply(
+            Other.self, from: reply.response, mode: reply.decodingMode, defaultedMembers: reply.defaultedBodyMembers)
     }
 }
 
 extension OpenAIClient {
     /// Runs `call` and returns its value with the HTTP head (status, headers, request id,
     /// attempts) of the last reply it received; generated methods need no change.
+    ///
+    /// This is how the request id of any reply is read: decoded values carry no request id
+    /// themselves (openai-python's `_request_id`), since a member on every generated type would
+    /// make it part of their equality and cost compile time on hundreds of types. An error's
+    /// ``OpenAIError/requestID`` has it too. For the body bytes, see ``withUndecodedResponse(_:)``.
     ///
     /// ```swift
     /// let (models, raw) = try await client.withRawResponse { try await client.models.list() }
@@ -120,5 +201,37 @@ extension OpenAIClient {
             throw OpenAIError(kind: .invalidRequest, message: "withRawResponse: the call sent no request.")
         }
         return (value, response)
+    }
+}
+
+extension OpenAIClient {
+    /// Runs `call` up to its first 2xx reply and returns that reply undecoded, with its head and
+    /// body bytes; ``UndecodedResponse/decode()`` decodes it later, as the call would have.
+    ///
+    /// The call stops once that reply has arrived: `call` should be one SDK method that returns a
+    /// JSON reply. For a helper that sends several requests, only the first is made.
+    ///
+    /// - Parameter call: The call, e.g. `{ try await client.models.list() }`.
+    /// - Returns: The undecoded reply.
+    /// - Throws: What `call` throws before the reply (``OpenAIError`` for a non-2xx reply after
+    ///   retries); ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when `call`
+    ///   returned without a JSON reply (a binary download, no request).
+    public func withUndecodedResponse<Value: Decodable>(
+        isolation: isolated (any Actor)? = #isolation, _ call: () async throws -> Value
+    ) async throws -> UndecodedResponse<Value> {
+        let recorder = RawResponseRecorder(defersDecoding: true)
+        do {
+            _ = try await RequestContext.$recorder.withValue(recorder) { try await call() }
+        } catch is DecodingDeferred {
+        } catch {
+            // A helper that turned the signal into its own error still made the request.
+            guard recorder.undecoded == nil else { return UndecodedResponse(recorder.undecoded!) }
+            throw error
+        }
+        guard let reply = recorder.undecoded else {
+            throw OpenAIError(
+                kind: .invalidRequest, message: "withUndecodedResponse: the call received no JSON reply.")
+        }
+        return UndecodedResponse(reply)
     }
 }

@@ -37,6 +37,10 @@ public struct RequestOptions: Sendable {
     /// The most bytes one server-sent event of this request's stream may take; the client's
     /// ``OpenAIClient/Configuration/maxStreamEventBytes`` when `nil`.
     public var maxStreamEventBytes: Int?
+    /// The base URL of this request instead of the client's ``OpenAIClient/Configuration/baseURL``
+    /// (a regional endpoint, a proxy, a compatible provider); Azure deployment routing and the
+    /// `api-version` query still apply.
+    public var baseURL: URL?
 
     /// Creates options; every value defaults to the client's.
     ///
@@ -52,12 +56,13 @@ public struct RequestOptions: Sendable {
     ///   - idempotencyKey: The `Idempotency-Key` header, the same on every attempt.
     ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
     ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
+    ///   - baseURL: The base URL of this request.
     public init(
         headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: [String: JSONValue] = [:],
         requestTimeout: TimeInterval? = nil, idleTimeout: TimeInterval? = nil, connectTimeout: TimeInterval? = nil,
         maxRetries: Int? = nil, idempotencyKey: String? = nil,
         uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil,
-        maxStreamEventBytes: Int? = nil
+        maxStreamEventBytes: Int? = nil, baseURL: URL? = nil
     ) {
         self.headers = headers
         self.query = query
@@ -69,6 +74,7 @@ public struct RequestOptions: Sendable {
         self.idempotencyKey = idempotencyKey
         self.uploadProgress = uploadProgress
         self.maxStreamEventBytes = maxStreamEventBytes
+        self.baseURL = baseURL
     }
 }
 
@@ -96,6 +102,7 @@ extension RequestOptions: CustomStringConvertible, CustomReflectable {
         if let connectTimeout { parts.append("connectTimeout: \(connectTimeout) s") }
         if let maxRetries { parts.append("maxRetries: \(maxRetries)") }
         if idempotencyKey != nil { parts.append("idempotencyKey: <set>") }
+        if let baseURL { parts.append("baseURL: \(Redaction.url(baseURL))") }
         return "RequestOptions(" + parts.joined(separator: ", ") + ")"
     }
 

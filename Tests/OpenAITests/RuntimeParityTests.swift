@@ -1,0 +1,370 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+import OpenAIAdmin
+
+@testable import OpenAI
+
+/// Runtime behaviours OpenAI's official SDKs have (issue 16): middlewares, logging, derived
+/// clients, per-request base URLs, undecoded replies, Azure routing and environment, data
+/// residency, and the admin key per operation.
+final class RuntimeParityTests: XCTestCase {
+    // MARK: Middleware
+
+    /// Appends its name to a header and records what it saw, once per attempt.
+    struct TaggingMiddleware: HTTPMiddleware {
+        let name: String
+        let journal: LockedState<[String]>
+        var authorization: String?
+
+        func intercept<Reply: HTTPReplyHead>(
+            _ request: HTTPRequest, timeouts: HTTPTimeouts,
+            next: (HTTPRequest, HTTPTimeouts) async throws -> Reply
+        ) async throws -> Reply {
+            var request = request
+            let chain = request.value(forHeader: "X-Chain").map { $0 + "," } ?? ""
+            request.headers["X-Chain"] = chain + name
+            if let authorization { request.headers["Authorization"] = authorization }
+            journal.withLock { $0.append("\(name) in \(request.value(forHeader: "X-Stainless-Retry-Count") ?? "?")") }
+            var reply = try await next(request, timeouts)
+            journal.withLock { $0.append("\(name) out \(reply.statusCode)") }
+            reply.headers["X-Seen-By-\(name)"] = "yes"
+            return reply
+        }
+    }
+
+    func testTwoMiddlewaresRunInOrderAroundEveryAttemptOfARetriedRequest() async throws {
+        let transport = ScriptedTransport { _, index in
+            HTTPResponse(statusCode: index == 0 ? 503 : 200, headers: ["x-request-id": "req_\(index)"])
+        }
+        let journal = LockedState<[String]>([])
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-original",
+                middlewares: [
+                    TaggingMiddleware(name: "outer", journal: journal),
+                    TaggingMiddleware(name: "inner", journal: journal, authorization: "Bearer custom-auth"),
+                ]),
+            transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        let (_, raw) = try await client.withRawResponse {
+            try await client.sendRaw(
+                APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
+        }
+        XCTAssertEqual(
+            journal.withLock { $0 },
+            [
+                "outer in 0", "inner in 0", "inner out 503", "outer out 503",
+                "outer in 1", "inner in 1", "inner out 200", "outer out 200",
+            ])
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Chain") }, ["outer,inner", "outer,inner"])
+        XCTAssertEqual(
+            transport.requests.map { $0.value(forHeader: "Authorization") },
+            ["Bearer custom-auth", "Bearer custom-auth"], "an inner middleware replaces the credential")
+        XCTAssertEqual(raw.attempts, 2)
+        XCTAssertEqual(raw.value(forHeader: "X-Seen-By-outer"), "yes", "a middleware can change the reply")
+        XCTAssertEqual(raw.requestID, "req_1")
+    }
+
+    func testMiddlewaresSeeStreamedRepliesFromTheTestServer() async throws {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario()
+        let journal = LockedState<[String]>([])
+        let client = try server.client(
+            headers: [
+                "x-testserver-scenario": scenario, "x-testserver-fail-times": "1", "x-testserver-fail-status": "500",
+            ],
+            configure: { $0.middlewares = [TaggingMiddleware(name: "only", journal: journal)] },
+            sleeper: RecordingSleeper())
+        var chunks = 0
+        let request = CreateChatCompletionRequest(messages: [.user(.init(content: "Hi"))], model: "gpt-4o-mini")
+        for try await _ in try client.chat.completions.createStream(request) { chunks += 1 }
+        XCTAssertGreaterThan(chunks, 0)
+        XCTAssertEqual(journal.withLock { $0 }, ["only in 0", "only out 500", "only in 1", "only out 200"])
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map { $0.headers["x-chain"] }, ["only", "only"])
+        XCTAssertEqual(records.last?.validation, "ok")
+    }
+
+    // MARK: Logging
+
+    func testTheLoggerSeesEveryAttemptWithStatusRequestIDAndTimingButNoCredential() async throws {
+        let transport = ScriptedTransport { _, index in
+            HTTPResponse(
+                statusCode: index == 0 ? 429 : 200,
+                headers: ["x-request-id": "req_\(index)", "set-cookie": "session=sk-cookie-secret"])
+        }
+        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-secret-0123456789",
+                logger: OpenAILogger(level: .debug) { entry in entries.withLock { $0.append(entry) } }),
+            transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        _ = try await client.sendRaw(
+            APIRequest(method: "GET", path: "/models", operationID: "listModels"),
+            options: RequestOptions(query: [URLQueryItem(name: "api-key", value: "sk-query-secret")]))
+        let logged = entries.withLock { $0 }
+        XCTAssertEqual(logged.map(\.level), [.warning, .info])
+        XCTAssertEqual(logged.map(\.statusCode), [429, 200])
+        XCTAssertEqual(logged.map(\.requestID), ["req_0", "req_1"])
+        XCTAssertEqual(logged.map(\.attempt), [1, 2])
+        XCTAssertEqual(logged.map(\.method), ["GET", "GET"])
+        XCTAssertEqual(logged[0].message, "retrying in 0.500 s")
+        XCTAssertEqual(logged[1].url, "https://api.openai.com/v1/models?api-key=<redacted>")
+        XCTAssertTrue(logged.allSatisfy { $0.duration >= 0 && $0.duration < 30 })
+        XCTAssertEqual(logged[1].requestHeaders?["Authorization"], "<redacted>")
+        XCTAssertEqual(logged[1].responseHeaders?["set-cookie"], "<redacted>")
+        let text = logged.map(\.description).joined(separator: "\n")
+        XCTAssertTrue(text.contains("[openai] info GET https://api.openai.com/v1/models"), text)
+        for secret in ["sk-secret", "sk-query-secret", "sk-cookie-secret"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) in \(text)")
+        }
+    }
+
+    func testTheLoggerLevelFiltersAndAFailureIsAnError() async throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 400, headers: ["x-request-id": "req_x"]) }
+        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", logger: OpenAILogger(level: .info) { entry in entries.withLock { $0.append(entry) } }),
+            transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        do {
+            _ = try await client.sendRaw(
+                APIRequest(method: "POST", path: "/files", operationID: "createFile"), options: RequestOptions())
+            XCTFail("a 400 throws")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .badRequest)
+        }
+        let logged = entries.withLock { $0 }
+        XCTAssertEqual(logged.map(\.level), [.error])
+        XCTAssertEqual(logged.first?.statusCode, 400)
+        XCTAssertTrue(logged.first?.message.hasPrefix("failed: badRequest") == true, "\(logged)")
+        XCTAssertNil(logged.first?.requestHeaders, "headers only at debug")
+    }
+
+    func testOpenAILogChoosesTheLevel() {
+        func level(_ value: String) -> OpenAILogger.Level? {
+            OpenAIClient.Configuration.fromEnvironment(["OPENAI_API_KEY": "sk-1", "OPENAI_LOG": value]).logger?.level
+        }
+        XCTAssertEqual(level("debug"), .debug)
+        XCTAssertEqual(level(" INFO "), .info)
+        XCTAssertEqual(level("warn"), .warning)
+        XCTAssertEqual(level("error"), .error)
+        XCTAssertNil(level("off"))
+        XCTAssertNil(level("verbose"))
+        XCTAssertNil(OpenAIClient.Configuration.fromEnvironment(["OPENAI_API_KEY": "sk-1"]).logger)
+    }
+
+    // MARK: Base URL, default query, derived clients
+
+    func testAPerRequestBaseURLAndTheDefaultQueryShapeTheURL() throws {
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1",
+                defaultQuery: [URLQueryItem(name: "tenant", value: "a"), URLQueryItem(name: "trace", value: "1")]))
+        var request = APIRequest(method: "GET", path: "/models", operationID: "listModels")
+        request.query = [URLQueryItem(name: "limit", value: "2")]
+        let http = try client.makeHTTPRequest(
+            request,
+            options: RequestOptions(
+                query: [URLQueryItem(name: "trace", value: "2")], baseURL: URL(string: "http://127.0.0.1:9/proxy/v1/")!)
+        )
+        XCTAssertEqual(http.url.absoluteString, "http://127.0.0.1:9/proxy/v1/models?limit=2&tenant=a&trace=2")
+        let plain = try client.makeHTTPRequest(
+            APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
+        XCTAssertEqual(plain.url.absoluteString, "https://api.openai.com/v1/models?tenant=a&trace=1")
+    }
+
+    func testADerivedClientMergesOrReplacesDefaultsAndSharesTheTransport() throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 200) }
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", maxRetries: 1, defaultHeaders: ["X-Team": "core", "X-Drop": "1"],
+                defaultQuery: [URLQueryItem(name: "tenant", value: "a")]),
+            transport: transport)
+        let merged = try client.withOptions(
+            headers: ["x-drop": nil, "X-Extra": "2"], query: [URLQueryItem(name: "tenant", value: "b")]
+        ) { $0.maxRetries = 4 }
+        XCTAssertTrue(merged.transport as AnyObject === transport, "the transport is shared")
+        XCTAssertEqual(merged.configuration.defaultHeaders, ["X-Team": "core", "X-Extra": "2"])
+        XCTAssertEqual(merged.configuration.defaultQuery, [URLQueryItem(name: "tenant", value: "b")])
+        XCTAssertEqual(merged.configuration.maxRetries, 4)
+        XCTAssertEqual(client.configuration.maxRetries, 1, "the original is unchanged")
+        XCTAssertEqual(client.configuration.defaultHeaders, ["X-Team": "core", "X-Drop": "1"])
+        let replaced = try client.withOptions(
+            headers: ["X-Only": "1"], query: [URLQueryItem(name: "q", value: "1")], replacingHeaders: true,
+            replacingQuery: true)
+        XCTAssertEqual(replaced.configuration.defaultHeaders, ["X-Only": "1"])
+        XCTAssertEqual(replaced.configuration.defaultQuery, [URLQueryItem(name: "q", value: "1")])
+        XCTAssertThrowsError(try client.withOptions { $0.maxRetries = -1 }) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+        }
+    }
+
+    // MARK: Undecoded replies
+
+    func testAnUndecodedReplyKeepsTheBytesAndDecodesLater() async throws {
+        let body = Data(#"{"object":"list","data":[{"id":"gpt-x","object":"model","created":1,"owned_by":"me"}]}"#.utf8)
+        let transport = ScriptedTransport { _, _ in
+            HTTPResponse(
+                statusCode: 200, headers: ["x-request-id": "req_models", "Content-Type": "application/json"], body: body
+            )
+        }
+        let client = try OpenAIClient(configuration: .init(apiKey: "sk-1"), transport: transport)
+        let reply = try await client.withUndecodedResponse { try await client.models.list() }
+        XCTAssertEqual(reply.body, body)
+        XCTAssertEqual(reply.response.requestID, "req_models")
+        XCTAssertEqual(reply.response.statusCode, 200)
+        XCTAssertEqual(try reply.decode().data.map(\.id), ["gpt-x"])
+        struct OnlyObject: Decodable { var object: String }
+        XCTAssertEqual(try reply.decode(as: OnlyObject.self).object, "list")
+        struct Wrong: Decodable { var missing: Int }
+        XCTAssertThrowsError(try reply.decode(as: Wrong.self)) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .decoding)
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+        // A call that sends no JSON request says so.
+        do {
+            _ = try await client.withUndecodedResponse { 1 }
+            XCTFail("no request")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+        }
+    }
+
+    func testAnUndecodedReplyOfTheTestServerDecodesToTheGeneratedType() async throws {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario()
+        let client = try server.client(headers: ["x-testserver-scenario": scenario])
+        let reply = try await client.withUndecodedResponse { try await client.files.list() }
+        let page = try reply.decode()
+        let raw = try JSONDecoder().decode(JSONValue.self, from: reply.body)
+        XCTAssertEqual(page.data.count, raw["data"]?.arrayValue?.count)
+        XCTAssertNotNil(reply.response.requestID)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 1)
+    }
+
+    // MARK: Admin key per operation
+
+    func testAnAdminOperationSendsTheAdminKeyAndARegularOneTheAPIKey() async throws {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario()
+        let client = try server.client(
+            apiKey: "sk-test-regular", headers: ["x-testserver-scenario": scenario],
+            configure: { $0.adminAPIKey = "sk-admin-test" })
+        _ = try await client.organization.adminAPIKeys.list()
+        _ = try await client.models.list()
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.operationID), ["admin-api-keys-list", "listModels"])
+        XCTAssertEqual(records.map { $0.headers["authorization"] }, ["Bearer sk-admin-test", "Bearer sk-test-regular"])
+        XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validationErrors))")
+    }
+
+    // MARK: Azure
+
+    func testAzureRoutesMultipartAndBatchesToTheDeployment() async throws {
+        let transport = ScriptedTransport { _, _ in
+            HTTPResponse(
+                statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"text":"hi"}"#.utf8))
+        }
+        let azure = try OpenAIClient(
+            configuration: .azure(
+                endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "2025-04-01", apiKey: "az-key"),
+            transport: transport)
+        _ = try await azure.audio.transcriptions.create(
+            .init(file: FileUpload(data: Data([1, 2, 3]), filename: "a.mp3"), model: "whisper-dep"))
+        XCTAssertEqual(
+            transport.requests.last?.url.absoluteString,
+            "https://r.openai.azure.com/openai/deployments/whisper-dep/audio/transcriptions?api-version=2025-04-01")
+        XCTAssertEqual(transport.requests.last?.value(forHeader: "api-key"), "az-key")
+
+        // `/batches` has no `model`: it moves only with a configured deployment.
+        var batch = APIRequest(method: "POST", path: "/batches", operationID: "createBatch")
+        try batch.setJSONBody(["input_file_id": "file-1"])
+        XCTAssertEqual(
+            try azure.makeHTTPRequest(batch, options: RequestOptions()).url.absoluteString,
+            "https://r.openai.azure.com/openai/batches?api-version=2025-04-01")
+        let deployed = try OpenAIClient(
+            configuration: .azure(
+                endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "v", deployment: "batch-dep",
+                apiKey: "k"))
+        XCTAssertEqual(
+            try deployed.makeHTTPRequest(batch, options: RequestOptions()).url.absoluteString,
+            "https://r.openai.azure.com/openai/deployments/batch-dep/batches?api-version=v")
+        // A GET of the same path and a base URL that already names a deployment stay as they are.
+        XCTAssertEqual(
+            try deployed.makeHTTPRequest(
+                APIRequest(method: "GET", path: "/batches", operationID: "listBatches"), options: RequestOptions()
+            ).url.absoluteString, "https://r.openai.azure.com/openai/batches?api-version=v")
+        var pinned = OpenAIClient.Configuration.azure(
+            endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "v", deployment: "x", apiKey: "k")
+        pinned.baseURL = URL(string: "https://r.openai.azure.com/openai/deployments/fixed")!
+        XCTAssertEqual(
+            try OpenAIClient(configuration: pinned).makeHTTPRequest(batch, options: RequestOptions()).url
+                .absoluteString,
+            "https://r.openai.azure.com/openai/deployments/fixed/batches?api-version=v")
+    }
+
+    func testAzureReadsItsEnvironmentAndRejectsAKeyWithATokenProvider() throws {
+        let environment = [
+            "AZURE_OPENAI_ENDPOINT": "https://env.openai.azure.com/", "OPENAI_API_VERSION": " 2024-10-21 ",
+            "AZURE_OPENAI_API_KEY": "az-env-key", "OPENAI_LOG": "info",
+        ]
+        let configuration = try OpenAIClient.Configuration.azureFromEnvironment(environment: environment)
+        XCTAssertEqual(configuration.baseURL.absoluteString, "https://env.openai.azure.com/openai")
+        XCTAssertEqual(configuration.azure?.apiVersion, "2024-10-21")
+        XCTAssertEqual(configuration.apiKey, "az-env-key")
+        XCTAssertEqual(configuration.logger?.level, .info)
+        var proxied = environment
+        proxied["OPENAI_BASE_URL"] = "https://proxy.example/azure"
+        XCTAssertEqual(
+            try OpenAIClient.Configuration.azureFromEnvironment(environment: proxied).baseURL.absoluteString,
+            "https://proxy.example/azure")
+        for missing in ["OPENAI_API_VERSION", "AZURE_OPENAI_ENDPOINT"] {
+            var partial = environment
+            partial[missing] = nil
+            XCTAssertThrowsError(try OpenAIClient.Configuration.azureFromEnvironment(environment: partial)) { error in
+                XCTAssertTrue((error as? OpenAIError)?.message.contains(missing) == true, "\(error)")
+            }
+        }
+        let both = try OpenAIClient.Configuration.azureFromEnvironment(
+            tokenProvider: { "entra-token" }, environment: environment)
+        XCTAssertThrowsError(try OpenAIClient(configuration: both)) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+            XCTAssertTrue((error as? OpenAIError)?.message.contains("not both") == true)
+        }
+    }
+
+    // MARK: Data residency
+
+    func testDataResidencyChoosesTheRegionalBaseURLAndExcludesABaseURL() throws {
+        let client = try OpenAIClient(configuration: .init(apiKey: "sk-1", dataResidency: .europe))
+        XCTAssertEqual(client.configuration.baseURL.absoluteString, "https://eu.api.openai.com/v1")
+        XCTAssertEqual(
+            try client.makeHTTPRequest(
+                APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions()
+            ).url.absoluteString, "https://eu.api.openai.com/v1/models")
+        let moved = try client.withOptions { $0.dataResidency = .japan }
+        XCTAssertEqual(moved.configuration.baseURL.absoluteString, "https://jp.api.openai.com/v1")
+        XCTAssertEqual(
+            [.unitedStates, .australia, .canada, .india, .singapore, .southKorea, .unitedKingdom, .unitedArabEmirates]
+                .map { (region: OpenAIClient.Configuration.DataResidency) in region.baseURL?.host ?? "-" },
+            [
+                "us.api.openai.com", "au.api.openai.com", "ca.api.openai.com", "in.api.openai.com",
+                "sg.api.openai.com", "kr.api.openai.com", "gb.api.openai.com", "ae.api.openai.com",
+            ])
+        XCTAssertThrowsError(
+            try OpenAIClient(
+                configuration: .init(
+                    apiKey: "sk-1", baseURL: URL(string: "https://proxy.example/v1")!, dataResidency: .europe))
+        ) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+        }
+        XCTAssertThrowsError(
+            try OpenAIClient(configuration: .init(apiKey: "sk-1", dataResidency: .init(rawValue: "eu/../x"))))
+    }
+}
