@@ -11,11 +11,19 @@ import Foundation
 /// ```swift
 /// var accumulator = ChatCompletionStreamAccumulator()
 /// for try await chunk in try client.chat.completions.createStream(request) {
-///     accumulator.append(chunk)
-///     print(accumulator.content(choice: 0) ?? "")  // the text so far
+///     for event in accumulator.append(chunk) {
+///         if case .contentDelta(_, let delta, _) = event { print(delta, terminator: "") }
+///     }
 /// }
+/// guard accumulator.isComplete else { return }  // a choice had no finish_reason
 /// let completion = accumulator.completion
 /// ```
+///
+/// ``append(_:)`` returns what the chunk changed as ``Event`` values, the events of openai-node's
+/// `ChatCompletionStream` and openai-python's `ChatCompletionStreamState` (content, refusal and
+/// tool-call argument deltas with the text so far, and each one's `done` once it is complete);
+/// log probability events are not among them (the accumulated log probabilities are in
+/// ``completion``).
 ///
 /// Mirrors `ChatCompletionStreamState` of openai-python and `ChatCompletionStream` of openai-node.
 /// The spec schema of the chunks is `CreateChatCompletionStreamResponse`.
@@ -28,6 +36,27 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var isCustom = false
     }
 
+    /// What one chunk changed, in the order of its choices and their parts.
+    public enum Event: Sendable, Hashable {
+        /// Text was added to a choice's content.
+        ///
+        /// - `choice`: the choice's `index`; `delta`: the new text; `snapshot`: all of it so far.
+        case contentDelta(choice: Int, delta: String, snapshot: String)
+        /// A choice's content is complete (its `finish_reason` arrived).
+        case contentDone(choice: Int, content: String)
+        /// Text was added to a choice's refusal.
+        case refusalDelta(choice: Int, delta: String, snapshot: String)
+        /// A choice's refusal is complete.
+        case refusalDone(choice: Int, refusal: String)
+        /// Arguments were added to a tool call (a function call's JSON text, or a custom tool
+        /// call's input).
+        ///
+        /// - `toolCall`: the call's `index` in the choice; `name`: the function's name so far.
+        case toolCallArgumentsDelta(choice: Int, toolCall: Int, name: String, delta: String, snapshot: String)
+        /// A tool call's arguments are complete: a later tool call started, or the choice finished.
+        case toolCallArgumentsDone(choice: Int, toolCall: Int, name: String, arguments: String)
+    }
+
     private struct ChoiceState: Sendable {
         var role: ChatCompletionResponseMessage.RoleValue?
         var content: String?
@@ -36,6 +65,8 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var contentLogprobs: [ChatCompletionTokenLogprob]?
         var refusalLogprobs: [ChatCompletionTokenLogprob]?
         var finishReason: CreateChatCompletionResponse.Choice.FinishReason?
+        /// The tool call whose arguments are arriving, whose `done` is still to come.
+        var openToolCall: Int?
     }
 
     private var id: String?
@@ -57,7 +88,10 @@ public struct ChatCompletionStreamAccumulator: Sendable {
     ///
     /// - Parameters:
     ///   - chunk: The next chunk of the stream, in order.
-    public mutating func append(_ chunk: CreateChatCompletionStreamResponse) {
+    /// - Returns: What the chunk changed: deltas, and the `done` of each part it completed.
+    @discardableResult
+    public mutating func append(_ chunk: CreateChatCompletionStreamResponse) -> [Event] {
+        var events: [Event] = []
         chunkCount += 1
         if id == nil {
             id = chunk.id
@@ -74,34 +108,87 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             var state = choices[choice.index] ?? ChoiceState()
             let delta = choice.delta
             if let role = delta.role { state.role = ChatCompletionResponseMessage.RoleValue(rawValue: role.rawValue) }
-            if let content = delta.content { state.content = (state.content ?? "") + content }
-            if let refusal = delta.refusal { state.refusal = (state.refusal ?? "") + refusal }
+            if let content = delta.content {
+                state.content = (state.content ?? "") + content
+                if !content.isEmpty {
+                    events.append(.contentDelta(choice: choice.index, delta: content, snapshot: state.content!))
+                }
+            }
+            if let refusal = delta.refusal {
+                state.refusal = (state.refusal ?? "") + refusal
+                if !refusal.isEmpty {
+                    events.append(.refusalDelta(choice: choice.index, delta: refusal, snapshot: state.refusal!))
+                }
+            }
             for fragment in delta.toolCalls ?? [] {
                 guard let index = fragment.index else { continue }
+                if let open = state.openToolCall, open != index, let previous = state.toolCalls[open] {
+                    events.append(
+                        .toolCallArgumentsDone(
+                            choice: choice.index, toolCall: open, name: previous.name ?? "",
+                            arguments: previous.arguments))
+                }
+                state.openToolCall = index
                 var call = state.toolCalls[index] ?? ToolCallState()
+                var added = ""
                 if let id = fragment.id { call.id = id }
                 switch fragment {
                 case .function(let function):
                     if let name = function.function?.name { call.name = (call.name ?? "") + name }
-                    if let arguments = function.function?.arguments { call.arguments += arguments }
+                    if let arguments = function.function?.arguments { added = arguments }
                 case .custom(let custom):
                     call.isCustom = true
                     if let name = custom.custom?.name { call.name = (call.name ?? "") + name }
-                    if let input = custom.custom?.input { call.arguments += input }
+                    if let input = custom.custom?.input { added = input }
                 case .unknown:
                     break
                 }
+                call.arguments += added
                 state.toolCalls[index] = call
+                if !added.isEmpty {
+                    events.append(
+                        .toolCallArgumentsDelta(
+                            choice: choice.index, toolCall: index, name: call.name ?? "", delta: added,
+                            snapshot: call.arguments))
+                }
             }
             if let logprobs = choice.logprobs {
                 if let content = logprobs.content { state.contentLogprobs = (state.contentLogprobs ?? []) + content }
                 if let refusal = logprobs.refusal { state.refusalLogprobs = (state.refusalLogprobs ?? []) + refusal }
             }
             if let reason = choice.finishReason {
+                if state.finishReason == nil {
+                    if let content = state.content {
+                        events.append(.contentDone(choice: choice.index, content: content))
+                    }
+                    if let refusal = state.refusal {
+                        events.append(.refusalDone(choice: choice.index, refusal: refusal))
+                    }
+                    if let open = state.openToolCall, let call = state.toolCalls[open] {
+                        events.append(
+                            .toolCallArgumentsDone(
+                                choice: choice.index, toolCall: open, name: call.name ?? "", arguments: call.arguments))
+                    }
+                    state.openToolCall = nil
+                }
                 state.finishReason = CreateChatCompletionResponse.Choice.FinishReason(rawValue: reason.rawValue)
             }
             choices[choice.index] = state
         }
+        return events
+    }
+
+    /// Whether the stream was complete: at least one choice arrived and every choice has its
+    /// `finish_reason`. A stream cut off early (which ``OpenAIStream`` reports by throwing
+    /// ``OpenAIError/Kind/unfinishedChoices``) leaves this `false`, and ``completion`` then holds
+    /// what arrived, with an empty finish reason on the unfinished choices.
+    public var isComplete: Bool {
+        !choices.isEmpty && choices.values.allSatisfy { $0.finishReason != nil }
+    }
+
+    /// The `index` of each choice without a `finish_reason` yet, in order.
+    public var unfinishedChoices: [Int] {
+        choices.filter { $0.value.finishReason == nil }.keys.sorted()
     }
 
     /// The text of choice `index` so far, or `nil` when it has no content (yet).

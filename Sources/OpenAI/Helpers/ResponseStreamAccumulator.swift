@@ -49,6 +49,13 @@ public struct ResponseStreamAccumulator: Sendable {
     /// or `nil` before one of them arrived.
     public private(set) var finalResponse: Response?
 
+    /// Whether a completing event (`response.completed`, `response.failed` or
+    /// `response.incomplete`) was applied. A stream cut off before one (which ``OpenAIStream``
+    /// reports by throwing ``OpenAIError/Kind/missingTerminalEvent``) leaves this `false`, and
+    /// ``currentResponse()`` then holds what arrived, with the status of the last snapshot
+    /// (`in_progress`).
+    public var isComplete: Bool { finalResponse != nil }
+
     /// The `sequence_number` of the last event applied, or `nil` before the first; pass it as
     /// `startingAfter` to resume the stream after a dropped connection.
     public private(set) var lastSequenceNumber: Int?

@@ -163,6 +163,9 @@ public struct HTTPStreamingResponse: Sendable {
     public var headers: [String: String]
     /// The body, chunk by chunk as received; it throws ``OpenAIError`` when the connection fails.
     public var body: AsyncThrowingStream<Data, any Swift.Error>
+    /// Closes the connection from any task, so that a pending read of ``body`` ends at once
+    /// (``OpenAIStream/close()``); `nil` when the transport has no such handle.
+    public var close: (@Sendable () -> Void)?
 
     /// Creates a streaming response.
     ///
@@ -170,10 +173,15 @@ public struct HTTPStreamingResponse: Sendable {
     ///   - statusCode: The status code.
     ///   - headers: Header fields.
     ///   - body: The body chunks.
-    public init(statusCode: Int, headers: [String: String], body: AsyncThrowingStream<Data, any Swift.Error>) {
+    ///   - close: Closes the connection from any task.
+    public init(
+        statusCode: Int, headers: [String: String], body: AsyncThrowingStream<Data, any Swift.Error>,
+        close: (@Sendable () -> Void)? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
+        self.close = close
     }
 
     /// The value of the header field `name`, compared without regard to case.

@@ -30,7 +30,8 @@ import Foundation
 /// JSON. A payload that is not an event at all (not JSON, or JSON that shares no member with the
 /// event type: a keep-alive, a proxy's frame) is skipped and reported to
 /// ``onSkippedEvent(_:)``; in ``DecodingMode/strict`` it throws ``OpenAIError/Kind/decoding``
-/// instead. Cancelling the iterating task, or dropping the iterator, closes the connection.
+/// instead. Cancelling the iterating task, dropping the iterator, or ``close()`` closes the
+/// connection.
 public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     /// The element type: one typed event.
     public typealias Element = Event
@@ -57,17 +58,20 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     /// Shared by copies of this stream (and by ``onSkippedEvent(_:)``): the request goes once.
     private let consumption: StreamConsumption
     private let skippedEventHandler: (@Sendable (SkippedStreamEvent) -> Void)?
+    /// Whether an error event that decodes as `Event` is yielded before the error is thrown.
+    private let yieldsErrorEvents: Bool
 
     init(
         connect: @escaping Connect, decode: @escaping Decode, rules: Rules,
         consumption: StreamConsumption = StreamConsumption(),
-        skippedEventHandler: (@Sendable (SkippedStreamEvent) -> Void)? = nil
+        skippedEventHandler: (@Sendable (SkippedStreamEvent) -> Void)? = nil, yieldsErrorEvents: Bool = false
     ) {
         self.connect = connect
         self.decode = decode
         self.rules = rules
         self.consumption = consumption
         self.skippedEventHandler = skippedEventHandler
+        self.yieldsErrorEvents = yieldsErrorEvents
     }
 
     /// Returns an iterator; the request is sent on its first call to `next()`.
@@ -90,15 +94,43 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     /// - Returns: The same stream (it still sends its request once) with the handler.
     public func onSkippedEvent(_ handler: @escaping @Sendable (SkippedStreamEvent) -> Void) -> OpenAIStream {
         OpenAIStream(
-            connect: connect, decode: decode, rules: rules, consumption: consumption, skippedEventHandler: handler)
+            connect: connect, decode: decode, rules: rules, consumption: consumption, skippedEventHandler: handler,
+            yieldsErrorEvents: yieldsErrorEvents)
     }
+
+    /// A stream that yields a typed error event (Responses' ``ResponseStreamEvent/error(_:)``,
+    /// Realtime-style `error` events) as an element before it throws the ``OpenAIError`` of that
+    /// event from the next call to `next()`; openai-node emits its `error` event the same way.
+    /// An error event that does not decode as `Event` (Chat Completions has none) is thrown at
+    /// once, as without this.
+    ///
+    /// - Returns: The same stream (it still sends its request once), delivering error events.
+    public func deliveringErrorEvents() -> OpenAIStream {
+        OpenAIStream(
+            connect: connect, decode: decode, rules: rules, consumption: consumption,
+            skippedEventHandler: skippedEventHandler, yieldsErrorEvents: true)
+    }
+
+    /// Ends the stream from any task: the connection closes (at once with
+    /// ``URLSessionTransport``, which cancels its task; another transport's body ends when its
+    /// stream is cancelled or its next chunk arrives), and iteration ends without an error, as
+    /// after the last event. A stream closed before it is iterated sends no request. Calling it
+    /// again does nothing; copies of the stream share it, ``resend()`` makes one that is open.
+    public func close() {
+        consumption.close()
+    }
+
+    /// Whether ``close()`` was called on this stream or a copy of it.
+    public var isClosed: Bool { consumption.isClosed }
 
     /// A new stream that sends the same request again when it is iterated: a new generation,
     /// billed again.
     ///
     /// - Returns: A stream that has not been consumed.
     public func resend() -> OpenAIStream {
-        OpenAIStream(connect: connect, decode: decode, rules: rules, skippedEventHandler: skippedEventHandler)
+        OpenAIStream(
+            connect: connect, decode: decode, rules: rules, skippedEventHandler: skippedEventHandler,
+            yieldsErrorEvents: yieldsErrorEvents)
     }
 
     /// The iterator of an ``OpenAIStream``: it owns the HTTP connection and pulls bytes only when
@@ -114,6 +146,8 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
             var lastEventType: String?
             var sawTerminalEvent = false
             var choices = ChoiceCompletion()
+            /// The error of an error event yielded as an element, thrown by the next `next()`.
+            var pendingError: OpenAIError?
         }
 
         private enum State {
@@ -157,15 +191,23 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 return try await advance()
             } catch {
                 state = .finished
+                // A closed stream ends as after its last event, whatever the closing caused.
+                if stream.consumption.isClosed { return nil }
                 throw Self.openAIError(error)
             }
         }
 
         private mutating func advance() async throws -> Event? {
             var connection: Connection
+            if stream.consumption.isClosed {
+                state = .finished
+                return nil
+            }
             switch state {
             case .finished: return nil
-            case .streaming(let current): connection = current
+            case .streaming(let current):
+                connection = current
+                if let error = connection.pendingError { throw error }
             case .idle:
                 guard stream.consumption.claim() else {
                     throw OpenAIError(
@@ -176,6 +218,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 }
                 try Task.checkCancellation()
                 let response = try await stream.connect()
+                stream.consumption.onClose(response.close)
                 connection = Connection(
                     body: response.body.makeAsyncIterator(), requestID: response.value(forHeader: "x-request-id"))
             }
@@ -216,7 +259,14 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
             }
             if event.data.hasPrefix(ServerSentEventDecoder<Event>.doneSentinel) { return .finish }
             if let name = event.event { connection.lastEventType = name }
-            try OpenAIClient.throwIfError(event, requestID: connection.requestID)
+            do {
+                try OpenAIClient.throwIfError(event, requestID: connection.requestID)
+            } catch let error as OpenAIError where stream.yieldsErrorEvents {
+                guard let (element, _) = try? stream.decode(event, decoder, false) else { throw error }
+                connection.eventCount += 1
+                connection.pendingError = error
+                return .element(element)
+            }
             if event.data.isEmpty { return .skip }
             let wantsType = event.event == nil && !rules.ending.terminalEvents.isEmpty
             let element: Event
@@ -327,6 +377,34 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
 final class StreamConsumption: @unchecked Sendable {
     private let lock = NSLock()
     private var claimed = false
+    private var closed = false
+    private var closeConnection: (@Sendable () -> Void)?
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { lock.withLock { closed } }
+
+    /// Marks the stream closed and closes its connection, if one is open.
+    func close() {
+        let connection: (@Sendable () -> Void)? = lock.withLock {
+            guard !closed else { return nil }
+            closed = true
+            defer { closeConnection = nil }
+            return closeConnection
+        }
+        connection?()
+    }
+
+    /// Keeps what closes the open connection; runs it at once when the stream was closed while
+    /// it connected.
+    func onClose(_ connection: (@Sendable () -> Void)?) {
+        guard let connection else { return }
+        let closeNow: Bool = lock.withLock {
+            if closed { return true }
+            closeConnection = connection
+            return false
+        }
+        if closeNow { connection() }
+    }
 
     /// Claims the stream; `false` when it was claimed before.
     func claim() -> Bool {

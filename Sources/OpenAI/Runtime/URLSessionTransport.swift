@@ -368,7 +368,8 @@ private final class TaskHandler: @unchecked Sendable {
             if case .cancelled = termination { task?.cancel() }
         }
         head.resume(
-            returning: HTTPStreamingResponse(statusCode: http.statusCode, headers: Self.headers(of: http), body: body))
+            returning: HTTPStreamingResponse(
+                statusCode: http.statusCode, headers: Self.headers(of: http), body: body, close: { task?.cancel() }))
     }
 
     func didReceive(_ chunk: Data) {
