@@ -41,8 +41,18 @@ final class UploadChunkedTests: XCTestCase {
         var maxInFlight = 0
         var completedPartIDs: [String] = []
         let hang: Bool
+        /// What part 1's first attempt gets.
+        let failure: HTTPResponse
 
-        init(hang: Bool = false) { self.hang = hang }
+        init(
+            hang: Bool = false,
+            failure: HTTPResponse = HTTPResponse(
+                statusCode: 500, headers: ["content-type": "application/json"],
+                body: Data(#"{"error":{"message":"boom","type":"server_error"}}"#.utf8))
+        ) {
+            self.hang = hang
+            self.failure = failure
+        }
 
         static func bytes(of body: HTTPBody?) throws -> Data {
             switch body {
@@ -85,11 +95,7 @@ final class UploadChunkedTests: XCTestCase {
                 } else {
                     try await Task.sleep(nanoseconds: 50_000_000)
                 }
-                if marker == 1 && attempt == 1 {
-                    return HTTPResponse(
-                        statusCode: 500, headers: ["content-type": "application/json"],
-                        body: Data(#"{"error":{"message":"boom","type":"server_error"}}"#.utf8))
-                }
+                if marker == 1 && attempt == 1 { return failure }
                 json = #"{"id":"part_\#(marker)","object":"upload.part","created_at":1,"upload_id":"upload_1"}"#
             } else if path.hasSuffix("/complete") {
                 let body = try JSONDecoder().decode(JSONValue.self, from: try Self.bytes(of: request.body))
@@ -136,6 +142,39 @@ final class UploadChunkedTests: XCTestCase {
         let total = Int64(4 * partSize + 12_345)
         XCTAssertEqual(log.all.last, UploadProgress(bytesSent: total, totalBytes: total))
         XCTAssertTrue(log.all.allSatisfy { $0.bytesSent <= total })
+    }
+
+    func testAPartIsRetriedByTheClientsRetryRules() async throws {
+        let partSize = 100_000
+        let url = try makeFile(parts: 3, partSize: partSize, lastPartSize: 10)
+        let error = Data(#"{"error":{"message":"slow down","type":"rate_limit"}}"#.utf8)
+        // Retry-After is honoured, through the client's sleeper.
+        let limited = FakeUploadsAPI(failure: HTTPResponse(statusCode: 429, headers: ["retry-after": "2"], body: error))
+        let sleeper = RecordingSleeper()
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-test", maxRetries: 0), transport: limited, sleeper: sleeper,
+            jitter: { 0 })
+        let upload = try await client.uploads.uploadFileChunked(
+            fileURL: url, purpose: .fineTune, partSize: Int64(partSize), maxConcurrentParts: 1)
+        XCTAssertEqual(upload.status, .completed)
+        XCTAssertEqual(limited.partAttempts, [0: 1, 1: 2, 2: 1])
+        XCTAssertEqual(sleeper.delays, [2.0])
+        // `x-should-retry: false` is final even within maxPartAttempts: the Upload is cancelled.
+        let refused = FakeUploadsAPI(
+            failure: HTTPResponse(statusCode: 503, headers: ["x-should-retry": "false"], body: error))
+        let refusing = try OpenAIClient(
+            configuration: .init(apiKey: "sk-test", maxRetries: 0), transport: refused, sleeper: RecordingSleeper(),
+            jitter: { 0 })
+        do {
+            _ = try await refusing.uploads.uploadFileChunked(
+                fileURL: url, purpose: .fineTune, partSize: Int64(partSize), maxConcurrentParts: 1,
+                maxPartAttempts: 5)
+            XCTFail("the part is not retried")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.statusCode, 503)
+        }
+        XCTAssertEqual(refused.partAttempts[1], 1)
+        XCTAssertEqual(refused.paths.last, "/v1/uploads/upload_1/cancel")
     }
 
     func testCancellingTheTaskCancelsTheUploadOnTheServer() async throws {

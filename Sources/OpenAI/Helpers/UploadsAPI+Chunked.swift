@@ -11,7 +11,9 @@ extension UploadsAPI {
     ///
     /// Each part is read from disk while it is sent, so memory stays flat (about
     /// `maxConcurrentParts` × 64 KiB of buffers). A part that fails is sent again on its own, up
-    /// to `maxPartAttempts` times, with the others unaffected. When a part still fails, or the
+    /// to `maxPartAttempts` times, with the others unaffected, by the same retry rules as every
+    /// request (the client's retry loop: connection failures, timeouts, 408, 409, 429 and 5xx,
+    /// `x-should-retry`, `Retry-After` and `retry-after-ms`, exponential backoff with jitter). When a part still fails, or the
     /// calling task is cancelled, before `complete` is sent, the Upload is cancelled on the server
     /// (`POST /uploads/{id}/cancel`) before the error is thrown.
     ///
@@ -30,8 +32,8 @@ extension UploadsAPI {
     ///   - maxConcurrentParts: How many parts are in flight at once; at least 1.
     ///   - maxPartAttempts: How many times one part is tried before the upload fails; at least 1.
     ///   - expiresAfter: The expiration policy of the resulting file.
-    ///   - options: Per-request options for every request of the upload; retries of parts are
-    ///     governed by `maxPartAttempts` instead of `maxRetries`.
+    ///   - options: Per-request options for every request of the upload; the number of attempts
+    ///     of a part is `maxPartAttempts` instead of `maxRetries` + 1.
     ///   - progress: Called with the file bytes sent so far (of every part in flight) and the
     ///     file's size, as parts go out and complete.
     /// - Returns: The completed Upload; its `file` is the created File object.
@@ -64,13 +66,12 @@ extension UploadsAPI {
             options: options)
         let tracker = PartProgressTracker(partCount: ranges.count, total: size, report: progress)
         var partOptions = options
-        partOptions.maxRetries = 0
+        partOptions.maxRetries = max(1, maxPartAttempts) - 1
         let ids: [String]
         do {
             ids = try await sendParts(
                 uploadID: upload.id, fileURL: fileURL, filename: whole.filename, ranges: ranges,
-                maxConcurrent: max(1, maxConcurrentParts), maxAttempts: max(1, maxPartAttempts),
-                options: partOptions, tracker: tracker)
+                maxConcurrent: max(1, maxConcurrentParts), options: partOptions, tracker: tracker)
             try Task.checkCancellation()
         } catch {
             // Runs outside the cancelled task, so the cancel request itself is sent.
@@ -102,7 +103,7 @@ extension UploadsAPI {
     /// Sends every part, at most `maxConcurrent` at once, and returns their ids in file order.
     private func sendParts(
         uploadID: String, fileURL: URL, filename: String, ranges: [Range<Int64>], maxConcurrent: Int,
-        maxAttempts: Int, options: RequestOptions, tracker: PartProgressTracker
+        options: RequestOptions, tracker: PartProgressTracker
     ) async throws -> [String] {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             var ids = [String?](repeating: nil, count: ranges.count)
@@ -113,7 +114,7 @@ extension UploadsAPI {
                 group.addTask {
                     let part = try await sendPart(
                         uploadID: uploadID, fileURL: fileURL, filename: filename, range: ranges[index], index: index,
-                        maxAttempts: maxAttempts, options: options, tracker: tracker)
+                        options: options, tracker: tracker)
                     return (index, part.id)
                 }
             }
@@ -126,40 +127,26 @@ extension UploadsAPI {
         }
     }
 
-    /// Sends one part, trying it again alone when it fails with a retryable error.
+    /// Sends one part; the client's retry loop sends it again (alone) as `options.maxRetries`
+    /// allows.
     private func sendPart(
-        uploadID: String, fileURL: URL, filename: String, range: Range<Int64>, index: Int, maxAttempts: Int,
-        options: RequestOptions, tracker: PartProgressTracker
+        uploadID: String, fileURL: URL, filename: String, range: Range<Int64>, index: Int, options: RequestOptions,
+        tracker: PartProgressTracker
     ) async throws -> UploadPart {
-        var attempt = 1
-        while true {
-            try Task.checkCancellation()
-            let data = try FileUpload(
-                fileURL: fileURL, offset: range.lowerBound, length: Int64(range.count), filename: filename)
-            var partOptions = options
-            let length = Int64(range.count)
-            partOptions.uploadProgress = { sent, total in
-                // `sent` counts the multipart heads too: scale it to the part's file bytes.
-                let fileBytes = total.map { $0 > 0 ? sent * length / $0 : 0 } ?? min(sent, length)
-                tracker.update(part: index, bytes: fileBytes)
-            }
-            do {
-                let part = try await parts.create(
-                    uploadID: uploadID, AddUploadPartRequest(data: data), options: partOptions)
-                tracker.update(part: index, bytes: length)
-                return part
-            } catch let error as OpenAIError where attempt < maxAttempts && Self.isRetryable(error) {
-                tracker.update(part: index, bytes: 0)
-                try await Task.sleep(nanoseconds: UInt64(min(0.25 * pow(2, Double(attempt - 1)), 4) * 1e9))
-                attempt += 1
-            }
+        try Task.checkCancellation()
+        let data = try FileUpload(
+            fileURL: fileURL, offset: range.lowerBound, length: Int64(range.count), filename: filename)
+        var partOptions = options
+        let length = Int64(range.count)
+        partOptions.uploadProgress = { sent, total in
+            // `sent` counts the multipart heads too: scale it to the part's file bytes. A retried
+            // attempt starts again from 0.
+            let fileBytes = total.map { $0 > 0 ? sent * length / $0 : 0 } ?? min(sent, length)
+            tracker.update(part: index, bytes: fileBytes)
         }
-    }
-
-    /// Errors worth sending a part again for: the connection, a timeout, 408, 409, 429 and 5xx.
-    static func isRetryable(_ error: OpenAIError) -> Bool {
-        if [.connection, .timeout, .rateLimit, .server, .conflict].contains(error.kind) { return true }
-        return error.statusCode == 408
+        let part = try await parts.create(uploadID: uploadID, AddUploadPartRequest(data: data), options: partOptions)
+        tracker.update(part: index, bytes: length)
+        return part
     }
 }
 
