@@ -8,8 +8,9 @@ that dies cannot leave it running.
 
 Routes (by request path):
   /echo        echo every message back with the same type
-  /headers     first send a JSON report of the request (Authorization header, offered and selected
-               subprotocols, path), then echo
+  /headers     first send a JSON report of the request (Authorization and api-key headers, offered
+               and selected subprotocols, path), then echo
+  /headers-close-1012  send the same report, then close with 1012 "service restart"
   /fragmented  send a text message in 3 frames and a binary message in 2 frames, then echo
   /ping        send a ping, wait up to 5 s for the pong, send "pong received", then echo
   /close-1011  send "closing", then close with 1011 "keepalive ping timeout"
@@ -161,19 +162,23 @@ async def handler(ws):
     try:
         if path == "/echo":
             await echo(ws)
-        elif path == "/headers":
+        elif path in ("/headers", "/headers-close-1012"):
             offered = ws.request.headers.get_all("Sec-WebSocket-Protocol")
             offered = [p.strip() for value in offered for p in value.split(",")]
             report = {
                 "path": ws.request.path,
                 "authorization": ws.request.headers.get("Authorization"),
+                "api_key": ws.request.headers.get("api-key"),
                 "x_custom": ws.request.headers.get("X-Custom"),
                 "offered_subprotocols": offered,
                 "selected_subprotocol": ws.subprotocol,
                 "host": ws.request.headers.get("Host"),
             }
             await ws.send(json.dumps(report))
-            await echo(ws)
+            if path == "/headers-close-1012":
+                await ws.close(1012, "service restart")
+            else:
+                await echo(ws)
         elif path == "/fragmented":
             await ws.send(["frag-one ", "frag-two ", "frag-three \u00e9\u20ac"])
             await ws.send([b"\x00\x01\x02", b"\x03\x04"])

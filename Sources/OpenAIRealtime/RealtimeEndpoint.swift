@@ -73,7 +73,15 @@ struct RealtimeEndpoint: Sendable, Hashable {
         guard let key = provided ?? configuration.apiKey ?? configuration.adminAPIKey else {
             throw RealtimeError(.invalidConfiguration, "the client has no API key")
         }
-        var headers = ["Authorization": "Bearer \(key)", "User-Agent": userAgent]
+        if provided?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true {
+            throw RealtimeError(.invalidConfiguration, "the API key provider returned an empty key")
+        }
+        var headers = ["User-Agent": userAgent]
+        if configuration.azure != nil && provided == nil {
+            headers["api-key"] = key  // an Azure key; a provider's Entra ID token is a Bearer token
+        } else {
+            headers["Authorization"] = "Bearer \(key)"
+        }
         if let organization = configuration.organization {
             headers["OpenAI-Organization"] = organization
         }
@@ -81,6 +89,47 @@ struct RealtimeEndpoint: Sendable, Hashable {
         merge(configuration.defaultHeaders, into: &headers)
         merge(extra, into: &headers)
         return headers
+    }
+
+    /// The endpoint of a server-side session: URL (Azure: `api-version` and `deployment`) and
+    /// upgrade headers, the credential asked for anew.
+    ///
+    /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/invalidConfiguration``; what the
+    ///   key provider throws.
+    static func server(
+        _ target: RealtimeSession.Target, configuration: OpenAIClient.Configuration,
+        options: RealtimeSessionOptions
+    ) async throws -> RealtimeEndpoint {
+        let base =
+            try options.endpoint ?? webSocketURL(baseURL: configuration.baseURL, path: "realtime")
+        var items = target.queryItems
+        if let azure = configuration.azure {
+            if let model = items.first(where: { $0.name == "model" })?.value ?? azure.deployment {
+                items.removeAll { $0.name == "model" || $0.name == "deployment" }
+                items.append(URLQueryItem(name: "deployment", value: azure.deployment ?? model))
+            }
+            if !items.contains(where: { $0.name == "api-version" }) {
+                items.append(URLQueryItem(name: "api-version", value: azure.apiVersion))
+            }
+        }
+        let headers = try await serverHeaders(configuration, extra: options.headers)
+        try refuseBeta(headers)
+        return RealtimeEndpoint(url: try url(base, queryItems: items), headers: headers, subprotocols: [])
+    }
+
+    /// Throws when `headers` ask for the beta protocol (`OpenAI-Beta` containing `realtime=v1`),
+    /// whose events the generated GA types do not describe.
+    static func refuseBeta(_ headers: [String: String]) throws(RealtimeError) {
+        for (name, value) in headers where name.lowercased() == "openai-beta" {
+            if value.lowercased().split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == "realtime=v1"
+            }) {
+                throw RealtimeError(
+                    .invalidConfiguration,
+                    "OpenAI-Beta: realtime=v1 asks for the beta Realtime protocol; this SDK speaks the GA protocol only (remove the header)"
+                )
+            }
+        }
     }
 
     /// The subprotocols a browser-style session offers with an ephemeral client secret.

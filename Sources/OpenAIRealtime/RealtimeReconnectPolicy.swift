@@ -4,9 +4,10 @@ import Foundation
 ///
 /// Reconnecting is the caller's choice (a new connection is a new server-side session; the
 /// conversation state is gone). This type only answers "may I, and after how long?": a close is
-/// retryable when its code is in ``retryableCloseCodes`` (by default 1001 going away, 1006 dropped
-/// without a close frame, 1011 internal error such as "keepalive ping timeout", 1012 service restart
-/// and 1013 try again later) and fewer than ``maxAttempts`` attempts were made. The delay grows
+/// retryable when its code is in ``retryableCloseCodes`` (by default the codes OpenAI's SDKs
+/// reconnect on: 1001 going away, 1005 no status, 1006 dropped without a close frame, 1011
+/// internal error such as "keepalive ping timeout", 1012 service restart, 1013 try again later
+/// and 1015 TLS handshake failure) and fewer than ``maxAttempts`` attempts were made. The delay grows
 /// exponentially from ``initialDelay`` by ``multiplier`` up to ``maxDelay``, and up to
 /// ``jitterFraction`` of it is subtracted at random so that many clients do not reconnect in step.
 ///
@@ -26,31 +27,34 @@ public struct RealtimeReconnectPolicy: Sendable, Hashable {
         case stop
     }
 
-    /// The close codes after which reconnecting makes sense (default 1001, 1006, 1011, 1012, 1013).
+    /// The close codes after which reconnecting makes sense (default 1001, 1005, 1006, 1011,
+    /// 1012, 1013, 1015).
     public var retryableCloseCodes: Set<WebSocketCloseCode>
     /// The most connection attempts after one close, counting the first (default 5).
     public var maxAttempts: Int
     /// The delay before the first attempt (default 0.5 seconds).
     public var initialDelay: Duration
-    /// The longest delay between attempts (default 30 seconds).
+    /// The longest delay between attempts (default 8 seconds, the cap of OpenAI's SDKs).
     public var maxDelay: Duration
     /// The factor by which the delay grows per attempt (default 2).
     public var multiplier: Double
     /// The largest fraction of a delay removed at random, 0...1 (default 0.25).
     public var jitterFraction: Double
 
-    /// The close codes that allow a reconnect by default: 1001, 1006, 1011, 1012, 1013.
+    /// The close codes that allow a reconnect by default: 1001, 1005, 1006, 1011, 1012, 1013, 1015.
     public static let defaultRetryableCloseCodes: Set<WebSocketCloseCode> = [
-        .goingAway, .abnormalClosure, .internalError, .serviceRestart, .tryAgainLater,
+        .goingAway, .noStatusReceived, .abnormalClosure, .internalError, .serviceRestart,
+        .tryAgainLater, .tlsHandshake,
     ]
 
     /// Creates a policy.
     ///
     /// - Parameters:
-    ///   - retryableCloseCodes: Close codes that allow a reconnect (default 1001, 1006, 1011, 1012, 1013).
+    ///   - retryableCloseCodes: Close codes that allow a reconnect (default 1001, 1005, 1006, 1011,
+    ///     1012, 1013, 1015).
     ///   - maxAttempts: Most attempts after one close (default 5).
     ///   - initialDelay: Delay before the first attempt (default 0.5 seconds).
-    ///   - maxDelay: Longest delay (default 30 seconds).
+    ///   - maxDelay: Longest delay (default 8 seconds).
     ///   - multiplier: Growth factor per attempt (default 2).
     ///   - jitterFraction: Largest fraction of a delay removed at random, clamped to 0...1 (default 0.25).
     public init(
@@ -58,7 +62,7 @@ public struct RealtimeReconnectPolicy: Sendable, Hashable {
             .defaultRetryableCloseCodes,
         maxAttempts: Int = 5,
         initialDelay: Duration = .milliseconds(500),
-        maxDelay: Duration = .seconds(30),
+        maxDelay: Duration = .seconds(8),
         multiplier: Double = 2,
         jitterFraction: Double = 0.25
     ) {

@@ -55,16 +55,20 @@ public final class RealtimeSession: Sendable {
     private let connection: EventConnection<RealtimeServerEvent>
     private let routerState: Locked<RouterState>
     let endpoint: RealtimeEndpoint
+    /// Builds the endpoint of a reconnect: a server-side session asks the key provider again.
+    let reopen: @Sendable () async throws -> RealtimeEndpoint
     private let eventIDPrefix: String
 
     private init(
         connection: EventConnection<RealtimeServerEvent>, routerState: Locked<RouterState>,
-        endpoint: RealtimeEndpoint, options: RealtimeSessionOptions
+        endpoint: RealtimeEndpoint, options: RealtimeSessionOptions,
+        reopen: @escaping @Sendable () async throws -> RealtimeEndpoint
     ) {
         self.connection = connection
         self.routerState = routerState
         self.endpoint = endpoint
         self.options = options
+        self.reopen = reopen
         eventIDPrefix = "evt_swift_" + String(UInt32.random(in: 0...UInt32.max), radix: 36) + "_"
     }
 
@@ -72,28 +76,36 @@ public final class RealtimeSession: Sendable {
 
     /// Opens a server-side session with the client's API key in the `Authorization` header.
     ///
+    /// With Azure settings (``OpenAIClient/Configuration/azure``) the session connects as
+    /// openai-python's `AzureOpenAI` does: `wss://<resource>/openai/realtime` with the
+    /// `api-version` query and `deployment` (the configured deployment, else the target's model)
+    /// in place of `model`, and the key in an `api-key` header (a token provider's token as
+    /// `Authorization: Bearer`).
+    ///
+    /// Sessions speak the GA protocol only: the beta protocol (`OpenAI-Beta: realtime=v1`) sends
+    /// events of other names and shapes than the generated `RealtimeServerEvent`, so a client or
+    /// session header that asks for it is refused rather than decoded wrongly.
+    ///
     /// - Parameters:
     ///   - target: The model, call or transcription intent, for example `.model("gpt-realtime")`.
-    ///   - client: Supplies the API key, organization, project, default headers and base URL
-    ///     (`https://api.openai.com/v1` becomes `wss://api.openai.com/v1/realtime`).
+    ///   - client: Supplies the API key (or key provider, asked again on every
+    ///     ``reconnect(policy:willReconnect:)``), organization, project, default headers and base
+    ///     URL (`https://api.openai.com/v1` becomes `wss://api.openai.com/v1/realtime`).
     ///   - options: Endpoint override, TLS trust, timeouts and audio chunk size.
     /// - Returns: The open session.
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/invalidConfiguration`` without an API
-    ///   key or with a base URL that is not http(s); ``WebSocketError`` when connecting, TLS or the
-    ///   upgrade fails (for example ``WebSocketError/Kind/handshakeRejected`` with HTTP 401).
+    ///   key, with a base URL that is not http(s), or with `OpenAI-Beta: realtime=v1`;
+    ///   ``WebSocketError`` when connecting, TLS or the upgrade fails (for example
+    ///   ``WebSocketError/Kind/handshakeRejected`` with HTTP 401).
     public static func connect(
         _ target: Target, client: OpenAIClient,
         options: RealtimeSessionOptions = RealtimeSessionOptions()
     ) async throws -> RealtimeSession {
-        let base =
-            try options.endpoint
-            ?? RealtimeEndpoint.webSocketURL(baseURL: client.configuration.baseURL, path: "realtime")
-        let endpoint = RealtimeEndpoint(
-            url: try RealtimeEndpoint.url(base, queryItems: target.queryItems),
-            headers: try await RealtimeEndpoint.serverHeaders(
-                client.configuration, extra: options.headers),
-            subprotocols: [])
-        return try await open(endpoint, options: options)
+        let configuration = client.configuration
+        let reopen: @Sendable () async throws -> RealtimeEndpoint = {
+            try await RealtimeEndpoint.server(target, configuration: configuration, options: options)
+        }
+        return try await open(try await reopen(), options: options, reopen: reopen)
     }
 
     /// Opens a session with an ephemeral client secret, offered as the subprotocol
@@ -123,12 +135,14 @@ public final class RealtimeSession: Sendable {
             url: try RealtimeEndpoint.url(base, queryItems: target.queryItems),
             headers: headers,
             subprotocols: RealtimeEndpoint.clientSecretSubprotocols(clientSecret))
-        return try await open(endpoint, options: options)
+        try RealtimeEndpoint.refuseBeta(headers)
+        return try await open(endpoint, options: options, reopen: { endpoint })
     }
 
-    static func open(_ endpoint: RealtimeEndpoint, options: RealtimeSessionOptions)
-        async throws -> RealtimeSession
-    {
+    static func open(
+        _ endpoint: RealtimeEndpoint, options: RealtimeSessionOptions,
+        reopen: @escaping @Sendable () async throws -> RealtimeEndpoint
+    ) async throws -> RealtimeSession {
         let routerState = Locked(RouterState())
         let connection = try await EventConnection(
             endpoint: endpoint, configuration: options.webSocket, buffering: options.eventBuffering,
@@ -154,7 +168,8 @@ public final class RealtimeSession: Sendable {
                 for slot in slots { slot.resolve(.failure(error)) }
             })
         return RealtimeSession(
-            connection: connection, routerState: routerState, endpoint: endpoint, options: options)
+            connection: connection, routerState: routerState, endpoint: endpoint, options: options,
+            reopen: reopen)
     }
 
     // MARK: State

@@ -40,6 +40,9 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let serviceRestart = WebSocketCloseCode(rawValue: 1012)
     /// 1013: try again later (IANA registry).
     public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
+    /// 1015: the TLS handshake failed (RFC 6455 section 7.4.1); never sent in a close frame, only
+    /// reported.
+    public static let tlsHandshake = WebSocketCloseCode(rawValue: 1015)
 
     /// Whether the code may appear in a close frame on the wire (RFC 6455 section 7.4.1 and 7.4.2).
     ///

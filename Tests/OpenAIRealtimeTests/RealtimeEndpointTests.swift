@@ -58,6 +58,49 @@ final class RealtimeEndpointTests: XCTestCase {
         }
     }
 
+    func testAzureSessionsUseTheDeploymentAPIVersionAndAPIKey() async throws {
+        let azure = OpenAIClient.Configuration.azure(
+            endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "2025-04-01-preview",
+            apiKey: "az-key")
+        let endpoint = try await RealtimeEndpoint.server(
+            .model("gpt-rt-dep"), configuration: azure, options: RealtimeSessionOptions())
+        XCTAssertEqual(
+            endpoint.url.absoluteString,
+            "wss://r.openai.azure.com/openai/realtime?deployment=gpt-rt-dep&api-version=2025-04-01-preview")
+        XCTAssertEqual(endpoint.headers["api-key"], "az-key")
+        XCTAssertNil(endpoint.headers["Authorization"])
+        // A configured deployment wins; an Entra ID token goes as a Bearer token.
+        let token = OpenAIClient.Configuration.azure(
+            endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "v", deployment: "fixed",
+            tokenProvider: { "entra-token" })
+        let tokenEndpoint = try await RealtimeEndpoint.server(
+            .model("ignored"), configuration: token, options: RealtimeSessionOptions())
+        XCTAssertEqual(
+            tokenEndpoint.url.absoluteString, "wss://r.openai.azure.com/openai/realtime?deployment=fixed&api-version=v")
+        XCTAssertEqual(tokenEndpoint.headers["Authorization"], "Bearer entra-token")
+        XCTAssertNil(tokenEndpoint.headers["api-key"])
+    }
+
+    func testTheBetaProtocolIsRefused() async throws {
+        for (defaults, extra) in [
+            (["OpenAI-Beta": "realtime=v1"], [String: String]()), ([:], ["openai-beta": "assistants=v2, realtime=v1"]),
+        ] {
+            let configuration = OpenAIClient.Configuration(apiKey: "sk-1", defaultHeaders: defaults)
+            do {
+                _ = try await RealtimeEndpoint.server(
+                    .model("gpt-realtime"), configuration: configuration,
+                    options: RealtimeSessionOptions(headers: extra))
+                XCTFail("the beta header must be refused")
+            } catch let error as RealtimeError {
+                XCTAssertEqual(error.kind, .invalidConfiguration)
+                XCTAssertTrue(error.message.contains("GA protocol only"), error.message)
+            }
+        }
+        let other = OpenAIClient.Configuration(apiKey: "sk-1", defaultHeaders: ["OpenAI-Beta": "assistants=v2"])
+        _ = try await RealtimeEndpoint.server(
+            .model("gpt-realtime"), configuration: other, options: RealtimeSessionOptions())
+    }
+
     func testClientSecretIsOfferedBesideRealtime() {
         XCTAssertEqual(
             RealtimeEndpoint.clientSecretSubprotocols("ek_abc"),

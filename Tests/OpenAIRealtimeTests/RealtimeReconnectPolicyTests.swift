@@ -11,11 +11,11 @@ final class RealtimeReconnectPolicyTests: XCTestCase {
 
     func testRetriesExactlyTheCodesThatAllowIt() {
         let policy = RealtimeReconnectPolicy()
-        let retryable: [UInt16] = [1001, 1006, 1011, 1012, 1013]
+        let retryable: [UInt16] = [1001, 1005, 1006, 1011, 1012, 1013, 1015]
         for code in retryable {
             XCTAssertTrue(policy.allowsReconnect(after: peerClose(code)), "\(code)")
         }
-        for code: UInt16 in [1000, 1002, 1003, 1005, 1007, 1008, 1009, 1010, 1014, 3000, 4000] {
+        for code: UInt16 in [1000, 1002, 1003, 1007, 1008, 1009, 1010, 1014, 3000, 4000] {
             XCTAssertFalse(policy.allowsReconnect(after: peerClose(code)), "\(code)")
             XCTAssertEqual(
                 policy.decision(after: peerClose(code), attempt: 1, jitterSample: 0), .stop)
@@ -26,6 +26,13 @@ final class RealtimeReconnectPolicyTests: XCTestCase {
         let local = WebSocketCloseInfo(code: .goingAway, reason: "", initiatedByPeer: false)
         XCTAssertEqual(
             RealtimeReconnectPolicy().decision(after: local, attempt: 1, jitterSample: 0), .stop)
+    }
+
+    func testTheDefaultBackoffIsCappedAtEightSeconds() {
+        let delays = (1...6).map { RealtimeReconnectPolicy().delay(forAttempt: $0, jitterSample: 0) }
+        XCTAssertEqual(
+            delays,
+            [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8)])
     }
 
     func testBackoffDoublesFromHalfASecondUpToTheCap() {

@@ -25,7 +25,7 @@ import XCTest
         func testSessionsOptionsAndSocketsPrintNoCredential() async throws {
             let server = try RealtimeTestServer.shared()
             let options = RealtimeSessionOptions(
-                endpoint: server.url("/session"), headers: ["X-Api-Key": "xkey-canary", "OpenAI-Beta": "realtime=v1"],
+                endpoint: server.url("/session"), headers: ["X-Api-Key": "xkey-canary", "X-Trace": "trace-1"],
                 webSocket: WebSocketConfiguration(connectTimeout: .seconds(10)), replyTimeout: .seconds(10))
             Self.assertNoSecret(options, "RealtimeSessionOptions")
             let client = try OpenAIClient(

@@ -307,6 +307,71 @@ import XCTest
             }
         }
 
+        func testReconnectAsksTheKeyProviderAgainAndCallsTheHook() async throws {
+            try await within {
+                let server = try RealtimeTestServer.shared()
+                let keys = Locked(0)
+                let client = try OpenAIClient(
+                    configuration: OpenAIClient.Configuration(
+                        apiKeyProvider: { "sk-rt-\(keys.withLock { count -> Int in count += 1; return count })" }))
+                let session = try await RealtimeSession.connect(
+                    .model("gpt-realtime"), client: client, options: Self.options(server, "/headers-close-1012"))
+                var reports: [JSONValue] = []
+                do {
+                    for try await event in session.events {
+                        if case .unknown(let report) = event { reports.append(report) }
+                    }
+                } catch let error as WebSocketError {
+                    XCTAssertEqual(error.closeInfo?.code, .serviceRestart)
+                }
+                XCTAssertEqual(reports.map { $0["authorization"] }, ["Bearer sk-rt-1"])
+                let attempts = Locked<[Int]>([])
+                let again = try await session.reconnect(
+                    policy: RealtimeReconnectPolicy(initialDelay: .milliseconds(10)),
+                    willReconnect: { attempt, delay in
+                        XCTAssertLessThanOrEqual(delay, .milliseconds(10))
+                        attempts.withLock { $0.append(attempt) }
+                    })
+                let renewed = try XCTUnwrap(again)
+                XCTAssertEqual(attempts.withLock { $0 }, [1])
+                var iterator = renewed.events.makeAsyncIterator()
+                guard case .unknown(let report) = try await iterator.next() else {
+                    return XCTFail("the new connection's header report")
+                }
+                XCTAssertEqual(report["authorization"], "Bearer sk-rt-2", "a fresh key for the new connection")
+                XCTAssertEqual(report["path"], "/headers-close-1012?model=gpt-realtime")
+                // A hook that throws stops reconnecting.
+                struct Stop: Error {}
+                do {
+                    _ = try await session.reconnect(
+                        policy: RealtimeReconnectPolicy(initialDelay: .milliseconds(10)),
+                        willReconnect: { _, _ in throw Stop() })
+                    XCTFail("the hook's error ends the reconnect")
+                } catch is Stop {}
+                XCTAssertEqual(keys.withLock { $0 }, 2, "no key was asked for after the hook threw")
+            }
+        }
+
+        func testAzureSessionSendsItsKeyAsAPIKeyToTheServer() async throws {
+            try await within {
+                let server = try RealtimeTestServer.shared()
+                let client = try OpenAIClient(
+                    configuration: .azure(
+                        endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "2025-04-01-preview",
+                        apiKey: "az-realtime-key"))
+                let session = try await RealtimeSession.connect(
+                    .model("gpt-rt"), client: client, options: Self.options(server, "/headers"))
+                var events = session.events.makeAsyncIterator()
+                guard case .unknown(let report) = try await events.next() else {
+                    return XCTFail("the header report has no type")
+                }
+                XCTAssertEqual(report["api_key"], "az-realtime-key")
+                XCTAssertEqual(report["authorization"], .null)
+                XCTAssertEqual(report["path"], "/headers?deployment=gpt-rt&api-version=2025-04-01-preview")
+                await session.close()
+            }
+        }
+
         func testResponsesWebSocketModeStreamsTypedEventsWithTheirLane() async throws {
             try await within {
                 let server = try RealtimeTestServer.shared()
