@@ -368,3 +368,25 @@ final class RuntimeParityTests: XCTestCase {
             try OpenAIClient(configuration: .init(apiKey: "sk-1", dataResidency: .init(rawValue: "eu/../x"))))
     }
 }
+
+/// `OPENAI_TEST_SERVER_URL`: the integration tests against a server that is already running.
+final class ExternalTestServerTests: XCTestCase {
+    func testTheTestServerURLOverrideIsReadStrictly() throws {
+        XCTAssertNil(try TestServer.external([:]))
+        XCTAssertNil(try TestServer.external(["OPENAI_TEST_SERVER_URL": ""]))
+        let plain = try XCTUnwrap(TestServer.external(["OPENAI_TEST_SERVER_URL": "http://127.0.0.1:8000/"]))
+        XCTAssertEqual(plain.root.absoluteString, "http://127.0.0.1:8000")
+        XCTAssertEqual(plain.second.absoluteString, "http://localhost:8000", "another origin on the same port")
+        let both = try XCTUnwrap(
+            TestServer.external([
+                "OPENAI_TEST_SERVER_URL": "https://mock.internal:9443",
+                "OPENAI_TEST_SERVER_SECOND_URL": "https://mock-2.internal:9443",
+            ]))
+        XCTAssertEqual(both.second.absoluteString, "https://mock-2.internal:9443")
+        for bad in ["127.0.0.1:8000", "ftp://x", "http://"] {
+            XCTAssertThrowsError(try TestServer.external(["OPENAI_TEST_SERVER_URL": bad]), bad) { error in
+                XCTAssertTrue(error is TestServer.ExternalServerError, "\(error)")
+            }
+        }
+    }
+}

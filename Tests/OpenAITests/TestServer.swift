@@ -18,6 +18,13 @@ import TestSupport
 /// ```
 ///
 /// Python: `OPENAI_TEST_PYTHON`, else `Scripts/.venv/bin/python` (both made by `Scripts/test.sh`).
+///
+/// `OPENAI_TEST_SERVER_URL` (a root URL such as `http://127.0.0.1:8000`) points the tests at a
+/// server that is already running instead of starting one: `Scripts/testserver/server.py` started
+/// by hand (for its log), in a container, or another mock server that speaks its control API
+/// (`x-testserver-*` headers, `/__testserver/requests`). `OPENAI_TEST_SERVER_SECOND_URL` is its
+/// second origin for the redirect tests (by default the same port on `localhost`, which is
+/// another origin).
 final class TestServer: Sendable {
     /// `http://127.0.0.1:<port>/v1`.
     let baseURL: URL
@@ -26,9 +33,9 @@ final class TestServer: Sendable {
     /// `http://127.0.0.1:<second port>`: the same server on another port, so another origin
     /// (redirect tests); its requests are recorded with the others.
     let secondRootURL: URL
-    private let process: Process
+    private let process: Process?
 
-    private init(baseURL: URL, rootURL: URL, secondRootURL: URL, process: Process) {
+    private init(baseURL: URL, rootURL: URL, secondRootURL: URL, process: Process?) {
         self.baseURL = baseURL
         self.rootURL = rootURL
         self.secondRootURL = secondRootURL
@@ -149,9 +156,40 @@ final class TestServer: Sendable {
 
     private static let state = LockedState<State>(.notStarted)
 
+    /// The server named by `OPENAI_TEST_SERVER_URL` (and `OPENAI_TEST_SERVER_SECOND_URL`), or
+    /// `nil` when it is unset or empty.
+    ///
+    /// - Throws: An error (not a skip) when a value is not an `http` or `https` URL with a host.
+    static func external(_ environment: [String: String]) throws -> (root: URL, second: URL)? {
+        guard let text = environment["OPENAI_TEST_SERVER_URL"], !text.isEmpty else { return nil }
+        func parse(_ text: String, _ name: String) throws -> URL {
+            let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+            guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ExternalServerError(message: "\(name)=\(text) is not an http(s) URL with a host")
+            }
+            return url
+        }
+        let root = try parse(text, "OPENAI_TEST_SERVER_URL")
+        if let second = environment["OPENAI_TEST_SERVER_SECOND_URL"], !second.isEmpty {
+            return (root, try parse(second, "OPENAI_TEST_SERVER_SECOND_URL"))
+        }
+        var components = URLComponents(url: root, resolvingAgainstBaseURL: false)!
+        components.host = components.host == "localhost" ? "127.0.0.1" : "localhost"
+        return (root, components.url!)
+    }
+
+    struct ExternalServerError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
     private static func start() throws -> TestServer {
         let root = SharedData.packageRoot
         let environment = ProcessInfo.processInfo.environment
+        if let (external, second) = try external(environment) {
+            return TestServer(
+                baseURL: external.appendingPathComponent("v1"), rootURL: external, secondRootURL: second, process: nil)
+        }
         let python =
             environment["OPENAI_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? root.appendingPathComponent("Scripts/.venv/bin/python").path
