@@ -45,8 +45,9 @@ if [[ "$mode" == "spm" ]]; then
     binary="$(swift build -c release --product bench-upload --scratch-path "$scratch" --show-bin-path)/bench-upload"
 else
     binary="$scratch/bench-upload-standalone"
-    swiftc -O -wmo -swift-version 6 -module-name OpenAI -D BENCH_STANDALONE \
-        "$sources"/Runtime/*.swift "$sources"/Streaming/*.swift "$sources"/Extensions/*.swift \
+    swiftc -O -wmo -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
+        "$sources"/Runtime/*.swift "$sources"/Runtime/Decoding/*.swift "$sources"/Streaming/*.swift \
+        "$sources"/Extensions/*.swift \
         Benchmarks/Upload/main.swift -o "$binary" >&2
 fi
 
