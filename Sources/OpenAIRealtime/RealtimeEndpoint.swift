@@ -60,11 +60,12 @@ struct RealtimeEndpoint: Sendable, Hashable {
     /// - Parameters:
     ///   - configuration: The client configuration.
     ///   - extra: Headers from ``RealtimeSessionOptions/headers``, applied last.
-    /// - Returns: `Authorization: Bearer …` (from the key provider, the API key or the admin key),
-    ///   `OpenAI-Organization`, `OpenAI-Project`, `User-Agent`,
-    ///   the configuration's default headers and `extra`.
+    /// - Returns: `Authorization: Bearer …` (from the key provider, the API key or the admin key;
+    ///   with Azure settings a fixed key goes as `api-key` instead), `OpenAI-Organization`,
+    ///   `OpenAI-Project`, `User-Agent`, the configuration's default headers and `extra`.
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/invalidConfiguration`` without an API
-    ///   key; what ``OpenAIClient/Configuration/apiKeyProvider`` throws.
+    ///   key or with an empty provided one; what ``OpenAIClient/Configuration/apiKeyProvider``
+    ///   throws.
     static func serverHeaders(
         _ configuration: OpenAIClient.Configuration, extra: [String: String]
     ) async throws -> [String: String] {

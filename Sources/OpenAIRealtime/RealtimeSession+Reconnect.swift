@@ -19,7 +19,10 @@ extension RealtimeSession {
     /// - Returns: The new session, or `nil` when the session is still open, was closed by this
     ///   side, or closed with a code the policy does not retry.
     /// - Throws: The last ``WebSocketError`` when every attempt failed, at once for errors that a
-    ///   retry cannot fix (TLS verification, a 4xx upgrade answer); `CancellationError` when cancelled.
+    ///   retry cannot fix (TLS verification, a 4xx upgrade answer); what `willReconnect` throws;
+    ///   what the key provider throws and ``RealtimeError`` (kind
+    ///   ``RealtimeError/Kind/invalidConfiguration``) while building the new endpoint, neither
+    ///   retried; `CancellationError` when cancelled.
     public func reconnect(
         policy: RealtimeReconnectPolicy = RealtimeReconnectPolicy(),
         willReconnect: (@Sendable (_ attempt: Int, _ delay: Duration) async throws -> Void)? = nil

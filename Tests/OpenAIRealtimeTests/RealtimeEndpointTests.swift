@@ -96,6 +96,15 @@ final class RealtimeEndpointTests: XCTestCase {
                 XCTAssertTrue(error.message.contains("GA protocol only"), error.message)
             }
         }
+        do {
+            _ = try await RealtimeSession.connect(
+                .transcription, clientSecret: "ek_1",
+                options: RealtimeSessionOptions(
+                    endpoint: URL(string: "ws://127.0.0.1:9/v1/realtime")!, headers: ["OpenAI-Beta": "realtime=v1"]))
+            XCTFail("the beta header must be refused with a client secret too")
+        } catch let error as RealtimeError {
+            XCTAssertEqual(error.kind, .invalidConfiguration)
+        }
         let other = OpenAIClient.Configuration(apiKey: "sk-1", defaultHeaders: ["OpenAI-Beta": "assistants=v2"])
         _ = try await RealtimeEndpoint.server(
             .model("gpt-realtime"), configuration: other, options: RealtimeSessionOptions())

@@ -340,6 +340,7 @@ import XCTest
                 }
                 XCTAssertEqual(report["authorization"], "Bearer sk-rt-2", "a fresh key for the new connection")
                 XCTAssertEqual(report["path"], "/headers-close-1012?model=gpt-realtime")
+                await renewed.close()
                 // A hook that throws stops reconnecting.
                 struct Stop: Error {}
                 do {

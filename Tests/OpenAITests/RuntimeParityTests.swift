@@ -145,6 +145,34 @@ final class RuntimeParityTests: XCTestCase {
         XCTAssertNil(logged.first?.requestHeaders, "headers only at debug")
     }
 
+    func testAConnectionFailureAndAMiddlewaresOwnErrorAreLoggedAsErrors() async throws {
+        struct Refusal: Error {}
+        struct Refusing: HTTPMiddleware {
+            func intercept<Reply: HTTPReplyHead>(
+                _ request: HTTPRequest, timeouts: HTTPTimeouts,
+                next: (HTTPRequest, HTTPTimeouts) async throws -> Reply
+            ) async throws -> Reply { throw Refusal() }
+        }
+        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let logger = OpenAILogger(level: .error) { entry in entries.withLock { $0.append(entry) } }
+        let down = ScriptedTransport { _, _ in throw OpenAIError(kind: .connection, message: "refused") }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", maxRetries: 0, logger: logger), transport: down,
+            sleeper: RecordingSleeper(), jitter: { 0 })
+        let request = APIRequest(method: "GET", path: "/models", operationID: "listModels")
+        _ = try? await client.sendRaw(request, options: RequestOptions())
+        let refusing = try client.withOptions { $0.middlewares = [Refusing()] }
+        do {
+            _ = try await refusing.sendRaw(request, options: RequestOptions())
+            XCTFail("the middleware's error ends the request")
+        } catch is Refusal {}
+        let logged = entries.withLock { $0 }
+        XCTAssertEqual(logged.map(\.statusCode), [nil, nil])
+        XCTAssertEqual(logged.map(\.message), ["failed: connection: refused", "failed: Refusal: Refusal()"])
+        XCTAssertTrue(logged[0].description.contains("no reply"), logged[0].description)
+        XCTAssertEqual(down.requests.count, 1, "the middleware's request never reached the transport")
+    }
+
     func testOpenAILogChoosesTheLevel() {
         func level(_ value: String) -> OpenAILogger.Level? {
             OpenAIClient.Configuration.fromEnvironment(["OPENAI_API_KEY": "sk-1", "OPENAI_LOG": value]).logger?.level
@@ -176,6 +204,14 @@ final class RuntimeParityTests: XCTestCase {
         let plain = try client.makeHTTPRequest(
             APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
         XCTAssertEqual(plain.url.absoluteString, "https://api.openai.com/v1/models?tenant=a&trace=1")
+        // The operation's own item wins over a default one; Azure's api-version is sent once.
+        var azure = OpenAIClient.Configuration.azure(
+            endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "v1", apiKey: "k")
+        azure.defaultQuery = [URLQueryItem(name: "api-version", value: "v2"), URLQueryItem(name: "limit", value: "9")]
+        let azureClient = try OpenAIClient(configuration: azure)
+        XCTAssertEqual(
+            try azureClient.makeHTTPRequest(request, options: RequestOptions()).url.absoluteString,
+            "https://r.openai.azure.com/openai/models?limit=2&api-version=v2")
     }
 
     func testADerivedClientMergesOrReplacesDefaultsAndSharesTheTransport() throws {
@@ -226,6 +262,19 @@ final class RuntimeParityTests: XCTestCase {
             XCTAssertEqual((error as? OpenAIError)?.kind, .decoding)
         }
         XCTAssertEqual(transport.requests.count, 1)
+        // The call stops at its first reply: a second request in the closure is never sent.
+        let first = try await client.withUndecodedResponse { () async throws -> ListModelsResponse in
+            _ = try await client.models.list()
+            return try await client.models.list()
+        }
+        XCTAssertEqual(first.body, body)
+        XCTAssertEqual(transport.requests.count, 2)
+        // A helper that turns the signal into its own error still returns the reply.
+        struct Wrapped: Error {}
+        let wrapped = try await client.withUndecodedResponse { () async throws -> ListModelsResponse in
+            do { return try await client.models.list() } catch { throw Wrapped() }
+        }
+        XCTAssertEqual(wrapped.response.requestID, "req_models")
         // A call that sends no JSON request says so.
         do {
             _ = try await client.withUndecodedResponse { 1 }
@@ -350,6 +399,14 @@ final class RuntimeParityTests: XCTestCase {
             ).url.absoluteString, "https://eu.api.openai.com/v1/models")
         let moved = try client.withOptions { $0.dataResidency = .japan }
         XCTAssertEqual(moved.configuration.baseURL.absoluteString, "https://jp.api.openai.com/v1")
+        let global = try client.withOptions { $0.dataResidency = nil }
+        XCTAssertEqual(global.configuration.baseURL, OpenAIClient.Configuration.defaultBaseURL)
+        // A base URL the caller chose is never replaced by a region: the two stay exclusive.
+        let proxied = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", baseURL: URL(string: "https://proxy.example/v1")!))
+        XCTAssertThrowsError(try proxied.withOptions { $0.dataResidency = .europe }) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+        }
         XCTAssertEqual(
             [.unitedStates, .australia, .canada, .india, .singapore, .southKorea, .unitedKingdom, .unitedArabEmirates]
                 .map { (region: OpenAIClient.Configuration.DataResidency) in region.baseURL?.host ?? "-" },

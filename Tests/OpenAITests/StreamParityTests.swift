@@ -97,7 +97,7 @@ final class StreamParityTests: XCTestCase {
         var accumulator = ChatCompletionStreamAccumulator()
         for chunk in chunks where !chunk.choices.contains(where: { $0.finishReason != nil && $0.index == 1 }) {
             let events = accumulator.append(chunk)
-            XCTAssertFalse(events.contains(.contentDone(choice: 1, content: accumulator.content(choice: 1) ?? "")))
+            XCTAssertFalse(events.contains { if case .contentDone(1, _) = $0 { true } else { false } })
         }
         XCTAssertFalse(accumulator.isComplete)
         XCTAssertEqual(accumulator.unfinishedChoices, [1])
@@ -112,6 +112,49 @@ final class StreamParityTests: XCTestCase {
             try responses.apply(event)
         }
         XCTAssertTrue(responses.isComplete)
+    }
+
+    func testSeveralToolCallsEachGetOneDoneEvenWhenFragmentsGoBack() throws {
+        func chunk(_ toolCalls: JSONValue, finish: String? = nil) throws -> CreateChatCompletionStreamResponse {
+            try
+                ([
+                    "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+                    "choices": [
+                        [
+                            "index": 0, "delta": ["tool_calls": toolCalls, "content": ""],
+                            "finish_reason": finish.map(JSONValue.string) ?? .null,
+                        ]
+                    ],
+                ] as JSONValue).decode()
+        }
+        func call(_ index: Int, id: String? = nil, name: String? = nil, arguments: String) -> JSONValue {
+            var function: [String: JSONValue] = ["arguments": .string(arguments)]
+            if let name { function["name"] = .string(name) }
+            var object: [String: JSONValue] = ["index": .int(index), "function": .object(function)]
+            if let id {
+                object["id"] = .string(id)
+                object["type"] = "function"
+            }
+            return .object(object)
+        }
+        var accumulator = ChatCompletionStreamAccumulator()
+        var events: [ChatCompletionStreamAccumulator.Event] = []
+        events += accumulator.append(try chunk([call(0, id: "call_a", name: "weather", arguments: "{\"city\":")]))
+        events += accumulator.append(try chunk([call(0, arguments: "\"Paris\"}")]))
+        events += accumulator.append(try chunk([call(1, id: "call_b", name: "time", arguments: "{}")]))
+        // A late fragment for the first call (servers do not, but nothing forbids it).
+        events += accumulator.append(try chunk([call(0, arguments: " ")]))
+        events += accumulator.append(try chunk([], finish: "tool_calls"))
+        let dones = events.filter { if case .toolCallArgumentsDone = $0 { true } else { false } }
+        XCTAssertEqual(
+            dones,
+            [
+                .toolCallArgumentsDone(choice: 0, toolCall: 0, name: "weather", arguments: "{\"city\":\"Paris\"}"),
+                .toolCallArgumentsDone(choice: 0, toolCall: 1, name: "time", arguments: "{}"),
+            ])
+        XCTAssertEqual(accumulator.toolCallArguments(0), "{\"city\":\"Paris\"} ")
+        XCTAssertFalse(events.contains { if case .contentDone = $0 { true } else { false } }, "empty content")
+        XCTAssertTrue(accumulator.isComplete)
     }
 
     // MARK: Error events
@@ -141,6 +184,20 @@ final class StreamParityTests: XCTestCase {
         }
         XCTAssertEqual(count, 0, "without the option the error is thrown at once")
         XCTAssertEqual(thrown?.code, "ERR_SOMETHING")
+
+        // Chat Completions has no typed error event: the error is thrown at once, not yielded
+        // as a placeholder chunk.
+        let chatError = Data(
+            ("data: " + #"{"error":{"message":"overloaded","type":"server_error","code":"busy"}}"# + "\n\n").utf8)
+        let chat = try StreamingTestSupport.client(ScriptedStreamTransport(body: chatError))
+        var chunks = 0
+        let chatThrown = await StreamingTestSupport.thrownError {
+            for try await _ in try chat.chat.completions.createStream(Self.chatRequest).deliveringErrorEvents() {
+                chunks += 1
+            }
+        }
+        XCTAssertEqual(chunks, 0)
+        XCTAssertEqual(chatThrown?.code, "busy")
     }
 
     // MARK: close()
@@ -173,6 +230,39 @@ final class StreamParityTests: XCTestCase {
             if !disconnected { try await Task.sleep(for: .milliseconds(100)) }
         }
         XCTAssertTrue(disconnected, "the server saw the connection close")
+    }
+
+    /// A transport whose reply head never comes: `stream` waits until its task is cancelled.
+    final class HangingTransport: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var cancelled = false
+        var wasCancelled: Bool { lock.withLock { cancelled } }
+
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                lock.withLock { cancelled = true }
+                throw error
+            }
+            throw OpenAIError(kind: .timeout, message: "never")
+        }
+    }
+
+    func testCloseCancelsARequestStillWaitingForItsHead() async throws {
+        let transport = HangingTransport()
+        let client = try StreamingTestSupport.client(transport)
+        let stream = try client.chat.completions.createStream(Self.chatRequest)
+        Task {
+            try await Task.sleep(for: .milliseconds(200))
+            stream.close()
+        }
+        let started = ContinuousClock.now
+        var received = 0
+        for try await _ in stream { received += 1 }
+        XCTAssertEqual(received, 0)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        XCTAssertTrue(transport.wasCancelled, "the waiting attempt was cancelled")
     }
 
     func testAStreamClosedBeforeIterationSendsNothing() async throws {

@@ -42,7 +42,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         ///
         /// - `choice`: the choice's `index`; `delta`: the new text; `snapshot`: all of it so far.
         case contentDelta(choice: Int, delta: String, snapshot: String)
-        /// A choice's content is complete (its `finish_reason` arrived).
+        /// A choice's content is complete (its `finish_reason` arrived); not sent for empty content.
         case contentDone(choice: Int, content: String)
         /// Text was added to a choice's refusal.
         case refusalDelta(choice: Int, delta: String, snapshot: String)
@@ -67,6 +67,8 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var finishReason: CreateChatCompletionResponse.Choice.FinishReason?
         /// The tool call whose arguments are arriving, whose `done` is still to come.
         var openToolCall: Int?
+        /// The tool calls whose `done` was reported, so that each is reported once.
+        var finishedToolCalls: Set<Int> = []
     }
 
     private var id: String?
@@ -122,7 +124,9 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             }
             for fragment in delta.toolCalls ?? [] {
                 guard let index = fragment.index else { continue }
-                if let open = state.openToolCall, open != index, let previous = state.toolCalls[open] {
+                if let open = state.openToolCall, open != index, let previous = state.toolCalls[open],
+                    state.finishedToolCalls.insert(open).inserted
+                {
                     events.append(
                         .toolCallArgumentsDone(
                             choice: choice.index, toolCall: open, name: previous.name ?? "",
@@ -158,13 +162,15 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             }
             if let reason = choice.finishReason {
                 if state.finishReason == nil {
-                    if let content = state.content {
+                    if let content = state.content, !content.isEmpty {
                         events.append(.contentDone(choice: choice.index, content: content))
                     }
-                    if let refusal = state.refusal {
+                    if let refusal = state.refusal, !refusal.isEmpty {
                         events.append(.refusalDone(choice: choice.index, refusal: refusal))
                     }
-                    if let open = state.openToolCall, let call = state.toolCalls[open] {
+                    if let open = state.openToolCall, let call = state.toolCalls[open],
+                        state.finishedToolCalls.insert(open).inserted
+                    {
                         events.append(
                             .toolCallArgumentsDone(
                                 choice: choice.index, toolCall: open, name: call.name ?? "", arguments: call.arguments))

@@ -13,9 +13,9 @@ extension UploadsAPI {
     /// `maxConcurrentParts` × 64 KiB of buffers). A part that fails is sent again on its own, up
     /// to `maxPartAttempts` times, with the others unaffected, by the same retry rules as every
     /// request (the client's retry loop: connection failures, timeouts, 408, 409, 429 and 5xx,
-    /// `x-should-retry`, `Retry-After` and `retry-after-ms`, exponential backoff with jitter). When a part still fails, or the
-    /// calling task is cancelled, before `complete` is sent, the Upload is cancelled on the server
-    /// (`POST /uploads/{id}/cancel`) before the error is thrown.
+    /// `x-should-retry`, `Retry-After` and `retry-after-ms`, exponential backoff with jitter).
+    /// When a part still fails, or the calling task is cancelled, before `complete` is sent, the
+    /// Upload is cancelled on the server (`POST /uploads/{id}/cancel`) before the error is thrown.
     ///
     /// ```swift
     /// let upload = try await client.uploads.uploadFileChunked(

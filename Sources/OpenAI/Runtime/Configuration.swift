@@ -58,7 +58,8 @@ extension OpenAIClient {
         /// Responses `response.completed` or an image event with base64 images, take a few MiB.
         public var maxStreamEventBytes: Int
 
-        /// Query items sent with every request, after the operation's own.
+        /// Query items sent with every request, after the operation's own; an item the operation
+        /// or ``RequestOptions/query`` names replaces the default item of that name.
         public var defaultQuery: [URLQueryItem]
         /// Request/response interceptors around the transport, outermost first; each runs once
         /// per attempt (see ``HTTPMiddleware``).
@@ -191,8 +192,8 @@ extension OpenAIClient {
         /// - Parameters:
         ///   - endpoint: The resource endpoint, e.g. `https://example.openai.azure.com`.
         ///   - apiVersion: The `api-version` query value, e.g. `2024-10-21`.
-        ///   - deployment: The deployment for deployment-scoped operations; when `nil`, the JSON
-        ///     body's `model` names it.
+        ///   - deployment: The deployment for deployment-scoped operations; when `nil`, the `model`
+        ///     of the JSON or multipart body names it.
         ///   - apiKey: The Azure API key, sent as `api-key`.
         ///   - tokenProvider: Returns a Microsoft Entra ID token; called before every attempt.
         /// - Returns: The configuration.
@@ -211,9 +212,9 @@ extension OpenAIClient {
 }
 
 extension OpenAIClient.Configuration {
-    /// A configuration for Azure OpenAI from the environment, as openai-python's and
-    /// openai-node's `AzureOpenAI` read it: `AZURE_OPENAI_ENDPOINT` (or `OPENAI_BASE_URL`, used as
-    /// it is, without `/openai` added), `OPENAI_API_VERSION` and `AZURE_OPENAI_API_KEY`; values are
+    /// A configuration for Azure OpenAI from the environment, as openai-node's `AzureOpenAI`
+    /// reads it: `AZURE_OPENAI_ENDPOINT` (or `OPENAI_BASE_URL`, used as it is, without `/openai`
+    /// added), `OPENAI_API_VERSION` and `AZURE_OPENAI_API_KEY`; values are
     /// trimmed and an empty value counts as unset.
     ///
     /// - Parameters:
@@ -314,7 +315,8 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
         if !defaultHeaders.isEmpty { parts.append("defaultHeaders: \(HTTPHeaders.redacted(defaultHeaders))") }
         if let azure { parts.append("azure: \(azure)") }
         if !defaultQuery.isEmpty {
-            parts.append("defaultQuery: \(defaultQuery.map { "\($0.name)=\(Redaction.queryValue($0))" })")
+            parts.append(
+                "defaultQuery: \(defaultQuery.map { Redaction.text("\($0.name)=\(Redaction.queryValue($0))") })")
         }
         if !middlewares.isEmpty { parts.append("middlewares: \(middlewares.map { String(describing: type(of: $0)) })") }
         if let logger { parts.append("logger: \(logger.level)") }
@@ -337,7 +339,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
                 "requestTimeout": requestTimeout, "idleTimeout": idleTimeout, "connectTimeout": connectTimeout,
                 "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
                 "azure": azure as Any, "decodingMode": decodingMode, "maxStreamEventBytes": maxStreamEventBytes,
-                "defaultQuery": defaultQuery.map { "\($0.name)=\(Redaction.queryValue($0))" },
+                "defaultQuery": defaultQuery.map { Redaction.text("\($0.name)=\(Redaction.queryValue($0))") },
                 "middlewares": middlewares.map { String(describing: type(of: $0)) },
                 "logger": logger.map { "\($0.level)" } as Any, "dataResidency": dataResidency?.rawValue as Any,
             ])

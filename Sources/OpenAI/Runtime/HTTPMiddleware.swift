@@ -23,8 +23,10 @@ extension HTTPStreamingResponse: HTTPReplyHead {}
 /// outermost) once per attempt, inside the retry loop: each sees the request with the SDK's
 /// headers and credential set, and may change it, call `next` (the rest of the chain, then the
 /// transport) zero or more times, and change or replace the reply. A reply returned without
-/// calling `next` is used as it is; a thrown error fails the attempt (an ``OpenAIError`` keeps
-/// its kind, so it may be retried; any other error ends the request).
+/// calling `next` is used as it is (build an ``HTTPResponse`` or ``HTTPStreamingResponse`` and
+/// return it `as? Reply`); a thrown error fails the attempt (an ``OpenAIError`` keeps its kind,
+/// so it may be retried; any other error ends the request). Calling `next` a second time sends
+/// the body again, which fails for a one-shot stream body (``HTTPBody/isReplayable``).
 ///
 /// One method serves buffered and streamed replies: it is generic over the reply, so a
 /// middleware cannot forget one of the two.

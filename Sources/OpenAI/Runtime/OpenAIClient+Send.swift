@@ -15,12 +15,7 @@ extension OpenAIClient {
     package func send<Response: Decodable>(
         _ request: APIRequest, options: RequestOptions, as type: Response.Type
     ) async throws -> Response {
-        let (response, head) = try await withRetries(request, options: options) {
-            httpRequest, timeouts -> AttemptResult<HTTPResponse> in
-            let response = try await self.pipeline.send(httpRequest, timeouts: timeouts)
-            guard (200..<300).contains(response.statusCode) else { return .failure(response) }
-            return .success(response, statusCode: response.statusCode, headers: response.headers)
-        }
+        let (response, head) = try await sendBuffered(request, options: options)
         if let recorder = RequestContext.recorder, recorder.defersDecoding,
             recorder.keep(
                 UndecodedReply(
@@ -113,11 +108,18 @@ extension OpenAIClient {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, or
     ///   cancellation.
     func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
-        try await withRetries(request, options: options) { httpRequest, timeouts in
+        try await sendBuffered(request, options: options).value
+    }
+
+    /// Sends `request` with retries and returns the 2xx reply, read whole, and its head.
+    private func sendBuffered(_ request: APIRequest, options: RequestOptions) async throws -> (
+        value: HTTPResponse, response: RawResponse
+    ) {
+        try await withRetries(request, options: options) { httpRequest, timeouts -> AttemptResult<HTTPResponse> in
             let response = try await self.pipeline.send(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else { return .failure(response) }
             return .success(response, statusCode: response.statusCode, headers: response.headers)
-        }.value
+        }
     }
 
     /// Sends `request` with retries and streams the 2xx reply's body to the file at `destination`
@@ -184,13 +186,13 @@ extension OpenAIClient {
         var redirects = 0
         while true {
             if Task.isCancelled { throw OpenAIError.cancelled() }
-            try await authorize(&httpRequest, request, options: options)
-            setAttemptHeaders(&httpRequest, retries: retries, timeout: timeouts.request, options: options)
             let outcome: RetryPolicy.Outcome
             let error: OpenAIError
             var failedResponse: HTTPResponse?
             let started = ContinuousClock.now
             do {
+                try await authorize(&httpRequest, request, options: options)
+                setAttemptHeaders(&httpRequest, retries: retries, timeout: timeouts.request, options: options)
                 switch try await attempt(httpRequest, timeouts) {
                 case .success(let value, let statusCode, let headers):
                     let head = RawResponse(statusCode: statusCode, headers: headers, attempts: retries + 1)
@@ -219,6 +221,10 @@ extension OpenAIClient {
                 throw OpenAIError.cancelled()
             } catch let failure as URLError where failure.code == .cancelled {
                 throw OpenAIError.cancelled()
+            } catch {
+                // Not retried: a key provider's, a middleware's or the file system's own error.
+                log.failure(httpRequest, nil, error: error, attempt: retries + 1, since: started)
+                throw error
             }
             let decision = policy.decide(
                 retriesSoFar: retries, outcome: outcome, bodyIsReplayable: httpRequest.body?.isReplayable ?? true,
@@ -259,7 +265,11 @@ extension OpenAIClient {
         let base = baseURL.absoluteString
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
         var path = request.path
+        // The operation's items, the default items it and the request do not name, the request's.
         var query = request.query
+        let named = Set(query.map(\.name) + options.query.map(\.name))
+        query += configuration.defaultQuery.filter { !named.contains($0.name) }
+        query += options.query
         if let azure = configuration.azure {
             if request.method == "POST", Configuration.Azure.deploymentScopedPaths.contains(path),
                 !baseURL.pathComponents.contains("deployments"),
@@ -271,9 +281,6 @@ extension OpenAIClient {
                 query.append(URLQueryItem(name: "api-version", value: azure.apiVersion))
             }
         }
-        let requestNames = Set(options.query.map(\.name))
-        query += configuration.defaultQuery.filter { !requestNames.contains($0.name) }
-        query += options.query
         let url: URL
         if query.isEmpty, let plain = URL(string: trimmed + path) {
             url = plain

@@ -131,7 +131,9 @@ public final class OpenAIClient: Sendable {
             derived.defaultQuery = derived.defaultQuery.filter { !names.contains($0.name) } + query
         }
         try configure(&derived)
-        if derived.dataResidency != configuration.dataResidency, derived.baseURL == configuration.baseURL {
+        if configuration.dataResidency != nil, derived.dataResidency != configuration.dataResidency,
+            derived.baseURL == configuration.baseURL
+        {
             // The region chose this client's base URL; a new region chooses the new one.
             derived.baseURL = Configuration.defaultBaseURL
         }

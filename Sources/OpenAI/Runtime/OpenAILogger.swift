@@ -9,23 +9,23 @@ import Foundation
 /// What is logged, per level:
 /// - ``Level/error``: a request that failed for good (its error kind and message).
 /// - ``Level/warning``: an attempt that will be retried, and the delay before the retry.
-/// - ``Level/info``: every attempt's reply: method, path, status, request id, attempt number,
-///   duration in seconds.
+/// - ``Level/info``: the successful attempt's reply: method, URL, status, request id, attempt
+///   number, duration in seconds.
 /// - ``Level/debug``: also the request's and the reply's header fields.
 ///
 /// No entry holds a credential: header values pass through the one redaction list
 /// (``HTTPHeaders/credentialNames``), and URLs through ``Redaction/url(_:)``. Bodies are never
 /// logged.
 public struct OpenAILogger: Sendable {
-    /// How much is logged; each level includes the ones above it in this list.
+    /// How much is logged; each level includes the ones below it in this list.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         /// Header fields as well as what ``info`` logs.
         case debug
-        /// Every attempt's reply.
+        /// The successful attempt's reply, as well as what ``warning`` logs.
         case info
-        /// Retries.
+        /// Retries, as well as what ``error`` logs.
         case warning
-        /// Requests that failed.
+        /// Requests that failed for good.
         case error
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -59,8 +59,8 @@ public struct OpenAILogger: Sendable {
         public var requestID: String?
         /// The attempt, from 1.
         public var attempt: Int
-        /// How long the attempt took, in seconds: until the reply arrived whole or, for a
-        /// stream or a download, until its head arrived.
+        /// How long the attempt took, in seconds: until the reply arrived whole (a download: until
+        /// its file was written), or for a stream until its head arrived.
         public var duration: TimeInterval
         /// What happened: `retrying in 0.5 s`, `failed: rateLimit: ...`; empty for a reply.
         public var message: String
@@ -120,7 +120,7 @@ public struct OpenAILogger: Sendable {
 struct AttemptLog {
     let logger: OpenAILogger?
 
-    /// A 2xx reply (for a stream or a download, its head).
+    /// A 2xx reply (for a stream, its head; for a download, once its file is written).
     func reply(
         _ request: HTTPRequest, status: Int, headers: [String: String], attempt: Int,
         since start: ContinuousClock.Instant
@@ -141,12 +141,18 @@ struct AttemptLog {
 
     /// The attempt after which the request fails.
     func failure(
-        _ request: HTTPRequest, _ response: HTTPResponse?, error: OpenAIError, attempt: Int,
+        _ request: HTTPRequest, _ response: HTTPResponse?, error: any Error, attempt: Int,
         since start: ContinuousClock.Instant
     ) {
+        let reason =
+            if let error = error as? OpenAIError {
+                "\(error.kind): \(error.message)"
+            } else {
+                "\(type(of: error)): \(error)"
+            }
         write(
             .error, request, status: response?.statusCode, headers: response?.headers ?? [:], attempt: attempt,
-            since: start, message: "failed: \(error.kind): \(Redaction.text(error.message))")
+            since: start, message: "failed: " + Redaction.text(reason))
     }
 
     private func write(

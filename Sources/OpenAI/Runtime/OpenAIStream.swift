@@ -111,11 +111,16 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
             skippedEventHandler: skippedEventHandler, yieldsErrorEvents: true)
     }
 
-    /// Ends the stream from any task: the connection closes (at once with
-    /// ``URLSessionTransport``, which cancels its task; another transport's body ends when its
-    /// stream is cancelled or its next chunk arrives), and iteration ends without an error, as
-    /// after the last event. A stream closed before it is iterated sends no request. Calling it
-    /// again does nothing; copies of the stream share it, ``resend()`` makes one that is open.
+    /// Ends the stream from any task, and iteration ends without an error, as after the last
+    /// event:
+    /// - before iteration: no request is sent;
+    /// - while the request waits for its reply head or for a retry: the attempt is cancelled;
+    /// - while events arrive: the connection closes at once with ``URLSessionTransport`` (it
+    ///   cancels its task, ``HTTPStreamingResponse/close``); with a transport that gives no such
+    ///   handle, the body ends at its next chunk.
+    ///
+    /// Calling it again does nothing; copies of the stream share it, ``resend()`` makes one that
+    /// is open.
     public func close() {
         consumption.close()
     }
@@ -217,8 +222,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                     )
                 }
                 try Task.checkCancellation()
-                let response = try await stream.connect()
-                stream.consumption.onClose(response.close)
+                let response = try await connectClosably()
                 connection = Connection(
                     body: response.body.makeAsyncIterator(), requestID: response.value(forHeader: "x-request-id"))
             }
@@ -252,6 +256,32 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
         }
 
         /// One dispatched event: `[DONE]`, an error, a skipped payload or a typed event.
+        /// Connects in a child task that ``OpenAIStream/close()`` cancels (while the request waits
+        /// for its head, or between retries), then hands `close()` the reply's own close.
+        private func connectClosably() async throws -> HTTPStreamingResponse {
+            let connect = stream.connect
+            let attempt = Task { try await connect() }
+            stream.consumption.onClose { attempt.cancel() }
+            let response = try await withTaskCancellationHandler {
+                try await attempt.value
+            } onCancel: {
+                attempt.cancel()
+            }
+            stream.consumption.onClose(response.close)
+            return response
+        }
+
+        /// Whether `element`, decoded from an error event, is a typed event: not a placeholder
+        /// that shares no member with the event type, nor a union's `unknown` case.
+        private func isTypedEvent(_ element: Event) -> Bool {
+            if reportsDeviations, let reporting = element as? any SpecDeviationReporting,
+                reporting.specDeviations.sharesNoMember
+            {
+                return false
+            }
+            return Mirror(reflecting: element).children.first?.label != "unknown"
+        }
+
         private func handle(_ event: ServerSentEvent, _ connection: inout Connection) throws -> StreamStep<Event> {
             let rules = stream.rules
             if event.data.utf8.count > rules.maxEventBytes {
@@ -262,7 +292,9 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
             do {
                 try OpenAIClient.throwIfError(event, requestID: connection.requestID)
             } catch let error as OpenAIError where stream.yieldsErrorEvents {
-                guard let (element, _) = try? stream.decode(event, decoder, false) else { throw error }
+                guard let (element, _) = try? stream.decode(event, decoder, false), isTypedEvent(element) else {
+                    throw error
+                }
                 connection.eventCount += 1
                 connection.pendingError = error
                 return .element(element)
@@ -373,7 +405,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
 }
 
 /// Whether a stream's request was sent: a stream is consumed once.
-/// `@unchecked Sendable`: `lock` guards `claimed`.
+/// `@unchecked Sendable`: `lock` guards `claimed`, `closed` and `closeConnection`.
 final class StreamConsumption: @unchecked Sendable {
     private let lock = NSLock()
     private var claimed = false
@@ -394,8 +426,8 @@ final class StreamConsumption: @unchecked Sendable {
         connection?()
     }
 
-    /// Keeps what closes the open connection; runs it at once when the stream was closed while
-    /// it connected.
+    /// Keeps what closes the open connection (or cancels the connecting attempt), replacing what
+    /// it kept before; runs it at once when the stream was closed meanwhile.
     func onClose(_ connection: (@Sendable () -> Void)?) {
         guard let connection else { return }
         let closeNow: Bool = lock.withLock {

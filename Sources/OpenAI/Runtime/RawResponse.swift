@@ -209,7 +209,9 @@ extension OpenAIClient {
     /// body bytes; ``UndecodedResponse/decode()`` decodes it later, as the call would have.
     ///
     /// The call stops once that reply has arrived: `call` should be one SDK method that returns a
-    /// JSON reply. For a helper that sends several requests, only the first is made.
+    /// JSON reply, and `Value` that method's own return type (`{ try await client.models.list() }`,
+    /// not `{ try await client.models.list().data }`, whose `decode()` would fail at run time).
+    /// For a helper that sends several requests, only the first is made.
     ///
     /// - Parameter call: The call, e.g. `{ try await client.models.list() }`.
     /// - Returns: The undecoded reply.
@@ -225,7 +227,7 @@ extension OpenAIClient {
         } catch is DecodingDeferred {
         } catch {
             // A helper that turned the signal into its own error still made the request.
-            guard recorder.undecoded == nil else { return UndecodedResponse(recorder.undecoded!) }
+            if let reply = recorder.undecoded { return UndecodedResponse(reply) }
             throw error
         }
         guard let reply = recorder.undecoded else {
