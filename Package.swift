@@ -16,9 +16,17 @@ let package = Package(
         // MARK: SDK
         .target(
             name: "OpenAI",
+            dependencies: [.target(name: "CLibcurl", condition: .when(platforms: [.linux]))],
             path: "Sources/OpenAI",
             // The generator writes the admin module's files into its one output folder.
             exclude: ["Generated/Admin"]
+        ),
+        // libcurl loaded at run time (the libcurl.so.4 FoundationNetworking links) for direct
+        // uploads on Linux; building it needs no libcurl development package.
+        .target(
+            name: "CLibcurl",
+            path: "Sources/CLibcurl",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "OpenAIAdmin",

@@ -45,7 +45,15 @@ if [[ "$mode" == "spm" ]]; then
     binary="$(swift build -c release --product bench-upload --scratch-path "$scratch" --show-bin-path)/bench-upload"
 else
     binary="$scratch/bench-upload-standalone"
+    # The CLibcurl C target as SwiftPM builds it: its object file and a module map for its header,
+    # so that the direct libcurl upload path (Runtime/CurlUpload.swift) is in the build.
+    clibcurl="$scratch/clibcurl"
+    mkdir -p "$clibcurl"
+    cc -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$clibcurl/shim.o"
+    printf 'module CLibcurl {\n    header "%s"\n    export *\n}\n' \
+        "$PWD/Sources/CLibcurl/include/CLibcurl.h" >"$clibcurl/module.modulemap"
     swiftc -O -wmo -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
+        -Xcc -fmodule-map-file="$clibcurl/module.modulemap" "$clibcurl/shim.o" -ldl \
         "$sources"/Runtime/*.swift "$sources"/Runtime/Decoding/*.swift "$sources"/Streaming/*.swift \
         "$sources"/Extensions/*.swift \
         Benchmarks/Upload/main.swift -o "$binary" >&2

@@ -1,0 +1,76 @@
+// The few libcurl entry points the SDK's direct upload path uses (OpenAI/Runtime/CurlUpload.swift),
+// loaded at run time from the libcurl.so.4 that FoundationNetworking itself links, so building the
+// SDK needs no libcurl development package. Linux only; elsewhere every function reports failure.
+//
+// The option and info numbers are libcurl's ABI (curl/curl.h, stable since 7.x).
+#ifndef CLIBCURL_H
+#define CLIBCURL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void CLibcurlHandle;
+typedef struct CLibcurlList CLibcurlList;
+
+typedef size_t (*CLibcurlDataCallback)(char *buffer, size_t size, size_t count, void *context);
+typedef int (*CLibcurlProgressCallback)(void *context, int64_t downloadTotal, int64_t downloadNow,
+                                        int64_t uploadTotal, int64_t uploadNow);
+
+enum {
+    CLibcurlOptionWriteData = 10001,
+    CLibcurlOptionURL = 10002,
+    CLibcurlOptionReadData = 10009,
+    CLibcurlOptionErrorBuffer = 10010,
+    CLibcurlOptionHTTPHeader = 10023,
+    CLibcurlOptionHeaderData = 10029,
+    CLibcurlOptionCustomRequest = 10036,
+    CLibcurlOptionProgressData = 10057,
+    CLibcurlOptionWriteFunction = 20011,
+    CLibcurlOptionReadFunction = 20012,
+    CLibcurlOptionHeaderFunction = 20079,
+    CLibcurlOptionProgressFunction = 20219,
+    CLibcurlOptionLowSpeedLimit = 19,
+    CLibcurlOptionLowSpeedTime = 20,
+    CLibcurlOptionNoProgress = 43,
+    CLibcurlOptionPost = 47,
+    CLibcurlOptionHTTPVersion = 84,
+    CLibcurlOptionNoSignal = 99,
+    CLibcurlOptionTimeoutMilliseconds = 155,
+    CLibcurlOptionConnectTimeoutMilliseconds = 156,
+    CLibcurlOptionUploadBufferSize = 280,
+    CLibcurlOptionPostFieldSizeLarge = 30120,
+};
+
+enum {
+    CLibcurlInfoResponseCode = 0x200002,
+    CLibcurlHTTPVersion1_1 = 2,
+    CLibcurlErrorBufferSize = 256,
+    CLibcurlReadAbort = 0x10000000,
+};
+
+enum {
+    CLibcurlOK = 0,
+    CLibcurlCouldNotConnect = 7,
+    CLibcurlWriteError = 23,
+    CLibcurlReadError = 26,
+    CLibcurlTimedOut = 28,
+    CLibcurlAbortedByCallback = 42,
+};
+
+/// Loads libcurl.so.4 and calls curl_global_init once; 1 when libcurl is usable, else 0.
+int clibcurl_load(void);
+
+CLibcurlHandle *clibcurl_easy_init(void);
+void clibcurl_easy_cleanup(CLibcurlHandle *handle);
+int clibcurl_easy_perform(CLibcurlHandle *handle);
+int clibcurl_setopt_long(CLibcurlHandle *handle, int option, long value);
+int clibcurl_setopt_pointer(CLibcurlHandle *handle, int option, const void *value);
+int clibcurl_setopt_offset(CLibcurlHandle *handle, int option, int64_t value);
+int clibcurl_setopt_data_callback(CLibcurlHandle *handle, int option, CLibcurlDataCallback callback);
+int clibcurl_setopt_progress_callback(CLibcurlHandle *handle, CLibcurlProgressCallback callback);
+int clibcurl_getinfo_long(CLibcurlHandle *handle, int info, long *value);
+CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string);
+void clibcurl_slist_free_all(CLibcurlList *list);
+const char *clibcurl_easy_strerror(int code);
+
+#endif
