@@ -192,7 +192,7 @@ if m:
             continue  # the admin module's folder: the admin manifest below excludes it too
         if key == "dependencies":
             d = re.search(r"dependencies:\s*\[", block)
-            if re.findall(r'name:\s*"([^"]+)"', balanced(block, d.end() - 1)) == ["CLibcurl"]:
+            if d and re.findall(r'name:\s*"([^"]+)"', balanced(block, d.end() - 1)) == ["CLibcurl"]:
                 continue  # Linux direct uploads (Runtime/CurlUpload.swift): compiled out without the module
         if re.search(key + r":\s*\[\s*[^\]\s]", block):
             print(f"check-history: warning: the OpenAI target has {key}; the temporary package does not copy them",

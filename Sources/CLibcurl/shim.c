@@ -9,7 +9,7 @@ typedef int (*GetinfoFunction)(void *, int, ...);
 
 static struct {
     int loaded;
-    long (*global_init)(long);
+    int (*global_init)(long);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *);
     int (*easy_perform)(void *);
@@ -23,9 +23,10 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    // Only the copy FoundationNetworking already loaded: never a second libcurl in the process.
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_NOLOAD);
     if (library == NULL) return;
-    curl.global_init = (long (*)(long))dlsym(library, "curl_global_init");
+    curl.global_init = (int (*)(long))dlsym(library, "curl_global_init");
     curl.easy_init = (void *(*)(void))dlsym(library, "curl_easy_init");
     curl.easy_cleanup = (void (*)(void *))dlsym(library, "curl_easy_cleanup");
     curl.easy_perform = (int (*)(void *))dlsym(library, "curl_easy_perform");

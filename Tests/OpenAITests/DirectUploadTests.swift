@@ -107,6 +107,84 @@ import XCTest
             }
         }
 
+        func testAnIdleTimeoutAndALargeErrorBodyOfADirectUpload() async throws {
+            let server = try TestServer.shared()
+            let url = try file()
+            let idle = try server.client(
+                maxRetries: 0,
+                headers: ["x-testserver-scenario": TestServer.scenario(), "x-testserver-delay-ms": "6000"],
+                configure: { $0.idleTimeout = 1 })
+            let started = ContinuousClock.now
+            do {
+                _ = try await idle.files.create(.init(file: try FileUpload(fileURL: url), purpose: .batch))
+                XCTFail("nothing moves for longer than the idle timeout")
+            } catch let error as OpenAIError {
+                XCTAssertEqual(error.kind, .timeout)
+                XCTAssertTrue(error.message.contains("idle timeout of 1.0 s"), error.message)
+            }
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(4), "checked about once a second")
+
+            // A 10 MB error body: reading stops after its first 64 KiB, and the reply is the error.
+            let scenario = TestServer.scenario()
+            let flooding = try server.client(
+                maxRetries: 0,
+                headers: [
+                    "x-testserver-scenario": scenario, "x-testserver-fail-status": "400",
+                    "x-testserver-error-body-bytes": "10000000",
+                ])
+            do {
+                _ = try await flooding.files.create(.init(file: try FileUpload(fileURL: url), purpose: .batch))
+                XCTFail("a 400 throws")
+            } catch let error as OpenAIError {
+                XCTAssertEqual(error.kind, .badRequest, "the cut body is the reply, not a connection error")
+                XCTAssertEqual(error.rawBody?.count, 8192, "errors keep the start of the body")
+            }
+            var written: Double?
+            for _ in 0..<50 where written == nil {
+                let records = try await server.requests(scenario: scenario)
+                written = records.last?.raw["error_body_bytes_written"]?.doubleValue
+                if written == nil || written == 0 { written = nil; try await Task.sleep(for: .milliseconds(100)) }
+            }
+            XCTAssertLessThan(try XCTUnwrap(written), 5_000_000, "the client closed the connection early")
+        }
+
+        func testTheTransportsConfigurationDecidesThePathAndAddsItsHeaders() async throws {
+            let server = try TestServer.shared()
+            let url = try file()
+            func upload(_ configuration: URLSessionConfiguration) async throws -> TestServer.Record {
+                let scenario = TestServer.scenario()
+                let client = try server.client(
+                    maxRetries: 0, headers: ["x-testserver-scenario": scenario],
+                    transport: URLSessionTransport(configuration: configuration))
+                _ = try await client.files.create(.init(file: try FileUpload(fileURL: url), purpose: .batch))
+                let records = try await server.requests(scenario: scenario)
+                return try XCTUnwrap(records.last)
+            }
+            let additional = URLSessionConfiguration.default
+            additional.httpAdditionalHeaders = ["X-From-Configuration": "yes", "X-Stainless-Lang": "overridden"]
+            let direct = try await upload(additional)
+            XCTAssertNotNil(direct.headers["content-length"])
+            XCTAssertEqual(direct.headers["x-from-configuration"], "yes")
+            XCTAssertEqual(direct.headers["x-stainless-lang"], "swift", "the request's header wins")
+            // A proxy dictionary keeps the request on URLSession, which sends a stream chunked.
+            let proxied = URLSessionConfiguration.default
+            proxied.connectionProxyDictionary = [:]
+            let viaSession = try await upload(proxied)
+            XCTAssertEqual(viaSession.headers["transfer-encoding"], "chunked")
+            XCTAssertEqual(viaSession.validation, "ok")
+        }
+
+        func testAHeaderWithALineBreakIsRefusedBeforeAnythingIsSent() async throws {
+            XCTAssertThrowsError(
+                try CurlUpload.headerLines(["X-Injected": "a\r\nEvil: 1"], additionalHeaders: [:])
+            ) { error in
+                XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+            }
+            XCTAssertEqual(
+                try CurlUpload.headerLines(["B": "2", "a": "", "Content-Length": "9"], additionalHeaders: ["b": "1"]),
+                ["a;", "B: 2", "Expect:"], "sorted, the request's value wins, an empty value kept, no length")
+        }
+
         func testAFileThatShrinksWhileItIsSentFailsWithTheBodysError() async throws {
             let server = try TestServer.shared()
             let url = try file()

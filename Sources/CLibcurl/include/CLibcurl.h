@@ -57,7 +57,8 @@ enum {
     CLibcurlAbortedByCallback = 42,
 };
 
-/// Loads libcurl.so.4 and calls curl_global_init once; 1 when libcurl is usable, else 0.
+/// Finds the libcurl.so.4 already loaded (by FoundationNetworking) and calls curl_global_init once;
+/// 1 when libcurl is usable, else 0.
 int clibcurl_load(void);
 
 CLibcurlHandle *clibcurl_easy_init(void);

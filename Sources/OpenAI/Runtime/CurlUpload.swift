@@ -10,43 +10,55 @@
     /// delegate queue, socket-source updates): measured with `perf`, an upload spends most of its
     /// time in thread wake-ups, and reaches about 0.7 of `curl`'s throughput on 2 cores. Here one
     /// thread runs `curl_easy_perform`, the read callback fills libcurl's 512 KiB upload buffer
-    /// straight from the body's `InputStream`, and a body of known length goes with its
-    /// `Content-Length` instead of chunked transfer coding.
+    /// straight from the body's `InputStream`, and the body goes with its `Content-Length`
+    /// instead of chunked transfer coding.
     ///
-    /// What differs from the URLSession path: redirects are not followed (a 307 or 308 to the
-    /// same origin is sent again by the client's retry loop, any other comes back as the reply);
-    /// the configuration's `httpAdditionalHeaders` are sent, its other settings (cookies, caches,
-    /// proxies set in `connectionProxyDictionary`) do not apply, which is why a transport made
-    /// with a proxy dictionary keeps using URLSession. libcurl reads the proxy environment
-    /// variables (`https_proxy`, `no_proxy`, ...) as FoundationNetworking does.
+    /// Only bodies whose reads never wait on another task come here (``HTTPBodyStream`` from a
+    /// file, or a multipart form of files and bytes), over `http` or `https`, so that libcurl
+    /// checks the limits and cancellation between reads. What differs from the URLSession path:
+    /// redirects are not followed (a 307 or 308 to the same origin is sent again by the client's
+    /// retry loop, the body being replayable; any other comes back as the reply); of the
+    /// configuration only `httpAdditionalHeaders` applies (cookies, caches and TLS settings do
+    /// not), which is why ``URLSessionTransport`` keeps every request on URLSession when the
+    /// configuration sets a proxy dictionary or its own protocol classes. libcurl reads the proxy
+    /// environment variables (`https_proxy`, `no_proxy`, ...) as FoundationNetworking does.
     enum CurlUpload {
-        /// Whether libcurl could be loaded (libcurl.so.4, which FoundationNetworking links).
+        /// Whether libcurl is usable (the libcurl.so.4 FoundationNetworking loaded).
         static let isAvailable: Bool = clibcurl_load() == 1
 
         /// The upload buffer handed to libcurl, in bytes: fewer, larger reads than its 64 KiB
         /// default.
         static let uploadBufferSize = 512 * 1024
 
+        /// Whether `request` takes this path.
+        static func accepts(_ request: HTTPRequest, _ body: HTTPBodyStream) -> Bool {
+            guard body.readsWithoutWaiting, body.length != nil else { return false }
+            let scheme = request.url.scheme?.lowercased()
+            return scheme == "http" || scheme == "https"
+        }
+
         /// Sends `request`, its body read from `body`.
         ///
         /// - Returns: The reply with its body (a non-2xx body cut to
         ///   ``URLSessionTransport/maxErrorBodyBytes``).
-        /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/timeout``,
-        ///   ``OpenAIError/Kind/connection``, ``OpenAIError/Kind/cancelled``, or the body's own
-        ///   error (``OpenAIError/Kind/invalidRequest`` for a file that ended early).
+        /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/timeout`` (the message names the
+        ///   limit), ``OpenAIError/Kind/connection``, ``OpenAIError/Kind/cancelled``, or
+        ///   ``OpenAIError/Kind/invalidRequest`` for a header with a line break or a body that
+        ///   ends before its length.
         static func send(
             _ request: HTTPRequest, body: HTTPBodyStream, timeouts: HTTPTimeouts, additionalHeaders: [String: String]
         ) async throws -> HTTPResponse {
             if Task.isCancelled {
                 throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
             }
-            let input = try body.makeInputStream()
+            let headers = try headerLines(request.headers, additionalHeaders: additionalHeaders)
             let transfer = CurlTransfer(
-                input: input, length: body.length, progress: request.uploadProgress, timeouts: timeouts)
+                input: try body.makeInputStream(), length: body.length ?? 0, progress: request.uploadProgress,
+                timeouts: timeouts)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let thread = Thread {
-                        continuation.resume(with: transfer.perform(request, additionalHeaders: additionalHeaders))
+                        continuation.resume(with: transfer.perform(request, headerLines: headers))
                     }
                     thread.name = "OpenAI.CurlUpload"
                     thread.start()
@@ -55,14 +67,45 @@
                 transfer.cancel()
             }
         }
+
+        /// `Name: value` lines: the configuration's additional headers, then the request's (which
+        /// win); libcurl sets `Content-Length` itself, and `Expect:` turns off its
+        /// `100-continue` wait.
+        ///
+        /// - Throws: ``OpenAIError/Kind/invalidRequest`` for a name or value with a line break.
+        static func headerLines(_ headers: [String: String], additionalHeaders: [String: String]) throws
+            -> [String]
+        {
+            var merged: [String: (name: String, value: String)] = [:]
+            for (name, value) in additionalHeaders { merged[name.lowercased()] = (name, value) }
+            for (name, value) in headers { merged[name.lowercased()] = (name, value) }
+            merged["content-length"] = nil
+            merged["transfer-encoding"] = nil
+            var lines: [String] = []
+            for key in merged.keys.sorted() {
+                let (name, value) = merged[key]!
+                guard !(name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }), !name.isEmpty else {
+                    throw OpenAIError(
+                        kind: .invalidRequest, message: "The header `\(Redaction.text(name))` has a line break.")
+                }
+                // `Name;` is libcurl's form of a header with an empty value (`Name:` removes it).
+                lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+            }
+            if merged["expect"] == nil { lines.append("Expect:") }
+            return lines
+        }
     }
 
     /// One transfer: the state libcurl's callbacks read and write, on the transfer's thread.
     /// `@unchecked Sendable`: `lock` guards `cancelled`; everything else is touched only by the
     /// thread that runs `perform`.
     final class CurlTransfer: @unchecked Sendable {
+        private enum Expiry {
+            case idle
+        }
+
         private let input: InputStream
-        private let length: Int64?
+        private let length: Int64
         private let progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
         private let timeouts: HTTPTimeouts
         private let lock = NSLock()
@@ -72,10 +115,14 @@
         private var body = Data()
         private var cutAtLimit = false
         private var readFailure: (any Error)?
-        private var reportedBytes: Int64 = -1
+        private var sent: Int64 = 0
+        private var reportedBytes: Int64 = 0
+        private var movedBytes: Int64 = 0
+        private var lastActivity = ContinuousClock.now
+        private var expiry: Expiry?
 
         init(
-            input: InputStream, length: Int64?,
+            input: InputStream, length: Int64,
             progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?, timeouts: HTTPTimeouts
         ) {
             self.input = input
@@ -89,57 +136,53 @@
         private var isCancelled: Bool { lock.withLock { cancelled } }
 
         /// Runs the transfer to its end, blocking the calling thread.
-        func perform(_ request: HTTPRequest, additionalHeaders: [String: String]) -> Result<HTTPResponse, any Error> {
+        func perform(_ request: HTTPRequest, headerLines: [String]) -> Result<HTTPResponse, any Error> {
             guard let handle = clibcurl_easy_init() else {
                 return .failure(OpenAIError(kind: .connection, message: "libcurl could not start a transfer."))
             }
+            // Valid until `clibcurl_easy_cleanup`, as libcurl requires of its error buffer.
+            let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CLibcurlErrorBufferSize))
+            errorText.initialize(repeating: 0, count: Int(CLibcurlErrorBufferSize))
             var list: OpaquePointer?
+            for line in headerLines { list = clibcurl_slist_append(list, line) }
             defer {
-                clibcurl_slist_free_all(list)
                 clibcurl_easy_cleanup(handle)
+                clibcurl_slist_free_all(list)
+                errorText.deallocate()
                 input.close()
             }
-            let started = ContinuousClock.now
-            var errorBuffer = [CChar](repeating: 0, count: Int(CLibcurlErrorBufferSize))
-            let code = errorBuffer.withUnsafeMutableBufferPointer { errorText -> Int32 in
-                let context = Unmanaged.passUnretained(self).toOpaque()
-                input.open()
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionErrorBuffer), errorText.baseAddress)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionURL), request.url.absoluteString)
-                clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoSignal), 1)
-                clibcurl_setopt_long(handle, Int32(CLibcurlOptionHTTPVersion), Int(CLibcurlHTTPVersion1_1))
-                clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
-                if request.method != "POST" {
-                    clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionCustomRequest), request.method)
-                }
-                clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length ?? -1)
-                clibcurl_setopt_long(handle, Int32(CLibcurlOptionUploadBufferSize), CurlUpload.uploadBufferSize)
-                list = Self.headerList(request.headers, additionalHeaders: additionalHeaders)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionHTTPHeader), UnsafeRawPointer(list))
-                clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionReadFunction), curlRead)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionReadData), context)
-                clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionHeaderFunction), curlHeader)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionHeaderData), context)
-                clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionWriteFunction), curlWrite)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionWriteData), context)
-                clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoProgress), 0)
-                clibcurl_setopt_progress_callback(handle, curlProgress)
-                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionProgressData), context)
-                if let connect = Self.milliseconds(timeouts.connect) {
-                    clibcurl_setopt_long(handle, Int32(CLibcurlOptionConnectTimeoutMilliseconds), connect)
-                }
-                if let whole = Self.milliseconds(timeouts.request) {
-                    clibcurl_setopt_long(handle, Int32(CLibcurlOptionTimeoutMilliseconds), whole)
-                }
-                if timeouts.idle.isFinite, timeouts.idle > 0 {
-                    // Under 1 byte per second for the idle limit (whole seconds) ends the transfer.
-                    clibcurl_setopt_long(handle, Int32(CLibcurlOptionLowSpeedLimit), 1)
-                    clibcurl_setopt_long(
-                        handle, Int32(CLibcurlOptionLowSpeedTime), max(1, Int(timeouts.idle.rounded(.up))))
-                }
-                return clibcurl_easy_perform(handle)
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            input.open()
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionErrorBuffer), errorText)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionURL), request.url.absoluteString)
+            clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoSignal), 1)
+            clibcurl_setopt_long(handle, Int32(CLibcurlOptionHTTPVersion), Int(CLibcurlHTTPVersion1_1))
+            clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
+            if request.method != "POST" {
+                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionCustomRequest), request.method)
             }
-            let elapsed = ContinuousClock.now - started
+            clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length)
+            clibcurl_setopt_long(handle, Int32(CLibcurlOptionUploadBufferSize), CurlUpload.uploadBufferSize)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionHTTPHeader), UnsafeRawPointer(list))
+            clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionReadFunction), curlRead)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionReadData), context)
+            clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionHeaderFunction), curlHeader)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionHeaderData), context)
+            clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionWriteFunction), curlWrite)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionWriteData), context)
+            clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoProgress), 0)
+            clibcurl_setopt_progress_callback(handle, curlProgress)
+            clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionProgressData), context)
+            if let connect = Self.milliseconds(timeouts.connect) {
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionConnectTimeoutMilliseconds), connect)
+            }
+            if let whole = Self.milliseconds(timeouts.request) {
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionTimeoutMilliseconds), whole)
+            }
+            let started = ContinuousClock.now
+            lastActivity = started
+            let code = clibcurl_easy_perform(handle)
+            let elapsed = Self.seconds(ContinuousClock.now - started)
             switch code {
             case Int32(CLibcurlOK):
                 break
@@ -147,22 +190,23 @@
                 break  // The error body reached its limit: what arrived is the reply.
             case _ where isCancelled:
                 return .failure(OpenAIError(kind: .cancelled, message: "The request was cancelled."))
+            case _ where expiry == .idle:
+                return .failure(
+                    OpenAIError(kind: .timeout, message: "No byte moved for the idle timeout of \(timeouts.idle) s."))
             case _ where readFailure != nil:
                 if let failure = readFailure as? OpenAIError { return .failure(failure) }
                 return .failure(
                     OpenAIError(kind: .invalidRequest, message: "The request body could not be read: \(readFailure!)"))
             case Int32(CLibcurlTimedOut):
-                let seconds = Double(elapsed.components.seconds)
-                let message =
-                    seconds + 0.5 >= timeouts.request
-                    ? "The attempt took longer than its request timeout of \(timeouts.request) s."
-                    : statusCode == 0 && seconds + 0.5 >= timeouts.connect && timeouts.connect < timeouts.idle
-                        ? "The connection was not made within the connect timeout of \(timeouts.connect) s."
-                        : "No byte moved for the idle timeout of \(timeouts.idle) s."
-                return .failure(OpenAIError(kind: .timeout, message: message))
+                let connecting = statusCode == 0 && sent == 0 && elapsed < timeouts.request - 0.05
+                return .failure(
+                    OpenAIError(
+                        kind: .timeout,
+                        message: connecting
+                            ? "The connection was not made within the connect timeout of \(timeouts.connect) s."
+                            : "The attempt took longer than its request timeout of \(timeouts.request) s."))
             default:
-                let buffered = String(
-                    decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let buffered = String(cString: UnsafePointer(errorText))
                 let detail = buffered.isEmpty ? String(cString: clibcurl_easy_strerror(code)) : buffered
                 return .failure(
                     OpenAIError(
@@ -174,42 +218,35 @@
             return .success(HTTPResponse(statusCode: status == 0 ? statusCode : status, headers: headers, body: body))
         }
 
-        /// `Name: value` lines: the configuration's additional headers, then the request's (which
-        /// win); libcurl's own `Content-Length` and no `Expect: 100-continue` wait.
-        private static func headerList(_ headers: [String: String], additionalHeaders: [String: String])
-            -> OpaquePointer?
-        {
-            var merged: [String: (name: String, value: String)] = [:]
-            for (name, value) in additionalHeaders { merged[name.lowercased()] = (name, value) }
-            for (name, value) in headers { merged[name.lowercased()] = (name, value) }
-            merged["content-length"] = nil
-            merged["transfer-encoding"] = nil
-            var list: OpaquePointer?
-            for key in merged.keys.sorted() {
-                let header = merged[key]!
-                // A value with a line break would end the header early: never sent.
-                guard !header.value.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
-                list = clibcurl_slist_append(list, "\(header.name): \(header.value)")
-            }
-            if merged["expect"] == nil { list = clibcurl_slist_append(list, "Expect:") }
-            return list
-        }
-
         private static func milliseconds(_ seconds: TimeInterval) -> Int? {
             guard seconds.isFinite, seconds > 0 else { return nil }
             return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
         }
 
+        private static func seconds(_ duration: Duration) -> TimeInterval {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        }
+
         // MARK: Callbacks, on the transfer's thread
 
+        /// Fills libcurl's buffer: at most the bytes the body has left of its length; a body that
+        /// ends before its length fails the request.
         fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int {
             if isCancelled { return Int(CLibcurlReadAbort) }
-            let read = buffer.withMemoryRebound(to: UInt8.self, capacity: count) { input.read($0, maxLength: count) }
+            let wanted = Int(min(Int64(count), length - sent))
+            guard wanted > 0 else { return 0 }
+            let read = buffer.withMemoryRebound(to: UInt8.self, capacity: wanted) { input.read($0, maxLength: wanted) }
             if read < 0 {
                 readFailure =
                     input.streamError ?? OpenAIError(kind: .invalidRequest, message: "The body stream failed.")
                 return Int(CLibcurlReadAbort)
             }
+            if read == 0 {
+                readFailure = OpenAIError(
+                    kind: .invalidRequest, message: "The request body ended after \(sent) of its \(length) bytes.")
+                return Int(CLibcurlReadAbort)
+            }
+            sent += Int64(read)
             return read
         }
 
@@ -225,9 +262,8 @@
             } else if let colon = text.firstIndex(of: ":") {
                 let name = String(text[..<colon])
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                if let existing = HTTPHeaders.value(name, in: headers) {
-                    let key = headers.keys.first { $0.lowercased() == name.lowercased() }!
-                    headers[key] = existing + ", " + value
+                if let key = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                    headers[key] = headers[key]! + ", " + value
                 } else {
                     headers[name] = value
                 }
@@ -239,8 +275,7 @@
                 body.append(UnsafeBufferPointer(rebasing: bytes[...]).withMemoryRebound(to: UInt8.self) { Data($0) })
                 return bytes.count
             }
-            let room = URLSessionTransport.maxErrorBodyBytes - body.count
-            let kept = min(room, bytes.count)
+            let kept = min(URLSessionTransport.maxErrorBodyBytes - body.count, bytes.count)
             if kept > 0 {
                 body.append(
                     UnsafeBufferPointer(rebasing: bytes[..<kept]).withMemoryRebound(to: UInt8.self) { Data($0) })
@@ -252,11 +287,21 @@
             return bytes.count
         }
 
-        fileprivate func progress(sent: Int64) -> Int32 {
+        /// Called by libcurl at least once a second: reports progress, ends the transfer when it
+        /// was cancelled or no byte moved for the idle limit.
+        fileprivate func progress(received: Int64, sent uploaded: Int64) -> Int32 {
             if isCancelled { return 1 }
-            if sent != reportedBytes, sent > 0 {
-                reportedBytes = sent
-                progress?(sent, length)
+            let now = ContinuousClock.now
+            if received + uploaded != movedBytes {
+                movedBytes = received + uploaded
+                lastActivity = now
+            } else if timeouts.idle.isFinite, timeouts.idle > 0, Self.seconds(now - lastActivity) >= timeouts.idle {
+                expiry = .idle
+                return 1
+            }
+            if uploaded != reportedBytes, uploaded > 0 {
+                reportedBytes = uploaded
+                progress?(uploaded, length)
             }
             return 0
         }
@@ -279,7 +324,7 @@
         transfer(context).write(UnsafeBufferPointer(start: buffer, count: size * count))
     }
 
-    private let curlProgress: CLibcurlProgressCallback = { context, _, _, _, uploadNow in
-        transfer(context).progress(sent: uploadNow)
+    private let curlProgress: CLibcurlProgressCallback = { context, _, downloadNow, _, uploadNow in
+        transfer(context).progress(received: downloadNow, sent: uploadNow)
     }
 #endif

@@ -36,6 +36,10 @@ public struct HTTPBodyStream: Sendable {
     public let length: Int64?
     /// Whether ``makeInputStream()`` can be called more than once.
     public let isReplayable: Bool
+    /// Whether reading never waits on another task: a file, or a multipart form of files and
+    /// bytes. Only such bodies take `URLSessionTransport`'s direct libcurl path, whose timeouts
+    /// and cancellation are checked between reads.
+    let readsWithoutWaiting: Bool
     private let source: Source
 
     private enum Source: Sendable {
@@ -44,10 +48,11 @@ public struct HTTPBodyStream: Sendable {
         case once(OneShotStream)
     }
 
-    private init(length: Int64?, isReplayable: Bool, source: Source) {
+    private init(length: Int64?, isReplayable: Bool, source: Source, readsWithoutWaiting: Bool = false) {
         self.length = length
         self.isReplayable = isReplayable
         self.source = source
+        self.readsWithoutWaiting = readsWithoutWaiting
     }
 
     /// A body read from the file at `url`; its length is the file's size at this call.
@@ -58,7 +63,7 @@ public struct HTTPBodyStream: Sendable {
     public static func file(_ url: URL) throws -> HTTPBodyStream {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes[.size] as? NSNumber)?.int64Value
-        return HTTPBodyStream(length: size, isReplayable: true, source: .file(url))
+        return HTTPBodyStream(length: size, isReplayable: true, source: .file(url), readsWithoutWaiting: true)
     }
 
     /// A body made by `makeStream`, called once for every attempt.
@@ -79,6 +84,13 @@ public struct HTTPBodyStream: Sendable {
     ///   - length: The length in bytes, when known.
     ///   - stream: An unopened stream; the body takes ownership of it.
     /// - Returns: A one-shot stream body.
+    /// A replayable body whose streams read only files and bytes (never waiting on a task).
+    static func nonBlocking(length: Int64?, makeStream: @escaping @Sendable () throws -> InputStream)
+        -> HTTPBodyStream
+    {
+        HTTPBodyStream(length: length, isReplayable: true, source: .factory(makeStream), readsWithoutWaiting: true)
+    }
+
     public static func oneShot(length: Int64?, _ stream: InputStream) -> HTTPBodyStream {
         HTTPBodyStream(length: length, isReplayable: false, source: .once(OneShotStream(stream)))
     }

@@ -142,7 +142,8 @@ struct MultipartBody: Sendable {
     /// - Parameter progress: As in ``makeReader(progress:)``; restarts from 0 on a retry.
     func httpBodyStream(progress: (@Sendable (Int64) -> Void)? = nil) -> HTTPBodyStream {
         if isReplayable {
-            return .replayable(length: length) { makeInputStream(progress: progress) }
+            // Files and bytes only (a part from an async sequence makes the body one-shot).
+            return .nonBlocking(length: length) { makeInputStream(progress: progress) }
         }
         return .oneShot(length: length, makeInputStream(progress: progress))
     }

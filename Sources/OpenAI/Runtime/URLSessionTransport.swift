@@ -16,13 +16,14 @@ import Foundation
 /// Request bodies may be streams (``HTTPBodyStream``); upload progress comes from the delegate's
 /// `didSendBodyData`. A file body is uploaded with its `Content-Length`.
 ///
-/// On Linux, a request with a streamed body and a buffered reply (``send(_:timeouts:)``: a large
-/// multipart upload) skips URLSession and goes through libcurl directly, on a thread of its own,
-/// with its `Content-Length` when its length is known: FoundationNetworking hands every 64 KiB
-/// of a streamed body across dispatch queues, which costs about a third of the throughput on 2
-/// cores. Such a request follows no redirect (a 307 or 308 to the same origin is sent again by
-/// the client) and its idle limit counts in whole seconds. A transport whose configuration sets
-/// `connectionProxyDictionary` keeps every request on URLSession.
+/// On Linux, a request with a buffered reply (``send(_:timeouts:)``) whose streamed body is read
+/// from files and bytes (a large multipart upload) skips URLSession and goes through libcurl
+/// directly, on a thread of its own, with its `Content-Length`: FoundationNetworking hands every
+/// 64 KiB of a streamed body across dispatch queues, which costs about a third of the
+/// throughput on 2 cores. Such a request follows no redirect (a 307 or 308 to the same origin is
+/// sent again by the client when the body is replayable) and its idle limit is checked about
+/// once a second instead of to the millisecond. A transport whose configuration sets
+/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: TransportDelegate
@@ -49,7 +50,12 @@ public final class URLSessionTransport: HTTPTransport {
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if os(Linux) && canImport(CLibcurl)
-            directUploads = configuration.connectionProxyDictionary == nil && CurlUpload.isAvailable
+            // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
+            directUploads =
+                configuration.connectionProxyDictionary == nil
+                && (configuration.protocolClasses ?? []).allSatisfy {
+                    String(reflecting: $0).hasPrefix("FoundationNetworking.")
+                } && CurlUpload.isAvailable
         #else
             directUploads = false
         #endif
@@ -69,7 +75,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - request: The request to send.
     ///   - timeouts: The limits of this attempt (``HTTPTimeouts``), enforced by this transport's
-    ///     own timers to the millisecond (URLSession's whole-second idle timer is only a backstop).
+    ///     own timers to the millisecond (URLSession's whole-second idle timer is only a backstop;
+    ///     a direct upload on Linux checks its idle limit about once a second).
     /// - Returns: The response, whatever its status; a non-2xx reply's body is read up to
     ///   ``maxErrorBodyBytes`` and the connection then closed.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/connection``,
@@ -77,7 +84,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   ``OpenAIError/Kind/cancelled``.
     public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         #if os(Linux) && canImport(CLibcurl)
-            if directUploads, case .stream(let body)? = request.body {
+            if directUploads, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
                 return try await CurlUpload.send(
                     request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders)
             }
