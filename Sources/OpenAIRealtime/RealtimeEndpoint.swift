@@ -78,8 +78,8 @@ struct RealtimeEndpoint: Sendable, Hashable {
             throw RealtimeError(.invalidConfiguration, "the API key provider returned an empty key")
         }
         var headers = ["User-Agent": userAgent]
-        if configuration.azure != nil && provided == nil {
-            headers["api-key"] = key  // an Azure key; a provider's Entra ID token is a Bearer token
+        if configuration.sendsKeyAsAPIKeyHeader {
+            headers["api-key"] = key
         } else {
             headers["Authorization"] = "Bearer \(key)"
         }

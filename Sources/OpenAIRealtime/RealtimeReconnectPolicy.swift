@@ -118,11 +118,3 @@ public struct RealtimeReconnectPolicy: Sendable, Hashable {
         return .nanoseconds(Int64((max(0, jittered) * 1e9).rounded()))
     }
 }
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -69,6 +69,14 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var openToolCall: Int?
         /// The tool calls whose `done` was reported, so that each is reported once.
         var finishedToolCalls: Set<Int> = []
+
+        /// The `done` of the open tool call, the first time it is asked for.
+        mutating func finishOpenToolCall(choice: Int) -> Event? {
+            guard let open = openToolCall, let call = toolCalls[open], finishedToolCalls.insert(open).inserted
+            else { return nil }
+            return .toolCallArgumentsDone(
+                choice: choice, toolCall: open, name: call.name ?? "", arguments: call.arguments)
+        }
     }
 
     private var id: String?
@@ -124,13 +132,8 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             }
             for fragment in delta.toolCalls ?? [] {
                 guard let index = fragment.index else { continue }
-                if let open = state.openToolCall, open != index, let previous = state.toolCalls[open],
-                    state.finishedToolCalls.insert(open).inserted
-                {
-                    events.append(
-                        .toolCallArgumentsDone(
-                            choice: choice.index, toolCall: open, name: previous.name ?? "",
-                            arguments: previous.arguments))
+                if state.openToolCall != index, let done = state.finishOpenToolCall(choice: choice.index) {
+                    events.append(done)
                 }
                 state.openToolCall = index
                 var call = state.toolCalls[index] ?? ToolCallState()
@@ -168,13 +171,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
                     if let refusal = state.refusal, !refusal.isEmpty {
                         events.append(.refusalDone(choice: choice.index, refusal: refusal))
                     }
-                    if let open = state.openToolCall, let call = state.toolCalls[open],
-                        state.finishedToolCalls.insert(open).inserted
-                    {
-                        events.append(
-                            .toolCallArgumentsDone(
-                                choice: choice.index, toolCall: open, name: call.name ?? "", arguments: call.arguments))
-                    }
+                    if let done = state.finishOpenToolCall(choice: choice.index) { events.append(done) }
                     state.openToolCall = nil
                 }
                 state.finishReason = CreateChatCompletionResponse.Choice.FinishReason(rawValue: reason.rawValue)

@@ -142,6 +142,10 @@ extension OpenAIClient {
         /// Whether any credential is set.
         var hasCredential: Bool { apiKey != nil || adminAPIKey != nil || apiKeyProvider != nil }
 
+        /// Whether the credential goes in an `api-key` header (a fixed Azure key) rather than as
+        /// `Authorization: Bearer` (OpenAI keys, and tokens from a provider, Azure's included).
+        package var sendsKeyAsAPIKeyHeader: Bool { azure != nil && apiKeyProvider == nil }
+
         /// Reads `OPENAI_API_KEY`, `OPENAI_ADMIN_KEY`, `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`,
         /// `OPENAI_BASE_URL`, `OPENAI_WEBHOOK_SECRET`, `OPENAI_CUSTOM_HEADERS` and `OPENAI_LOG`;
         /// values are trimmed and an empty value counts as unset.
@@ -156,20 +160,28 @@ extension OpenAIClient {
         public static func fromEnvironment(
             _ environment: [String: String] = ProcessInfo.processInfo.environment
         ) -> Configuration {
-            func value(_ name: String) -> String? {
-                guard let raw = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty
-                else { return nil }
-                return raw
-            }
+            func value(_ name: String) -> String? { environmentValue(name, in: environment) }
             var configuration = Configuration(
                 apiKey: value("OPENAI_API_KEY"), adminAPIKey: value("OPENAI_ADMIN_KEY"),
                 organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"),
                 webhookSecret: value("OPENAI_WEBHOOK_SECRET"),
                 baseURL: value("OPENAI_BASE_URL").flatMap(URL.init(string:)) ?? defaultBaseURL)
             configuration.defaultHeaders = Self.customHeaders(value("OPENAI_CUSTOM_HEADERS"))
-            configuration.logger = value("OPENAI_LOG").flatMap(OpenAILogger.Level.init(environmentValue:))
-                .map(OpenAILogger.standardError(level:))
+            configuration.logger = logger(environment)
             return configuration
+        }
+
+        /// The trimmed value of the variable `name`, or `nil` when it is unset or empty.
+        static func environmentValue(_ name: String, in environment: [String: String]) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty
+            else { return nil }
+            return raw
+        }
+
+        /// The standard-error logger `OPENAI_LOG` asks for, or `nil`.
+        static func logger(_ environment: [String: String]) -> OpenAILogger? {
+            environmentValue("OPENAI_LOG", in: environment).flatMap(OpenAILogger.Level.init(environmentValue:))
+                .map(OpenAILogger.standardError(level:))
         }
 
         /// The headers of `OPENAI_CUSTOM_HEADERS`: one `Name: value` per line, trimmed.
@@ -231,11 +243,7 @@ extension OpenAIClient.Configuration {
         deployment: String? = nil, tokenProvider: (@Sendable () async throws -> String)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Self {
-        func value(_ name: String) -> String? {
-            guard let raw = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty
-            else { return nil }
-            return raw
-        }
+        func value(_ name: String) -> String? { environmentValue(name, in: environment) }
         guard let apiVersion = value("OPENAI_API_VERSION") else {
             throw OpenAIError(
                 kind: .invalidRequest,
@@ -260,8 +268,7 @@ extension OpenAIClient.Configuration {
             throw OpenAIError(
                 kind: .invalidRequest, message: "Set AZURE_OPENAI_ENDPOINT (or OPENAI_BASE_URL) for Azure OpenAI.")
         }
-        configuration.logger = value("OPENAI_LOG").flatMap(OpenAILogger.Level.init(environmentValue:))
-            .map(OpenAILogger.standardError(level:))
+        configuration.logger = logger(environment)
         return configuration
     }
 }

@@ -182,7 +182,7 @@
             let started = ContinuousClock.now
             lastActivity = started
             let code = clibcurl_easy_perform(handle)
-            let elapsed = Self.seconds(ContinuousClock.now - started)
+            let elapsed = (ContinuousClock.now - started).seconds
             switch code {
             case Int32(CLibcurlOK):
                 break
@@ -221,10 +221,6 @@
         private static func milliseconds(_ seconds: TimeInterval) -> Int? {
             guard seconds.isFinite, seconds > 0 else { return nil }
             return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
-        }
-
-        private static func seconds(_ duration: Duration) -> TimeInterval {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
         }
 
         // MARK: Callbacks, on the transfer's thread
@@ -295,7 +291,7 @@
             if received + uploaded != movedBytes {
                 movedBytes = received + uploaded
                 lastActivity = now
-            } else if timeouts.idle.isFinite, timeouts.idle > 0, Self.seconds(now - lastActivity) >= timeouts.idle {
+            } else if timeouts.idle.isFinite, timeouts.idle > 0, (now - lastActivity).seconds >= timeouts.idle {
                 expiry = .idle
                 return 1
             }

@@ -33,3 +33,11 @@ public struct HTTPTimeouts: Sendable, Hashable {
     /// The defaults: 600 s per attempt and without bytes (as OpenAI's SDKs), 10 s to connect.
     public static let `default` = HTTPTimeouts(request: 600, idle: 600, connect: 10)
 }
+
+extension Duration {
+    /// The duration in seconds as a `Double` (a `TimeInterval`).
+    package var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -355,7 +355,7 @@ extension OpenAIClient {
 
     /// The header that carries the credential: `api-key` for Azure keys, else `Authorization`.
     private var credentialHeaderName: String {
-        configuration.azure != nil && configuration.apiKeyProvider == nil ? "api-key" : "Authorization"
+        configuration.sendsKeyAsAPIKeyHeader ? "api-key" : "Authorization"
     }
 
     private func credentialHeaderValue(_ key: String) -> String {
@@ -370,7 +370,7 @@ extension OpenAIClient {
     }
 
     /// Sets (or, for `nil`, removes) the header `name`, replacing any spelling of it.
-    private static func set(_ name: String, _ value: String?, in headers: inout [String: String]) {
+    static func set(_ name: String, _ value: String?, in headers: inout [String: String]) {
         let lowered = name.lowercased()
         for key in headers.keys where key.lowercased() == lowered { headers[key] = nil }
         if let value { headers[name] = value }

@@ -117,13 +117,7 @@ public final class OpenAIClient: Sendable {
     ) throws -> OpenAIClient {
         var derived = configuration
         if replacingHeaders { derived.defaultHeaders = [:] }
-        for (name, value) in headers {
-            let lowered = name.lowercased()
-            for key in derived.defaultHeaders.keys where key.lowercased() == lowered {
-                derived.defaultHeaders[key] = nil
-            }
-            if let value { derived.defaultHeaders[name] = value }
-        }
+        for (name, value) in headers { Self.set(name, value, in: &derived.defaultHeaders) }
         if replacingQuery {
             derived.defaultQuery = query
         } else {

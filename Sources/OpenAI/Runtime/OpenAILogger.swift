@@ -160,8 +160,7 @@ struct AttemptLog {
         since start: ContinuousClock.Instant, message: String
     ) {
         guard let logger, logger.logs(level) else { return }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = (ContinuousClock.now - start).seconds
         let debug = logger.logs(.debug)
         logger.handler(
             OpenAILogger.Entry(

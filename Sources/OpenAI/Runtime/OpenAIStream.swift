@@ -274,12 +274,14 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
         /// Whether `element`, decoded from an error event, is a typed event: not a placeholder
         /// that shares no member with the event type, nor a union's `unknown` case.
         private func isTypedEvent(_ element: Event) -> Bool {
-            if reportsDeviations, let reporting = element as? any SpecDeviationReporting,
-                reporting.specDeviations.sharesNoMember
-            {
-                return false
-            }
-            return Mirror(reflecting: element).children.first?.label != "unknown"
+            !sharesNoMember(element) && Mirror(reflecting: element).children.first?.label != "unknown"
+        }
+
+        /// Whether `element` is a placeholder decoded from JSON that shares no member with the
+        /// event type (a keep-alive, a proxy's frame, an error payload).
+        private func sharesNoMember(_ element: Event) -> Bool {
+            guard reportsDeviations, let reporting = element as? any SpecDeviationReporting else { return false }
+            return reporting.specDeviations.sharesNoMember
         }
 
         private func handle(_ event: ServerSentEvent, _ connection: inout Connection) throws -> StreamStep<Event> {
@@ -313,9 +315,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 skip(SkippedStreamEvent(event: event, reason: isJSON ? .notAnEvent : .notJSON))
                 return .skip
             }
-            if reportsDeviations, let reporting = element as? any SpecDeviationReporting,
-                reporting.specDeviations.sharesNoMember
-            {
+            if sharesNoMember(element) {
                 skip(SkippedStreamEvent(event: event, reason: .notAnEvent))
                 return .skip
             }

@@ -47,8 +47,7 @@ extension OpenAIClient {
             try Task.checkCancellation()
             let started = clock.now
             let (value, raw) = try await withRawResponse { try await fetch() }
-            let elapsed = started.duration(to: clock.now).components
-            spent += TimeInterval(elapsed.seconds) + TimeInterval(elapsed.attoseconds) / 1e18
+            spent += started.duration(to: clock.now).seconds
             guard isPending(value) else { return value }
             let wait = Self.pollWait(
                 interval: polling.interval, advised: raw.value(forHeader: "openai-poll-after-ms"))
