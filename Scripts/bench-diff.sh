@@ -19,7 +19,8 @@
 # drift, exit status 1, still counts as a run: it did the full work).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 RUNS="${RUNS:-7}"
@@ -36,10 +37,7 @@ for spec in "$OLD_SPEC" "$NEW_SPEC"; do
     fi
 done
 
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
+set_swift_flags
 
 printf '==> Locked spec\n'
 "$ROOT/Scripts/fetch-spec.sh"
@@ -49,8 +47,7 @@ if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     printf '\n==> Using OPENAI_GENERATOR=%s\n' "$GENERATOR"
 else
     printf '\n==> Building the generator (swift build -c release --product openai-generator)\n'
-    swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
-    GENERATOR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+    build_generator release
 fi
 
 # Runs each command RUNS times, prints each wall time, and prints the two result lines last.

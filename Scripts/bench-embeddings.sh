@@ -8,7 +8,9 @@
 # Last lines: float_reply_bytes, base64_reply_bytes, float_decode_ms, base64_decode_ms,
 #             bytes_ratio_base64_vs_float, decode_speedup_base64_vs_float.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-scratch="${SCRATCH_PATH:-.build-bench}"
-swift build -c release --product bench-embeddings --scratch-path "$scratch" >&2
-"$(swift build -c release --product bench-embeddings --scratch-path "$scratch" --show-bin-path)/bench-embeddings" "$@"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+set_swift_flags .build-bench
+swift build -c release --product bench-embeddings ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
+"$(swift_bin_path release)/bench-embeddings" "$@"

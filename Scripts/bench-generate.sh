@@ -34,7 +34,8 @@
 # The builds take long (a release build of the SDK is minutes on two cores); run nothing else meanwhile.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 RUNS="${RUNS:-7}"
@@ -69,17 +70,13 @@ if [[ "$BASE_REV" != none ]] && ! git rev-parse --verify --quiet "$BASE_REV^{com
     exit 2
 fi
 
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
+set_swift_flags
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/openai-bench.XXXXXX")"
-# SwiftPM also leaves empty lock files named after the scratch path (slashes as underscores) in the temp folder.
+WORK="$(temp_dir openai-bench)"
 cleanup() {
     if [[ -d "$WORK/base" ]]; then git -C "$ROOT" worktree remove --force "$WORK/base" > /dev/null 2>&1 || true; fi
     rm -rf "$WORK"
-    rm -f "${TMPDIR:-/tmp}/$(printf '%s' "$WORK" | tr '/' '_')"_*.lock
+    remove_swiftpm_locks "$WORK"
 }
 trap cleanup EXIT
 
@@ -92,8 +89,7 @@ if [[ "$RUNS" -gt 0 ]]; then
         printf '\n==> Using OPENAI_GENERATOR=%s\n' "$GENERATOR"
     else
         printf '\n==> Building the generator (swift build -c release --product openai-generator)\n'
-        swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
-        GENERATOR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+        build_generator release
     fi
 
     printf '\n==> openai-generator generate, %d runs into fresh temporary folders\n' "$RUNS"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the partial-JSON decoder (Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift)
+# Benchmarks the partial-JSON decoder (Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift)
 # in release mode, on structured outputs of about 2 KiB, 16 KiB and 128 KiB fed in deltas of 4
 # characters (as a model streams tokens):
 #   - parsing alone, and parsing with the value so far taken after every delta, in MB/s (and that
@@ -14,11 +14,13 @@
 #
 # Usage: Scripts/bench-partial-json.sh [runs]   (default 5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 scratch=".build-bench-partial-json"
 mkdir -p "$scratch"
 swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench \
-    Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift Sources/OpenAI/Runtime/JSONValue.swift \
-    Sources/OpenAI/Runtime/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
+    Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
+    Sources/OpenAIRuntime/Coding/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
 echo "# bench-partial-json ($(uname -m), $(nproc) cores)"
 "$scratch/bench" "${1:-5}"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Benchmark of OpenAIRealtime against a Python `websockets` client, all talking to the same local
 # server (Scripts/realtime-testserver/server.py, route /bench) in the same run. Each side runs at two
 # layers, and each Swift layer is compared with the Python client doing the same work:
@@ -20,9 +20,10 @@
 #   rtt_median_ms: <x>   rtt_p99_ms: <x>   append_throughput_ratio_vs_python: <x>  (Swift / Python, >1 = faster)
 # Environment: ROUND_TRIPS (2000), APPENDS (40000), RUNS (5), OPENAI_TEST_PYTHON (Scripts/.venv/bin/python),
 # SCRATCH_PATH (.build-bench), PACKAGE_PATH (the repository root).
-set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+set -euo pipefail
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 python=${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}
 round_trips=${ROUND_TRIPS:-2000}
 appends=${APPENDS:-40000}
@@ -38,7 +39,7 @@ fi
 swift build -c release --package-path "${PACKAGE_PATH:-.}" --scratch-path "$scratch" --product realtime-bench >&2
 bench="$scratch/release/realtime-bench"
 
-work=$(mktemp -d)
+work=$(temp_dir bench-realtime)
 server_pid=""
 trap 'exec 9>&- 2>/dev/null; [ -n "$server_pid" ] && wait $server_pid 2>/dev/null; rm -rf "$work"' EXIT
 
@@ -69,7 +70,7 @@ stop_server() {
     server_pid=""
 }
 
-for run in $(seq "$runs"); do
+for _ in $(seq "$runs"); do
     start_server
     for layer in session transport; do
         "$bench" --layer "$layer" --url "$url" --round-trips "$round_trips" --appends "$appends" \

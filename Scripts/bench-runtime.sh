@@ -10,15 +10,17 @@
 #
 # Usage: Scripts/bench-runtime.sh [rounds] [requests-per-round]     (default 5 rounds of 400)
 # Environment:
-#   BENCH_RUNTIME_BUILD=standalone (default)  compile Sources/OpenAI/Runtime (without the
-#                                             multipart/streaming files) and the benchmark as one
-#                                             module with swiftc -O: needs no generated code
+#   BENCH_RUNTIME_BUILD=standalone (default)  compile the runtime target (Sources/OpenAIRuntime)
+#                                             and the benchmark as one module with swiftc -O: needs
+#                                             no generated code
 #   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product bench-runtime (the
 #                                             whole OpenAI module; calls client.models.retrieve)
 #   OPENAI_TEST_PYTHON                        the test server's Python (default Scripts/.venv/bin/python)
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 rounds="${1:-5}"
 per_round="${2:-400}"
 mode="${BENCH_RUNTIME_BUILD:-standalone}"
@@ -35,14 +37,12 @@ if [[ "$mode" == "spm" ]]; then
     swift build -c release --product bench-runtime --scratch-path "$scratch" >&2
     binary="$(swift build -c release --product bench-runtime --scratch-path "$scratch" --show-bin-path)/bench-runtime"
 else
+    # The whole runtime target (it compiles without the generated code), without its C module: the
+    # direct-upload path compiles out, which the benchmark does not use.
     sources=()
-    for file in Sources/OpenAI/Runtime/*.swift; do
-        case "$(basename "$file")" in
-            # These need Sources/OpenAI/Streaming or the multipart encoder, which the benchmark does not use.
-            OpenAIClient+Streaming.swift | Multipart*.swift | FileUpload*.swift | AsyncChunkSource.swift) ;;
-            *) sources+=("$file") ;;
-        esac
-    done
+    while IFS= read -r file; do
+        sources+=("$file")
+    done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
     binary="$scratch/bench-runtime"
     swiftc -O -wmo -module-name OpenAIBench -D STANDALONE -swift-version 6 \
         "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" 2>&1 | grep -v "^$" >&2 || true

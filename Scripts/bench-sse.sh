@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks server-sent events streaming in release mode.
 #
-# 1. Framing (Sources/OpenAI/Streaming): MB/s and events/s for a synthetic stream of 100,000
+# 1. Framing (the server-sent event files of Sources/OpenAIRuntime/Streaming): MB/s and events/s for a synthetic stream of 100,000
 #    chat.completion.chunk events and a 100,000-event Responses stream (event: + data: lines), fed
 #    in 1 KiB / 16 KiB / 64 KiB chunks.
 # 2. Decoding (SwiftPM release build of the OpenAI module): the same streams through the client's
@@ -23,15 +23,18 @@
 #   BENCH_SSE_DECODE=0   skip the SwiftPM release build (decoding and client RSS print "unavailable")
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 runs="${1:-7}"
 scratch=".build-bench-sse"
 mkdir -p "$scratch"
 
-# Framing: compile Sources/OpenAI/Streaming/*.swift and the benchmark as one module (fast).
+# Framing: compile the server-sent event files and the benchmark as one module (fast).
 standalone="$scratch/bench-sse-standalone"
 swiftc -O -wmo -swift-version 6 -module-name SSEBench \
-    Sources/OpenAI/Streaming/*.swift Benchmarks/SSE/main.swift -o "$standalone" >&2
+    Sources/OpenAIRuntime/Streaming/*ServerSentEvent*.swift Sources/OpenAIRuntime/Streaming/StreamStep.swift \
+    Benchmarks/SSE/main.swift -o "$standalone" >&2
 
 spm=""
 if [[ "${BENCH_SSE_DECODE:-1}" != "0" ]]; then
@@ -53,7 +56,6 @@ if [[ -n "$spm" ]]; then
     decode_line="$(grep '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt")"
 fi
 
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 measure_rss() {  # binary mode multiplier -> median peak RSS (kB) of 3 runs
     local values=()
     for _ in 1 2 3; do values+=("$("$1" "$2" "$3" | awk '/^peak_rss_kb:/ {print $2}')"); done

@@ -14,24 +14,26 @@
 #
 # Usage: Scripts/bench-upload.sh [SIZE_MIB]      (default 1024)
 # Environment:
-#   BENCH_UPLOAD_BUILD=standalone (default)  swiftc -O the runtime (Sources/OpenAI/Runtime,
-#                        Streaming, Extensions) and Benchmarks/Upload/main.swift as one module; the
+#   BENCH_UPLOAD_BUILD=standalone (default)  swiftc -O the runtime target (Sources/OpenAIRuntime)
+#                        and Benchmarks/Upload/main.swift as one module; the
 #                        request is built as the generated client.files.create builds it (fast)
 #   BENCH_UPLOAD_BUILD=spm   swift build -c release --product bench-upload: the real generated
 #                        client.files.create (builds the whole OpenAI module, slow)
 #   BENCH_UPLOAD_RUNS=N      runs per side (default 3)
-#   BENCH_UPLOAD_SOURCES=DIR the OpenAI module's sources for the standalone build (default Sources/OpenAI)
+#   BENCH_UPLOAD_SOURCES=DIR the runtime's sources for the standalone build (default Sources/OpenAIRuntime)
 #   OPENAI_TEST_PYTHON       the Python with the test server's requirements (default Scripts/.venv)
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 size_mib="${1:-1024}"
 mode="${BENCH_UPLOAD_BUILD:-standalone}"
 runs="${BENCH_UPLOAD_RUNS:-3}"
 scratch=".build-bench-upload"
 python="${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}"
 spec="../shared/spec/openapi.yaml"
-sources="${BENCH_UPLOAD_SOURCES:-Sources/OpenAI}"
+sources="${BENCH_UPLOAD_SOURCES:-Sources/OpenAIRuntime}"
 mkdir -p "$scratch"
 
 [[ -f "$spec" ]] || { echo "bench-upload: $spec is missing" >&2; exit 1; }
@@ -45,8 +47,12 @@ if [[ "$mode" == "spm" ]]; then
     binary="$(swift build -c release --product bench-upload --scratch-path "$scratch" --show-bin-path)/bench-upload"
 else
     binary="$scratch/bench-upload-standalone"
+    runtime_sources=()
+    while IFS= read -r source; do
+        runtime_sources+=("$source")
+    done < <(find "$sources" -name '*.swift' | LC_ALL=C sort)
     # The CLibcurl C target as SwiftPM builds it: its object file and a module map for its header,
-    # so that the direct libcurl upload path (Runtime/CurlUpload.swift) is in the build.
+    # so that the direct libcurl upload path (Transport/CurlUpload.swift) is in the build.
     clibcurl="$scratch/clibcurl"
     mkdir -p "$clibcurl"
     cc -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$clibcurl/shim.o"
@@ -54,9 +60,7 @@ else
         "$PWD/Sources/CLibcurl/include/CLibcurl.h" >"$clibcurl/module.modulemap"
     swiftc -O -wmo -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
         -Xcc -fmodule-map-file="$clibcurl/module.modulemap" "$clibcurl/shim.o" -ldl \
-        "$sources"/Runtime/*.swift "$sources"/Runtime/Decoding/*.swift "$sources"/Streaming/*.swift \
-        "$sources"/Extensions/*.swift \
-        Benchmarks/Upload/main.swift -o "$binary" >&2
+        "${runtime_sources[@]}" Benchmarks/Upload/main.swift -o "$binary" >&2
 fi
 
 file="$scratch/upload-${size_mib}MiB.bin"
@@ -105,7 +109,6 @@ for run in $(seq 1 "$runs"); do
     if (( rss_kib > peak_kib )); then peak_kib="$rss_kib"; fi
 done
 
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 median_curl="$(median "${curl_rates[@]}")"
 median_swift="$(median "${swift_rates[@]}")"
 echo "median curl MiB/s: $median_curl (runs: ${curl_rates[*]})"

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Generates the SDK from every historical spec in ../shared/spec/history/*.yaml and compiles each result together
-# with the hand-written runtime (a copy of Sources/OpenAI without Generated/ and Helpers/) in a temporary Swift package.
+# Generates the SDK from every historical spec in ../shared/spec/history/*.yaml and compiles each result on the
+# runtime target it is built on, in a temporary Swift package of the SDK's layers: `OpenAIRuntime` (and `CLibcurl`)
+# copied as they are, `OpenAI` holding only the generated code and the file that re-exports the runtime, and
+# `OpenAIAdmin` when the spec has admin-key resources. Helpers/ is hand-written against the locked spec's types and is
+# left out. One package serves every spec: the runtime is compiled once, and each spec
+# recompiles only the generated modules.
 #
 # Usage: Scripts/check-history.sh [--only NAME] [--jobs N] [--generate-only] [--keep]
 #   --only NAME       check one spec: its file name, the name without .yaml, or a unique prefix (e.g. 2025-04).
 #   --jobs N          passed to `swift build --jobs N` (compile parallelism; specs are always checked one at a time).
 #   --generate-only   run the generator only; skip compiling.
-#   --keep            keep the temporary packages and logs (their folder is printed).
+#   --keep            keep the temporary package and the logs (their folder is printed).
 # Environment:
 #   HISTORY_DIR=DIR        specs folder (default ../shared/spec/history beside the repository).
 #   JOBS=N                 same as --jobs N.
@@ -17,12 +21,13 @@
 #              1 when any spec fails or the generator cannot be built; 2 on a usage error.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 # Prints the usage lines of the header above; exits with the given status (2 unless told).
 usage() {
-    sed -n '5,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '/^# Usage:/,/^# Environment:/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
     exit "${1:-2}"
 }
 
@@ -106,33 +111,18 @@ if [[ -n "$ONLY" ]]; then
     SPECS=("${matches[@]}")
 fi
 
-now() {
-    if [[ -n "${EPOCHREALTIME:-}" ]]; then
-        printf '%s\n' "${EPOCHREALTIME/,/.}"
-    else
-        python3 -c 'import time; print(time.time())'
-    fi
-}
-elapsed_since() {
-    python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$(now)"
-}
-
 # --- the generator ----------------------------------------------------------------------------------
 
 if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     GENERATOR="$OPENAI_GENERATOR"
     echo "check-history: using OPENAI_GENERATOR=$GENERATOR"
 else
-    SWIFT_FLAGS=()
-    if [[ -n "${SCRATCH_PATH:-}" ]]; then
-        SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-    fi
+    set_swift_flags
     echo "check-history: building the generator (swift build -c release --product openai-generator)"
-    if ! swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}; then
+    if ! build_generator release; then
         echo "check-history: FAILED: the generator does not build." >&2
         exit 1
     fi
-    GENERATOR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
 fi
 if [[ ! -x "$GENERATOR" ]]; then
     echo "check-history: FAILED: no generator executable at $GENERATOR" >&2
@@ -141,20 +131,22 @@ fi
 
 # --- the temporary package's manifest, mirroring the root Package.swift ------------------------------
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/openai-history.XXXXXX")"
+WORK="$(temp_dir openai-history)"
 cleanup() {
     if [[ $KEEP -eq 1 ]]; then
         echo "check-history: kept $WORK"
     else
         rm -rf "$WORK"
-        # SwiftPM also leaves empty lock files named after each .build path (slashes as underscores).
-        rm -f "${TMPDIR:-/tmp}/$(printf '%s' "$WORK" | tr '/' '_')"_*.lock
+        remove_swiftpm_locks "$WORK"
     fi
 }
 trap cleanup EXIT
 
-# Writes Package.swift for a one-target package, and Package.swift.admin that adds the OpenAIAdmin target: the root
-# manifest's tools version, platforms and the OpenAI target's swiftSettings (if any), in Swift 6 language mode. Warns about OpenAI target settings it cannot copy.
+# Writes Package.swift (the SDK's layers without the admin module) and Package.swift.admin (with OpenAIAdmin): the
+# root manifest's tools version and platforms, its CLibcurl, OpenAIRuntime, OpenAI and OpenAIAdmin target declarations
+# as they are written there, each reduced to what the temporary package holds (the OpenAI target without Helpers/, which is
+# simply not copied), in Swift 6 language mode. A target the root manifest no longer
+# declares, or one with settings this script does not copy, is an error: the check would no longer be the package's.
 python3 - "$ROOT/Package.swift" "$WORK/Package.swift" <<'PY'
 import re, sys
 
@@ -177,47 +169,43 @@ def balanced(s, start):
                 return s[start:i + 1]
     raise ValueError("unbalanced brackets")
 
+def target(name):
+    """The root manifest's `.target(name: NAME, ...)` declaration, as written."""
+    # A declaration starts its line; a dependency on the target (`.target(name:condition:)`) does not.
+    m = re.search(r'(?m)^\s*\.target\(\s*name:\s*"%s"\s*,(?!\s*condition:)' % re.escape(name), text)
+    if not m:
+        sys.exit(f"check-history: the root Package.swift declares no target {name}")
+    opening = text.index("(", m.start())
+    block = ".target" + balanced(text, opening)
+    for key in ("resources", "swiftSettings", "cSettings", "cxxSettings", "plugins"):
+        if re.search(key + r":", block):
+            sys.exit(f"check-history: the {name} target has {key}, which the temporary package does not copy")
+    return block
+
 m = re.search(r"platforms:\s*\[", text)
 platforms = balanced(text, m.end() - 1) if m else None
-
-settings = None
-m = re.search(r'\.target\(\s*name:\s*"OpenAI"\s*,', text)
-if m:
-    block = balanced(text, m.end() - len(m.group(0)) + len(".target"))
-    s = re.search(r"swiftSettings:\s*\[", block)
-    if s:
-        settings = balanced(block, s.end() - 1)
-    for key in ("dependencies", "exclude", "resources", "cSettings", "linkerSettings"):
-        if key == "exclude" and re.search(r'exclude:\s*\[\s*"Generated/Admin"\s*\]', block):
-            continue  # the admin module's folder: the admin manifest below excludes it too
-        if key == "dependencies":
-            d = re.search(r"dependencies:\s*\[", block)
-            if d and re.findall(r'name:\s*"([^"]+)"', balanced(block, d.end() - 1)) == ["CLibcurl"]:
-                continue  # Linux direct uploads (Runtime/CurlUpload.swift): compiled out without the module
-        if re.search(key + r":\s*\[\s*[^\]\s]", block):
-            print(f"check-history: warning: the OpenAI target has {key}; the temporary package does not copy them",
-                  file=sys.stderr)
+layers = [target(name) for name in ("CLibcurl", "OpenAIRuntime", "OpenAI")]
+admin_target = target("OpenAIAdmin")
 
 lines = [tools, "import PackageDescription", "", "let package = Package(", '    name: "OpenAIHistoryCheck",']
 if platforms:
     lines.append(f"    platforms: {platforms},")
-# Two manifests: one for output without an admin module, one with `OpenAIAdmin` (the generated folder's Admin/).
 for admin, path in ((False, sys.argv[2]), (True, sys.argv[2] + ".admin")):
     products = '.library(name: "OpenAI", targets: ["OpenAI"])'
-    target = '.target(name: "OpenAI", path: "Sources/OpenAI"'
+    targets = list(layers)
     if admin:
         products += ', .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"])'
-        target += ', exclude: ["Generated/Admin"]'
-    if settings:
-        target += f", swiftSettings: {settings}"
-    target += ")"
-    if admin:
-        target += ', .target(name: "OpenAIAdmin", dependencies: ["OpenAI"], path: "Sources/OpenAI/Generated/Admin")'
-    manifest = lines + [f"    products: [{products}],", f"    targets: [{target}],", "    swiftLanguageModes: [.v6]", ")"]
+        targets.append(admin_target)
+    else:
+        # Without the admin module there is no Generated/Admin folder to exclude.
+        targets[-1] = re.sub(r',\s*(//[^\n]*\n\s*)*exclude:\s*\[\s*"Generated/Admin"\s*\]', "", targets[-1])
+    body = ",\n".join("        " + "\n".join(line for line in block.splitlines()) for block in targets)
+    manifest = lines + [f"    products: [{products}],", "    targets: [", body, "    ],",
+                        "    swiftLanguageModes: [.v6]", ")"]
     open(path, "w").write("\n".join(manifest) + "\n")
 PY
 
-echo "check-history: ${#SPECS[@]} spec(s) from $HISTORY_DIR; temporary packages under $WORK"
+echo "check-history: ${#SPECS[@]} spec(s) from $HISTORY_DIR; temporary package and logs under $WORK"
 echo "check-history: temporary Package.swift:"
 sed 's/^/    /' "$WORK/Package.swift"
 
@@ -248,16 +236,17 @@ fi
 
 RESULTS=()
 FAILURES=0
+# The one package: the runtime and its C target as they are, and of the OpenAI module only its top-level files (the
+# re-export of the runtime); Generated/ is each spec's.
+pkg="$WORK/package"
+mkdir -p "$pkg/Sources/OpenAI"
+cp -R "$ROOT/Sources/OpenAIRuntime" "$ROOT/Sources/CLibcurl" "$pkg/Sources/"
+find "$ROOT/Sources/OpenAI" -maxdepth 1 -type f -name '*.swift' -exec cp {} "$pkg/Sources/OpenAI/" \;
 for spec in "${SPECS[@]}"; do
     name="$(basename "$spec")"
     dir="$WORK/${name%.yaml}"
-    pkg="$dir/package"
-    mkdir -p "$pkg/Sources"
-    cp "$WORK/Package.swift" "$pkg/Package.swift"
-    cp -R "$ROOT/Sources/OpenAI" "$pkg/Sources/OpenAI"
-    # Generated/ is what this run makes; Helpers/ is hand-written against the locked spec's types
-    # (accumulators, chunked uploads...), which older specs name differently.
-    rm -rf "$pkg/Sources/OpenAI/Generated" "$pkg/Sources/OpenAI/Helpers"
+    mkdir -p "$dir"
+    rm -rf "$pkg/Sources/OpenAI/Generated"
 
     printf '\n==> %s\n' "$name"
     gen_log="$dir/generate.log"
@@ -265,9 +254,14 @@ for spec in "${SPECS[@]}"; do
     gen_status=0
     "$GENERATOR" generate --spec "$spec" --output "$pkg/Sources/OpenAI/Generated" >"$gen_log" 2>&1 || gen_status=$?
     gen_seconds="$(elapsed_since "$start")"
-    # A spec with admin-key resources also gets the OpenAIAdmin module (Generated/Admin/).
+    # A spec with admin-key resources also gets the OpenAIAdmin module (Generated/Admin/). The manifest is rewritten
+    # only when it changes, so that SwiftPM keeps the runtime's build.
+    manifest="$WORK/Package.swift"
     if [[ -d "$pkg/Sources/OpenAI/Generated/Admin" ]]; then
-        cp "$WORK/Package.swift.admin" "$pkg/Package.swift"
+        manifest="$WORK/Package.swift.admin"
+    fi
+    if ! cmp -s "$manifest" "$pkg/Package.swift"; then
+        cp "$manifest" "$pkg/Package.swift"
     fi
     gen_warnings="$(generator_warnings "$gen_log")"
     if [[ $gen_status -eq 0 ]]; then
@@ -304,12 +298,9 @@ for spec in "${SPECS[@]}"; do
     fi
     RESULTS+=("$(printf '%-28s %-4s %7ss %8s   %-4s %7s %8s' "$name" "$gen_result" "$gen_seconds" "$gen_warnings" \
         "$build_result" "$build_seconds$([[ "$build_seconds" == "-" ]] || echo s)" "$build_warnings")")
-    if [[ $KEEP -eq 0 ]]; then
-        rm -rf "$pkg/.build"
-    fi
 done
 
-printf '\n==> Summary (generate and compile with the hand-written runtime)\n'
+printf '\n==> Summary (generate, and compile on the runtime target)\n'
 printf '%-28s %-4s %8s %8s   %-4s %7s %8s\n' "spec" "gen" "time" "gen-warn" "build" "time" "swift-warn"
 for row in "${RESULTS[@]}"; do
     printf '%s\n' "$row"

@@ -34,7 +34,8 @@ if [[ $# -ne 0 ]]; then
     exit 2
 fi
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=lib/spec.sh source-path=SCRIPTDIR
 source "$ROOT/Scripts/lib/spec.sh"
 SHARED_SPEC_DIR="$ROOT/../shared/spec"

@@ -10,12 +10,12 @@
 # run and the peak memory of a run. Exit status: 0 when there are no crashes, hangs or unlocated
 # messages.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-flags=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then flags+=(--scratch-path "$SCRATCH_PATH"); fi
-swift build -c release --product openai-generator ${flags[@]+"${flags[@]}"} >&2
-generator="$(swift build -c release --show-bin-path ${flags[@]+"${flags[@]}"})/openai-generator"
-swift build --build-tests ${flags[@]+"${flags[@]}"} >&2
-FUZZ_MUTANTS="${1:-1000}" FUZZ_REAL_SPEC_MUTANTS="${2:-60}" FUZZ_SEED="${3:-2026}" OPENAI_GENERATOR="$generator" \
-    swift test --skip-build ${flags[@]+"${flags[@]}"} --filter GeneratorFuzzTests 2>&1 \
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+set_swift_flags
+build_generator release >&2
+swift build --build-tests ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
+FUZZ_MUTANTS="${1:-1000}" FUZZ_REAL_SPEC_MUTANTS="${2:-60}" FUZZ_SEED="${3:-2026}" OPENAI_GENERATOR="$GENERATOR" \
+    swift test --skip-build ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} --filter GeneratorFuzzTests 2>&1 \
     | grep -E '^GeneratorFuzz:|error:|failed|passed after|Executed 1 test'

@@ -8,13 +8,10 @@
 # Exit status: non-zero as soon as a step fails (the failing step's own status).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
+set_swift_flags
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -22,11 +19,10 @@ step "1/4 Fetch the locked spec (Scripts/fetch-spec.sh)"
 "$ROOT/Scripts/fetch-spec.sh"
 
 step "2/4 Build the generator (swift build -c release --product openai-generator)"
-swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
-BIN_DIR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+build_generator release
 
 step "3/4 Generate Sources/OpenAI/Generated/ from Spec/openapi.yaml (openai-generator generate $*)"
-"$BIN_DIR/openai-generator" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated "$@"
+"$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated "$@"
 
 step "4/4 Build the OpenAI and OpenAIAdmin modules (swift build --target OpenAIAdmin, which depends on OpenAI)"
 swift build --target OpenAIAdmin ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}

@@ -47,7 +47,8 @@ if [[ $# -ne 0 ]]; then
     exit 2
 fi
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 # shellcheck source=lib/spec.sh source-path=SCRIPTDIR
 source "$ROOT/Scripts/lib/spec.sh"
@@ -66,17 +67,14 @@ if ! git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     exit 1
 fi
 
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
+set_swift_flags
 if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     GENERATOR="$OPENAI_GENERATOR"
 else
-    GENERATOR="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+    GENERATOR="$(swift_bin_path debug)/openai-generator"
     if [[ ! -x "$GENERATOR" ]]; then
         echo "+ swift build --product openai-generator"
-        swift build --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+        build_generator debug
     fi
 fi
 if [[ ! -x "$GENERATOR" ]]; then
@@ -96,7 +94,7 @@ rm -rf "$LOGS" "$FRESH" "$E2E/cache"
 mkdir -p "$COPY" "$LOGS"
 ln -sfn "$SHARED" "$E2E/work/shared"
 # Specs made by the test live in a temporary folder on purpose: update-spec.sh must never write such a path.
-TMPW="$(mktemp -d "${TMPDIR:-/tmp}/test-update-spec.XXXXXX")"
+TMPW="$(temp_dir test-update-spec)"
 SERVER_PID=""
 SHM_DIR=""
 cleanup() {
@@ -299,17 +297,6 @@ if __name__ == "__main__":
     globals()[sys.argv[1].replace("-", "_")](*sys.argv[2:])
 PY
 helper() { python3 "$TMPW/helpers.py" "$@"; }
-
-now() {
-    if [[ -n "${EPOCHREALTIME:-}" ]]; then
-        printf '%s\n' "${EPOCHREALTIME/,/.}"
-    else
-        python3 -c 'import time; print(time.time())'
-    fi
-}
-elapsed_since() {
-    python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$(now)"
-}
 
 FAILURES=0
 SCENARIO=""

@@ -2,41 +2,29 @@
 # The one test command: everything CI checks, in order, stopping at the first failure.
 #
 # Usage: Scripts/test.sh
-#   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, build (with
-#          tests), `openai-generator check`, `swift test`, Scripts/test-update-spec.sh, Scripts/check-history.sh.
+#   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/lint.sh
+#          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
+#          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
+#          `openai-generator check`, `swift test`, Scripts/build-docs.sh (documentation, warnings as errors),
+#          Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
-#   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command).
+#   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
+#                        to Scripts/build-docs.sh in the environment).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
-# Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/requirements.txt installed,
-# or python3 when there are none).
+#   CI=true              a check that cannot run (a missing linter, ../shared) fails instead of being skipped.
+# Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/requirements.txt and
+# requirements-dev.txt installed, or python3 when there are none).
 #
 # Exit status: 0 when every step passed; otherwise the failing step's status (at least 1).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
-
-# Wall-clock time in seconds with a fraction (bash 5 has EPOCHREALTIME; otherwise python3).
-now() {
-    if [[ -n "${EPOCHREALTIME:-}" ]]; then
-        printf '%s\n' "${EPOCHREALTIME/,/.}"
-    else
-        python3 -c 'import time; print(time.time())'
-    fi
-}
-
-# Seconds (one decimal) from the time given to now.
-elapsed_since() {
-    python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$(now)"
-}
+set_swift_flags
 
 STEP_NAMES=()
 STEP_TIMES=()
@@ -139,9 +127,10 @@ step_python_venv() {
         echo "OPENAI_TEST_PYTHON is already set ($OPENAI_TEST_PYTHON); leaving it as is."
         return 0
     fi
-    # Every test server's runtime requirements: Scripts/*/requirements.txt (not the -dev files).
+    # Every test server's runtime requirements and the linters (Scripts/*/requirements.txt), and the -dev files'
+    # tools (Scripts/testserver/requirements-dev.txt: pytest and ruff, which Scripts/lint.sh runs).
     local requirements=() file
-    for file in "$ROOT"/Scripts/*/requirements.txt; do
+    for file in "$ROOT"/Scripts/*/requirements.txt "$ROOT"/Scripts/*/requirements-dev.txt; do
         if [[ -f "$file" ]]; then
             requirements+=("$file")
         fi
@@ -212,23 +201,11 @@ step_lint_workflows() {
         echo "No .github/workflows/*.yml or .github/scripts/*.sh; nothing to lint."
         return 0
     fi
-    if [[ -x "$VENV/bin/actionlint" ]]; then
-        actionlint="$VENV/bin/actionlint"
-    elif command -v actionlint >/dev/null 2>&1; then
-        actionlint="$(command -v actionlint)"
-    fi
-    if [[ -x "$VENV/bin/shellcheck" ]]; then
-        shellcheck="$VENV/bin/shellcheck"
-    elif command -v shellcheck >/dev/null 2>&1; then
-        shellcheck="$(command -v shellcheck)"
-    fi
+    actionlint="$(find_tool actionlint || true)"
+    shellcheck="$(find_tool shellcheck || true)"
     if [[ -z "$actionlint" ]]; then
-        echo "actionlint not found in Scripts/.venv (installed from Scripts/lint/requirements.txt by the venv step," \
-            "which OPENAI_TEST_PYTHON skips) nor on PATH." >&2
-        if [[ "${CI:-}" == "true" ]]; then
-            return 1
-        fi
-        echo "Workflows lint skipped (CI=true makes this a failure)."
+        skip_unless_ci "Workflows lint" "actionlint not found in Scripts/.venv (installed from" \
+            "Scripts/lint/requirements.txt by the venv step, which OPENAI_TEST_PYTHON skips) nor on PATH." || return
         return 0
     fi
     if [[ -z "$shellcheck" ]]; then
@@ -260,7 +237,7 @@ step_build() {
 
 step_check() {
     local bin_dir
-    bin_dir="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+    bin_dir="$(swift_bin_path debug)"
     echo "+ $bin_dir/openai-generator check"
     "$bin_dir/openai-generator" check
 }
@@ -270,9 +247,16 @@ step_swift_test() {
     swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
 }
 
+# Scripts/build-docs.sh: the documentation from the debug build's symbol graphs, docc warnings as errors. It reads
+# SCRATCH_PATH from the environment, as this script does.
+step_docs() {
+    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/build-docs.sh"
+    "$ROOT/Scripts/build-docs.sh"
+}
+
 step_update_spec() {
     local bin_dir
-    bin_dir="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+    bin_dir="$(swift_bin_path debug)"
     echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/test-update-spec.sh"
     OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/test-update-spec.sh"
 }
@@ -287,9 +271,12 @@ run_step "System packages (libyaml-dev, libssl-dev)" step_system_packages
 run_step "Locked spec (Scripts/fetch-spec.sh)" "$ROOT/Scripts/fetch-spec.sh"
 run_step "Python venv for test servers" step_python_venv
 run_step "GitHub workflows lint (actionlint, shellcheck)" step_lint_workflows
+run_step "Lint (Scripts/lint.sh)" "$ROOT/Scripts/lint.sh"
+run_step "Lint checks fail on violations (Scripts/test-lint.sh)" "$ROOT/Scripts/test-lint.sh"
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
+run_step "Documentation (Scripts/build-docs.sh)" step_docs
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
 else

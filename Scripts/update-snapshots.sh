@@ -5,7 +5,9 @@
 #
 # Usage: Scripts/update-snapshots.sh [extra swift test arguments, e.g. --scratch-path .build-snap]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 UPDATE_SNAPSHOTS=1 swift test "$@" --filter 'SnapshotTests/testEveryFixtureGeneratesExactlyItsExpectedSwiftAndDiagnostics'
 swift test "$@" --skip-build --filter 'Snapshot'
 git status --short Tests/GeneratorTests/Snapshots 2>/dev/null || true

@@ -57,7 +57,8 @@
 # --keep-on-failure); 2 usage error or a refused source (nothing changed); 130 / 143 interrupted (rolled back).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CALLER_PWD="$PWD"
 cd "$ROOT"
 # shellcheck source=lib/spec.sh source-path=SCRIPTDIR
@@ -155,26 +156,15 @@ HISTORY_DIR="${HISTORY_DIR:-$ROOT/../shared/spec/history}"
 DEFAULT_TEST_FILTER='OpenAITests\.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)|OpenAIRealtimeTests\.RealtimeFixtureDecodingTests'
 TEST_FILTER="${UPDATE_SPEC_TEST_FILTER:-$DEFAULT_TEST_FILTER}"
 
-SWIFT_FLAGS=()
-if [[ -n "${SCRATCH_PATH:-}" ]]; then
-    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
-fi
+set_swift_flags
 
-# Wall-clock time in seconds with a fraction (bash 5 has EPOCHREALTIME; otherwise python3).
-now() {
-    if [[ -n "${EPOCHREALTIME:-}" ]]; then
-        printf '%s\n' "${EPOCHREALTIME/,/.}"
-    else
-        python3 -c 'import time; print(time.time())'
-    fi
-}
 STEP_TIMES=()
 STEP_NAME=""
 STEP_START=""
 # Ends the current step's timer (printed at exit as "time per step").
 close_step() {
     if [[ -n "$STEP_NAME" ]]; then
-        STEP_TIMES+=("$STEP_NAME $(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$STEP_START" "$(now)")s")
+        STEP_TIMES+=("$STEP_NAME $(elapsed_since "$STEP_START")s")
         STEP_NAME=""
     fi
 }
@@ -187,7 +177,7 @@ step() {
 
 # --- the transaction's state and its rollback ----------------------------------------------------------------------
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/update-spec.XXXXXX")"
+WORK="$(temp_dir update-spec)"
 NEW="$WORK/new.yaml"
 BACKUP="$WORK/backup"
 # idle: nothing changed yet; changing: files may differ from the snapshot; finished: the update succeeded.
@@ -314,8 +304,7 @@ if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     echo "update-spec: using OPENAI_GENERATOR=$GENERATOR" >&2
 else
     echo "+ swift build --product openai-generator" >&2
-    swift build --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
-    GENERATOR="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+    build_generator debug >&2
 fi
 if [[ ! -x "$GENERATOR" ]]; then
     echo "update-spec: no generator executable at $GENERATOR (nothing changed)" >&2

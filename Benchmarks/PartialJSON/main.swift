@@ -1,4 +1,4 @@
-// The partial-JSON decoder (Sources/OpenAI/StructuredOutputs/PartialJSONDecoder.swift), compiled
+// The partial-JSON decoder (Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift), compiled
 // with JSONValue into one module by Scripts/bench-partial-json.sh. Prints medians.
 import Foundation
 

@@ -207,7 +207,8 @@ async def handler(ws):
                     appends += 1
                     total += len(message)
                 elif isinstance(message, str) and message.startswith('{"type":"input_audio_buffer.commit"'):
-                    await ws.send(json.dumps({"type": "input_audio_buffer.committed", "appends": appends, "bytes": total}))
+                    committed = {"type": "input_audio_buffer.committed", "appends": appends, "bytes": total}
+                    await ws.send(json.dumps(committed))
                     appends = 0
                     total = 0
                 else:

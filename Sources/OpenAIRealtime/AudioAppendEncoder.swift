@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIWebSocket
 
 /// Builds the JSON text of `input_audio_buffer.append` events (spec schema
 /// `RealtimeClientEventInputAudioBufferAppend`) straight into UTF-8 bytes: the audio is base64

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAIWebSocket
 
 /// A WebSocket whose text messages are JSON events of one generated union.
 ///

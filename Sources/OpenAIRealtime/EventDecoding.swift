@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAIWebSocket
 
 /// Turns WebSocket messages into a generated event union without ever failing the session.
 ///

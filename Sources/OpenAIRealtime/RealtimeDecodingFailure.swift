@@ -1,4 +1,5 @@
 import OpenAI
+import OpenAIWebSocket
 
 /// A server message that was delivered as `unknown` because it did not decode as the type its
 /// `type` member names (or was not JSON, or was binary).

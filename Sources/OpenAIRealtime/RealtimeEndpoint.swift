@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAIWebSocket
 
 /// Where and how a session connects: URL, headers and subprotocols; pure, no I/O.
 struct RealtimeEndpoint: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import OpenAI
+import OpenAIWebSocket
 
 /// An error from a ``RealtimeSession`` or ``ResponsesWebSocketSession`` helper.
 ///

@@ -1,3 +1,4 @@
+import OpenAIWebSocket
 /// How a session's `events` stream keeps server events the caller has not read yet.
 ///
 /// A voice session sends many `response.output_audio.delta` events (about 10 per second of audio

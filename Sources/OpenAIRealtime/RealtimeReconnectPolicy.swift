@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIWebSocket
 
 /// When and how soon to reconnect after a Realtime WebSocket closed: a pure policy, no I/O.
 ///

@@ -1,4 +1,5 @@
 import OpenAI
+import OpenAIWebSocket
 
 /// The server events a ``RealtimeSession`` helper can wait for, and the one that fails them.
 enum RealtimeReplyKind: Hashable, Sendable {

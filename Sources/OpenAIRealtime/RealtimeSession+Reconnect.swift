@@ -1,3 +1,4 @@
+import OpenAIWebSocket
 extension RealtimeSession {
     /// Opens a new session to the same endpoint with the same credentials, if the close allows it.
     ///

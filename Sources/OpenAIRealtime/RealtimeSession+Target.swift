@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIWebSocket
 
 extension RealtimeSession {
     /// What a Realtime connection is for: the query of `wss://api.openai.com/v1/realtime`.

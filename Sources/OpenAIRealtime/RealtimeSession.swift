@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAIWebSocket
 
 /// A typed Realtime API session over WebSocket (`wss://api.openai.com/v1/realtime`).
 ///
@@ -76,7 +77,7 @@ public final class RealtimeSession: Sendable {
 
     /// Opens a server-side session with the client's API key in the `Authorization` header.
     ///
-    /// With Azure settings (``OpenAIClient/Configuration/azure``) the session connects as
+    /// With Azure settings (`OpenAIClient.Configuration.azure`) the session connects as
     /// openai-python's `AzureOpenAI` does: `wss://<resource>/openai/realtime` with the
     /// `api-version` query and `deployment` (the configured deployment, else the target's model)
     /// in place of `model`, and the key in an `api-key` header (a token provider's token as

@@ -1,5 +1,6 @@
 import OpenAI
 import Foundation
+import OpenAIWebSocket
 
 /// Options for a ``RealtimeSession`` or ``ResponsesWebSocketSession``.
 public struct RealtimeSessionOptions: Sendable {

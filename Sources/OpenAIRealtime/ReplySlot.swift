@@ -1,4 +1,5 @@
 import OpenAI
+import OpenAIWebSocket
 
 /// A one-shot place for the reply to one client event: resolved once (by the routing of a
 /// received event, a timeout, cancellation or the end of the connection) and awaited once.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAIWebSocket
 
 /// The Responses API's WebSocket mode (`wss://api.openai.com/v1/responses`): one long-lived
 /// connection over which `response.create` events (the same fields as `POST /v1/responses`, spec

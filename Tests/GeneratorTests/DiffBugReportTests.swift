@@ -1,4 +1,5 @@
 import Foundation
+import GeneratorCLI
 @testable import GeneratorCore
 import XCTest
 
@@ -47,7 +48,7 @@ final class DiffBugReportTests: XCTestCase {
             Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"),
             "--format", "markdown", "--fail-on", "breaking", "--overrides", "/nonexistent/overrides.json",
         ]
-        let outcome = DiffTool.run(arguments: arguments)
+        let outcome = DiffCommand.run(arguments: arguments)
         XCTAssertEqual(outcome.status, 1)
         XCTAssertTrue(
             outcome.output.contains(": 1 breaking, 2 non-breaking (0 warnings, 2 info)."), outcome.output)
@@ -63,13 +64,13 @@ final class DiffBugReportTests: XCTestCase {
                 "- **Things** `CreateThingRequest.effort`: enum value \"medium\" removed. *Breaks requests and Swift code.*"
             ), outcome.output)
         XCTAssertEqual(
-            DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "none"]).status, 0)
+            DiffCommand.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "none"]).status, 0)
         XCTAssertEqual(
-            DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "any"]).status, 1)
+            DiffCommand.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "any"]).status, 1)
     }
 
     func testJSONFormatHasTheInterfaceFields() throws {
-        let outcome = DiffTool.run(arguments: [
+        let outcome = DiffCommand.run(arguments: [
             Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"),
             "--format", "json",
         ])
@@ -93,12 +94,12 @@ final class DiffBugReportTests: XCTestCase {
     }
 
     func testUsageErrorsExitTwoAndMissingFilesExitThree() {
-        XCTAssertEqual(DiffTool.run(arguments: ["only-one.yaml"]).status, 2)
-        XCTAssertEqual(DiffTool.run(arguments: ["a", "b", "--format", "html"]).status, 2)
+        XCTAssertEqual(DiffCommand.run(arguments: ["only-one.yaml"]).status, 2)
+        XCTAssertEqual(DiffCommand.run(arguments: ["a", "b", "--format", "html"]).status, 2)
         XCTAssertEqual(
-            DiffTool.run(arguments: ["a", "b", "--severity", "no-such-rule=info"]).status, 2)
+            DiffCommand.run(arguments: ["a", "b", "--severity", "no-such-rule=info"]).status, 2)
         XCTAssertEqual(
-            DiffTool.run(arguments: ["/nonexistent/a.yaml", "/nonexistent/b.yaml"]).status, 3)
+            DiffCommand.run(arguments: ["/nonexistent/a.yaml", "/nonexistent/b.yaml"]).status, 3)
     }
 }
 
@@ -210,7 +211,7 @@ final class DiffRuleFixtureTests: XCTestCase {
         let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
         let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
         let base = [old, new, "--overrides", "/nonexistent/overrides.json"]
-        let outcome = DiffTool.run(
+        let outcome = DiffCommand.run(
             arguments: base + ["--format", "github", "--annotate-file", "Spec/openapi.yaml"])
         XCTAssertEqual(outcome.status, 0)
         let lines = outcome.output.split(separator: "\n").map(String.init)
@@ -226,16 +227,16 @@ final class DiffRuleFixtureTests: XCTestCase {
         XCTAssertEqual(newLines[53], "        effort:")
         XCTAssertEqual(newLines[54], "          type: string")
         XCTAssertTrue(lines[1].hasPrefix("::notice title=OpenAPI spec changes::"), lines[1])
-        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@swift"]).status, 1)
-        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@wire-response"]).status, 0)
-        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@wire"]).status, 1)
-        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@nobody"]).status, 2)
+        XCTAssertEqual(DiffCommand.run(arguments: base + ["--fail-on", "breaking@swift"]).status, 1)
+        XCTAssertEqual(DiffCommand.run(arguments: base + ["--fail-on", "breaking@wire-response"]).status, 0)
+        XCTAssertEqual(DiffCommand.run(arguments: base + ["--fail-on", "breaking@wire"]).status, 1)
+        XCTAssertEqual(DiffCommand.run(arguments: base + ["--fail-on", "breaking@nobody"]).status, 2)
     }
 
     func testLabelsNameTheSpecsAndTemporaryPathsAreNeverShown() throws {
         let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
         let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
-        let labelled = DiffTool.run(arguments: [
+        let labelled = DiffCommand.run(arguments: [
             old, new, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
             "--old-label", "openai/openai-openapi@855e5d4", "--new-label", "openai/openai-openapi@f85dbe2",
         ])
@@ -248,7 +249,7 @@ final class DiffRuleFixtureTests: XCTestCase {
             "diff-label-\(UUID().uuidString).yaml")
         try FileManager.default.copyItem(atPath: new, toPath: temporary.path)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let unlabelled = DiffTool.run(arguments: [
+        let unlabelled = DiffCommand.run(arguments: [
             old, temporary.path, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
         ])
         XCTAssertFalse(unlabelled.output.contains(temporary.path), unlabelled.output)
@@ -262,7 +263,7 @@ final class DiffReportLimitsTests: XCTestCase {
         let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
         let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
         for value in ["", "@", "breaking@", "@swift"] {
-            XCTAssertEqual(DiffTool.run(arguments: [old, new, "--fail-on", value]).status, 2, "--fail-on \(value)")
+            XCTAssertEqual(DiffCommand.run(arguments: [old, new, "--fail-on", value]).status, 2, "--fail-on \(value)")
         }
     }
 

@@ -1,42 +1,33 @@
 import Foundation
+import GeneratorCLI
 import GeneratorCore
 import XCTest
 
 /// `openai-generator` on bad input: a clear error naming file:line:column and the JSON pointer,
 /// a non-zero exit status, and the output folder exactly as it was.
 final class GeneratorCLITests: XCTestCase {
-    /// The `openai-generator` built beside this test bundle.
-    static var generator: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("openai-generator")
-    }
-
     struct Run {
         var status: Int32
         var output: String
     }
 
+    /// Runs the command in-process (``OpenAIGeneratorCommand/run(_:)``, what the executable runs),
+    /// standard output then standard error as one text.
     func run(_ arguments: [String]) throws -> Run {
-        var candidate = Self.generator
-        if !FileManager.default.isExecutableFile(atPath: candidate.path) {
-            // XCTest on Linux runs the bundle as .../debug/<Package>PackageTests.xctest.
-            candidate = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? "")
-                .deletingLastPathComponent().appendingPathComponent("openai-generator")
-        }
+        let outcome = OpenAIGeneratorCommand.run(arguments)
+        return Run(status: outcome.status, output: outcome.output + outcome.errorOutput)
+    }
+
+    /// The `openai-generator` executable built beside this test bundle.
+    static func executable() throws -> URL {
+        let runner = URL(
+            fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+        let candidate = runner.deletingLastPathComponent().appendingPathComponent("openai-generator")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
             XCTFail("openai-generator is not built at \(candidate.path); run `swift build` first")
-            return Run(status: -1, output: "")
+            throw XCTSkip("no openai-generator executable")
         }
-        let process = Process()
-        process.executableURL = candidate
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        return candidate
     }
 
     /// A folder holding one file, to check that a failed run leaves it untouched.
@@ -168,6 +159,54 @@ final class GeneratorCLITests: XCTestCase {
     func testUsageErrorExitsWithTwo() throws {
         XCTAssertEqual(try run(["generate", "--bogus", "x"]).status, 2)
         XCTAssertEqual(try run([]).status, 2)
+        XCTAssertEqual(try run(["generate", "--line-cap", "99"]).status, 2)
+        XCTAssertEqual(try run(["generate", "--access", "open"]).status, 2)
+        XCTAssertEqual(try run(["check", "extra"]).status, 2)
+        XCTAssertEqual(try run(["frobnicate"]).status, 2)
+        let missing = try run(["check", "--spec"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.output.contains("missing value for --spec"), missing.output)
+        XCTAssertTrue(try run(["generate", "--help"]).output.contains("usage: openai-generator generate"))
+    }
+
+    func testTheOneParserSplitsPositionalWordsValuesAndFlags() throws {
+        let parsed = try CommandArguments(
+            ["old.yaml", "--severity", "a=info", "--force", "new.yaml", "--severity", "b=warning", "-h"],
+            valued: ["--severity", "--format"], flags: ["--force"])
+        XCTAssertEqual(parsed.positional, ["old.yaml", "new.yaml"])
+        XCTAssertEqual(parsed.values("--severity"), ["a=info", "b=warning"])
+        XCTAssertEqual(parsed.value("--severity"), "b=warning")
+        XCTAssertEqual(parsed.value("--format", default: "text"), "text")
+        XCTAssertTrue(parsed.has("--force"))
+        XCTAssertTrue(parsed.wantsHelp)
+        XCTAssertThrowsError(try CommandArguments(["--format"], valued: ["--format"])) { error in
+            XCTAssertEqual(error as? UsageError, UsageError("missing value for --format"))
+        }
+        XCTAssertThrowsError(try CommandArguments(["--strict"], valued: [])) { error in
+            XCTAssertEqual(error as? UsageError, UsageError("unknown option --strict"))
+        }
+        XCTAssertThrowsError(try parsed.integer("--severity", atLeast: 1, default: 0))
+    }
+
+    func testTheExecutableWritesTheOutcomesStreamsAndExitsWithItsStatus() throws {
+        let process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = ["check", "--spec", "/nonexistent/spec.yaml"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let reported = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 3)
+        XCTAssertEqual(printed, Data())
+        XCTAssertEqual(
+            String(decoding: reported, as: UTF8.self),
+            OpenAIGeneratorCommand.run(["check", "--spec", "/nonexistent/spec.yaml"]).errorOutput)
+        XCTAssertTrue(
+            String(decoding: reported, as: UTF8.self).contains("/nonexistent/spec.yaml: cannot read the spec"))
     }
 
     func testTheCommandLineRefusesTheCurrentDirectoryOfACheckout() throws {

@@ -27,9 +27,10 @@ final class GeneratorFuzzTests: XCTestCase {
     static let timeLimit: Double = 30
 
     func run(_ arguments: [String]) throws -> Outcome {
+        // A process, not the in-process command: a crash or a hang must be observed, not suffered.
         let generator =
-            ProcessInfo.processInfo.environment["OPENAI_GENERATOR"].map(URL.init(fileURLWithPath:))
-            ?? GeneratorCLITests.generator
+            try ProcessInfo.processInfo.environment["OPENAI_GENERATOR"].map(URL.init(fileURLWithPath:))
+            ?? GeneratorCLITests.executable()
         let process = Process()
         process.executableURL = generator
         process.arguments = arguments

@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// Type-checks every snapshot fixture's `expected/` Swift together with the hand-written runtime
-/// (every `.swift` file under `Sources/OpenAI` except `Generated/`), as one module named `OpenAI`
-/// in Swift 6 language mode: the expected outputs must compile with zero errors and zero warnings.
+/// Type-checks every snapshot fixture's `expected/` Swift as the module `OpenAI` against the
+/// built `OpenAIRuntime` module (the target the generated code imports, as in the package), in
+/// Swift 6 language mode: the expected outputs must compile with zero errors and zero warnings.
 final class SnapshotCompileTests: XCTestCase {
-    /// Folders under `Sources/OpenAI` that are not part of the hand-written runtime.
-    static let excludedSourceFolders: Set<String> = ["Generated", "Helpers"]
+    /// The runtime target the generated code is compiled against.
+    static let runtimeModule = "OpenAIRuntime"
 
     /// How many `swiftc` processes run at once (the machine has 2 cores).
     static let parallelism = 2
@@ -22,8 +22,7 @@ final class SnapshotCompileTests: XCTestCase {
 
     func testEveryFixtureExpectedOutputTypeChecksWithoutWarnings() throws {
         let swiftc = try Self.findSwiftc()
-        let runtime = Self.runtimeSources()
-        XCTAssertFalse(runtime.isEmpty, "no hand-written runtime found under Sources/OpenAI")
+        let runtime = try Self.runtimeModuleFlags()
         let fixtures = try SnapshotFixtures.names()
         XCTAssertGreaterThanOrEqual(fixtures.count, 20)
         var jobs: [(String, [String])] = []
@@ -41,7 +40,7 @@ final class SnapshotCompileTests: XCTestCase {
         let start = Date()
         let outcomes = Self.runInParallel(
             jobs.map { job -> @Sendable () -> Outcome in
-                { Self.typecheck(fixture: job.0, files: runtime + job.1, swiftc: swiftc) }
+                { Self.typecheck(fixture: job.0, files: job.1, flags: runtime, swiftc: swiftc) }
             })
         let slowest = outcomes.max { $0.seconds < $1.seconds }
         for outcome in outcomes.sorted(by: { $0.fixture < $1.fixture }) {
@@ -84,27 +83,64 @@ final class SnapshotCompileTests: XCTestCase {
         return found
     }
 
-    /// Every hand-written `.swift` file under `Sources/OpenAI`, sorted.
-    static func runtimeSources() -> [String] {
-        let root = SnapshotFixtures.packageRoot.appendingPathComponent(
-            "Sources/OpenAI", isDirectory: true)
-        return SnapshotFixtures.swiftFiles(under: root)
-            .filter { path in
-                !excludedSourceFolders.contains(String(path.split(separator: "/").first ?? ""))
+    /// The `swiftc` flags that make the built ``runtimeModule`` importable: its build folder's
+    /// `Modules/` (found beside the running test bundle, as `swift test` built it, whatever the
+    /// scratch path) and the module map of the C target it imports on Linux (`CLibcurl`).
+    ///
+    /// - Throws: A test failure (not a skip) when the module is not built beside the test bundle.
+    static func runtimeModuleFlags() throws -> [String] {
+        let runner = URL(fileURLWithPath: CommandLine.arguments.first ?? "").standardizedFileURL
+        var directory = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let modules = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(
+                atPath: modules.appendingPathComponent("\(runtimeModule).swiftmodule").path)
+            {
+                var flags = ["-package-name", packageName(binDirectory: directory), "-I", modules.path]
+                let curl = directory.appendingPathComponent("CLibcurl.build/module.modulemap")
+                if FileManager.default.fileExists(atPath: curl.path) {
+                    flags += ["-Xcc", "-fmodule-map-file=\(curl.path)"]
+                }
+                return flags
             }
-            .map { root.appendingPathComponent($0).path }
+            directory.deleteLastPathComponent()
+        }
+        XCTFail("\(runtimeModule).swiftmodule is not built beside \(runner.path) (run swift build --build-tests)")
+        throw XCTSkip("no \(runtimeModule) module")
     }
 
-    /// Runs `swiftc -typecheck -wmo -swift-version 6` on `files` as the module `OpenAI`.
-    static func typecheck(fixture: String, files: [String], swiftc: String) -> Outcome {
+    /// The `-package-name` SwiftPM gave the package's modules (from the package's identity, its
+    /// folder's name: `package` declarations are visible only under the same name): read from the
+    /// build's manifest (`<scratch>/<configuration>.yaml`), else derived from the folder's name as
+    /// SwiftPM does.
+    static func packageName(binDirectory: URL) -> String {
+        let configuration = binDirectory.lastPathComponent
+        var directory = binDirectory.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let manifest = directory.appendingPathComponent("\(configuration).yaml")
+            if let text = try? String(contentsOf: manifest, encoding: .utf8),
+                let range = text.range(of: #""-package-name",""#)
+            {
+                let rest = text[range.upperBound...]
+                if let end = rest.firstIndex(of: "\"") { return String(rest[..<end]) }
+            }
+            directory.deleteLastPathComponent()
+        }
+        let identity = SnapshotFixtures.packageRoot.standardizedFileURL.lastPathComponent.lowercased()
+        let name = String(identity.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    /// Runs `swiftc -typecheck -wmo -swift-version 6` on `files` as the module `OpenAI`, with
+    /// `flags` (where the runtime module is).
+    static func typecheck(fixture: String, files: [String], flags: [String], swiftc: String) -> Outcome {
         let start = Date()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)
         // `-wmo`: one frontend job for the whole module instead of one per file, each re-parsing
         // every file (about 4x less CPU for the same diagnostics).
         process.arguments =
-            ["-typecheck", "-wmo", "-swift-version", "6", "-module-name", "OpenAI", "-package-name", "swift_openai"]
-            + files
+            ["-typecheck", "-wmo", "-swift-version", "6", "-module-name", "OpenAI"] + flags + files
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

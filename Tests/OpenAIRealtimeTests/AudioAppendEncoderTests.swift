@@ -3,6 +3,7 @@ import OpenAI
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 final class AudioAppendEncoderTests: XCTestCase {
     /// Every remainder class (0, 1 and 2 bytes past a multiple of 3) and a 100 ms chunk of 24 kHz

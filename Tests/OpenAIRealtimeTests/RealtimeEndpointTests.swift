@@ -3,6 +3,7 @@ import OpenAI
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 /// URL, headers and subprotocols of a session, without I/O.
 final class RealtimeEndpointTests: XCTestCase {

@@ -4,6 +4,7 @@ import XCTest
 import TestSupport
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 /// The spec's Realtime examples and recorded Realtime payloads in ../shared/fixtures/realtime
 /// decode into the generated types the session layer delivers (read in place, never copied).

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 /// The reconnect policy as a pure function of close info and attempt number.
 final class RealtimeReconnectPolicyTests: XCTestCase {

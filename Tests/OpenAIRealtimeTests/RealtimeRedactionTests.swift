@@ -3,6 +3,7 @@ import OpenAI
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 #if canImport(Glibc)
 

@@ -3,6 +3,7 @@ import OpenAI
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 /// Reply routing as a pure state machine: which waiter a server event completes or fails.
 final class RealtimeReplyRouterTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 import TestSupport
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 // Used only by the Linux integration tests (WebSocketIntegrationTests).
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 /// The framing state machine, frame by frame, against the examples of RFC 6455 section 5.7 and
 /// the rules of sections 5.1-5.6 and 7.4.

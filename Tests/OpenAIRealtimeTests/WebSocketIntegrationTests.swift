@@ -3,6 +3,7 @@ import XCTest
 import TestSupport
 
 @testable import OpenAIRealtime
+@testable import OpenAIWebSocket
 
 // The Linux transport's exact behaviour (OpenSSL's messages, /proc, Glibc sockets); the Apple
 // transport wraps URLSessionWebSocketTask and is not run here.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The run loop against the local server acting as a model that calls every tool it is offered
 /// (`x-testserver-tool-rounds`), then answers with the results it was sent.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// What one decoded value holds beyond its typed members: the deviations from the spec the
 /// lenient mode recorded, and the union values that fell back to `unknown(_:)`.

@@ -6,6 +6,7 @@ import XCTest
 #endif
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 #if os(Linux)
     /// Large streamed uploads through ``URLSessionTransport`` on Linux go through libcurl directly

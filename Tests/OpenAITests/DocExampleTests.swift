@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The code examples of the doc comments added for the decoding policy, streams and downloads,
 /// kept compiling (and the offline ones run).
@@ -22,7 +23,7 @@ final class DocExampleTests: XCTestCase {
 
         let result = try await client.files.content(fileID: "file-abc", to: fileURL)
         print(result.byteCount, result.response.requestID ?? "-")
-        let (models, raw) = try await client.withRawResponse { try await client.models.list() }
+        let (models, raw) = try await client.withRawResponse { try await $0.models.list() }
         print(models.data.count, raw.statusCode)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// `client.embeddings.create` asks for base64 vectors when the caller does not choose (a quarter
 /// of the bytes), and still returns floats; a caller who chooses gets what they chose.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// A hostile or broken server's huge error body costs neither memory nor time: the transport keeps
 /// the start that the error stores, drops the rest as it arrives and closes the connection.

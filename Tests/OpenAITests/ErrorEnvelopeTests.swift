@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Error replies in every shape servers send: OpenAI's envelope (every recorded error fixture),
 /// members of another type, no wrapper, other frameworks' shapes, plain text and HTML.

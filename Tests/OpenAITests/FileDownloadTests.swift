@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Every operation that returns file bytes, through its generated methods against the local test
 /// server: the bytes as `Data`, and the `to:` variant that streams them to a file without holding

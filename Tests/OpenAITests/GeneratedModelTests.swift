@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The shapes the generated types promise, on payloads from public bug reports against other SDKs.
 final class GeneratedModelTests: XCTestCase {

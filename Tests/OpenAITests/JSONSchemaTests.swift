@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 // Types as an app writes them: synthesized Decodable, nested types, optionals, arrays,
 // dictionaries, enums, recursion.

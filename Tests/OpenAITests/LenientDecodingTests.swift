@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The decoding policy (``DecodingMode``) on real-shaped replies: recorded fixtures changed the
 /// way real servers differ from the spec (Azure OpenAI's content-filter chunk, proxies, older API

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Byte-exact encoding of `multipart/form-data` bodies (RFC 7578) and the conventions the API
 /// expects: `name[]` arrays, `name[key]` objects, plain-decimal numbers, WHATWG filename escaping.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Every multipart operation of the spec (18), sent to the local test server, which parses the
 /// body with aiohttp's multipart reader (not our code), checks field names and values against the

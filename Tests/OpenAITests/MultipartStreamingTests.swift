@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Multipart bodies produced while they are sent: files read from disk in chunks, one-shot
 /// streams, lengths known up front, replay rules.

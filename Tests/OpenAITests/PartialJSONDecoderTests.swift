@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 final class PartialJSONDecoderTests: XCTestCase {
     private func value(after text: String) throws -> JSONValue? {

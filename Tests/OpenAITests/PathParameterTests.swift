@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Path parameters at the trust boundary: a value can never change which endpoint a request
 /// reaches. Through generated methods, against the local test server, in every position the

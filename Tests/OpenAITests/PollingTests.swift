@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// `poll` and `createAndPoll` against the local server, whose replies move through the statuses
 /// of `x-testserver-status-sequence` (one per request to the same path).

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The README's quick start, kept compiling: these are the calls the README shows, and the
 /// request they build is checked against the JSON OpenAI's documentation sends.

@@ -3,6 +3,7 @@ import XCTest
 import YAML
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Conformance on recorded real traffic: every recorded 2xx JSON body in `../shared/fixtures`
 /// decodes into the generated reply type of the operation that produced it.

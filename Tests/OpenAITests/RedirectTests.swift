@@ -6,6 +6,7 @@ import XCTest
 #endif
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Redirects at the trust boundary: a 3xx to another origin (here the test server's second port,
 /// or the same port under another host name) never carries a credential or a body; see

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// A background response streamed over a connection the local server drops every few events:
 /// the stream resumes from the last `sequence_number` and the accumulator ends complete.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The Responses run loop and conversation helpers, against the local server acting as a model
 /// that calls every function tool it is offered (`x-testserver-tool-rounds`), and on recorded

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Configuration, request building, secrets, retries through a scripted transport, and the
 /// cryptography of webhook signatures: everything of the runtime that needs no server.
@@ -163,7 +164,7 @@ final class RuntimeClientTests: XCTestCase {
         let sleeper = RecordingSleeper()
         let client = try OpenAIClient(
             configuration: .init(apiKey: "sk-1"), transport: transport, sleeper: sleeper, jitter: { 0 })
-        let (_, raw) = try await client.withRawResponse {
+        let (_, raw) = try await client.withRawResponse { client in
             try await client.sendRaw(
                 APIRequest(method: "POST", path: "/batches", operationID: "createBatch"),
                 options: RequestOptions(idempotencyKey: "stable-key"))

@@ -8,6 +8,7 @@ import XCTest
 import OpenAIAdmin
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The runtime against the local test server (Scripts/testserver), which validates every request
 /// against the spec, injects faults and records what it received.
@@ -160,7 +161,7 @@ final class RuntimeIntegrationTests: XCTestCase {
             headers: [
                 "x-testserver-fail-times": "2", "x-testserver-fail-status": "429", "x-testserver-retry-after": "2",
             ], sleeper: sleeper)
-        let (_, raw) = try await client.withRawResponse {
+        let (_, raw) = try await client.withRawResponse { client in
             try await client.sendRaw(try self.createChat(), options: RequestOptions(idempotencyKey: "same-key"))
         }
         XCTAssertEqual(raw.attempts, 3)
@@ -321,7 +322,7 @@ final class RuntimeIntegrationTests: XCTestCase {
         let retrying = try self.client(
             retried, headers: ["x-testserver-drop-connection": "true", "x-testserver-fail-times": "1"],
             sleeper: RecordingSleeper())
-        let (_, raw) = try await retrying.withRawResponse {
+        let (_, raw) = try await retrying.withRawResponse { retrying in
             try await retrying.sendRaw(self.listModels(), options: RequestOptions())
         }
         XCTAssertEqual(raw.attempts, 2)
@@ -468,7 +469,7 @@ final class RuntimeIntegrationTests: XCTestCase {
 
     func testRawResponseGivesStatusHeadersAndRequestID() async throws {
         let client = try self.client(TestServer.scenario())
-        let (data, raw) = try await client.withRawResponse {
+        let (data, raw) = try await client.withRawResponse { client in
             try await client.sendForData(self.listModels(), options: RequestOptions())
         }
         XCTAssertFalse(data.isEmpty)

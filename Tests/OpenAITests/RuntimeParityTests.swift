@@ -8,6 +8,7 @@ import XCTest
 import OpenAIAdmin
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Runtime behaviours OpenAI's official SDKs have (issue 16): middlewares, logging, derived
 /// clients, per-request base URLs, undecoded replies, Azure routing and environment, data
@@ -50,7 +51,7 @@ final class RuntimeParityTests: XCTestCase {
                     TaggingMiddleware(name: "inner", journal: journal, authorization: "Bearer custom-auth"),
                 ]),
             transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
-        let (_, raw) = try await client.withRawResponse {
+        let (_, raw) = try await client.withRawResponse { client in
             try await client.sendRaw(
                 APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
         }
@@ -250,7 +251,7 @@ final class RuntimeParityTests: XCTestCase {
             )
         }
         let client = try OpenAIClient(configuration: .init(apiKey: "sk-1"), transport: transport)
-        let reply = try await client.withUndecodedResponse { try await client.models.list() }
+        let reply = try await client.withUndecodedResponse { try await $0.models.list() }
         XCTAssertEqual(reply.body, body)
         XCTAssertEqual(reply.response.requestID, "req_models")
         XCTAssertEqual(reply.response.statusCode, 200)
@@ -263,7 +264,7 @@ final class RuntimeParityTests: XCTestCase {
         }
         XCTAssertEqual(transport.requests.count, 1)
         // The call stops at its first reply: a second request in the closure is never sent.
-        let first = try await client.withUndecodedResponse { () async throws -> ListModelsResponse in
+        let first = try await client.withUndecodedResponse { client async throws -> ListModelsResponse in
             _ = try await client.models.list()
             return try await client.models.list()
         }
@@ -271,24 +272,56 @@ final class RuntimeParityTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 2)
         // A helper that turns the signal into its own error still returns the reply.
         struct Wrapped: Error {}
-        let wrapped = try await client.withUndecodedResponse { () async throws -> ListModelsResponse in
+        let wrapped = try await client.withUndecodedResponse { client async throws -> ListModelsResponse in
             do { return try await client.models.list() } catch { throw Wrapped() }
         }
         XCTAssertEqual(wrapped.response.requestID, "req_models")
         // A call that sends no JSON request says so.
         do {
-            _ = try await client.withUndecodedResponse { 1 }
+            _ = try await client.withUndecodedResponse { _ in 1 }
             XCTFail("no request")
         } catch let error as OpenAIError {
             XCTAssertEqual(error.kind, .invalidRequest)
         }
     }
 
+    func testOnlyTheClientHandedToTheCallRecordsAndClientsDerivedFromItToo() async throws {
+        let transport = ScriptedTransport { request, _ in
+            HTTPResponse(
+                statusCode: 200, headers: ["x-request-id": "req_\(request.url.lastPathComponent)"],
+                body: Data(#"{"object":"list","data":[]}"#.utf8))
+        }
+        let client = try OpenAIClient(configuration: .init(apiKey: "sk-1"), transport: transport)
+        // A request on the outer client inside the call is not recorded: no task-wide side channel.
+        do {
+            _ = try await client.withRawResponse { _ in try await client.models.list() }
+            XCTFail("the outer client's request was recorded")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+            XCTAssertTrue(error.message.contains("sent no request"), error.message)
+        }
+        // A client derived from the recording one records; the last reply wins.
+        let (_, raw) = try await client.withRawResponse { recording in
+            _ = try await recording.models.list()
+            return try await recording.withOptions(headers: ["X-Trace": "on"]).files.list()
+        }
+        XCTAssertEqual(raw.requestID, "req_files")
+        XCTAssertEqual(transport.requests.last?.headers["X-Trace"], "on")
+        // Undecoded: the outer client's request decodes as usual, and the call still needs its own.
+        do {
+            _ = try await client.withUndecodedResponse { _ in try await client.models.list() }
+            XCTFail("the outer client's reply was kept")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+        }
+        XCTAssertEqual(transport.requests.count, 4)
+    }
+
     func testAnUndecodedReplyOfTheTestServerDecodesToTheGeneratedType() async throws {
         let server = try TestServer.shared()
         let scenario = TestServer.scenario()
         let client = try server.client(headers: ["x-testserver-scenario": scenario])
-        let reply = try await client.withUndecodedResponse { try await client.files.list() }
+        let reply = try await client.withUndecodedResponse { try await $0.files.list() }
         let page = try reply.decode()
         let raw = try JSONDecoder().decode(JSONValue.self, from: reply.body)
         XCTAssertEqual(page.data.count, raw["data"]?.arrayValue?.count)

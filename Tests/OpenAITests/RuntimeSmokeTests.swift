@@ -3,6 +3,7 @@ import XCTest
 
 @testable import OpenAI
 import OpenAIAdmin
+@testable import OpenAIRuntime
 
 /// One operation of every tag of the spec (and of the untagged ones) called through the generated
 /// client against the test server, which validates the request against the spec and answers with

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// A retry sleeper that records the delays asked for and returns at once (or, when `real` is
 /// set, sleeps for real so cancellation can be tested).

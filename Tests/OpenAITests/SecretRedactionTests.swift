@@ -7,6 +7,7 @@ import XCTest
 
 @testable import OpenAI
 import OpenAIAdmin
+@testable import OpenAIRuntime
 
 /// Every public type that can hold a credential, printed every way Swift prints: no credential
 /// appears in `description`, `debugDescription`, `String(reflecting:)` or `dump`. Every secret

@@ -3,6 +3,7 @@ import XCTest
 import YAML
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Every response example in the spec's `x-oaiMeta` decodes into its operation's generated
 /// reply type.

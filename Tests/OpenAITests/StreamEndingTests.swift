@@ -3,6 +3,7 @@ import XCTest
 import TestSupport
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Honest stream endings, event-size limits, skipped payloads and single consumption, on the
 /// recorded streams of `../shared/fixtures` cut short anywhere and on real-shaped payloads.

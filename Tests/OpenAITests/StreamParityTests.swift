@@ -6,6 +6,7 @@ import XCTest
 #endif
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Stream behaviours of OpenAI's official SDKs (issue 16): `close()`, typed error events before
 /// the throw, and the chat accumulator's delta and done events and completeness, on recorded

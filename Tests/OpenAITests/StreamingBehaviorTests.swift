@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The typed streaming path (`client.stream` → ``OpenAIStream``) on scripted replies: the inputs
 /// of public bug reports, error events, unknown events, non-2xx replies, retries of the initial

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Every recorded `.sse` body in `../shared/fixtures` (real OpenAI traffic and marked spec
 /// examples, see `PROVENANCE.md` there) decoded through the client's streaming path into the

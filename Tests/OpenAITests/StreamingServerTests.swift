@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Streaming end to end against the local test server (Scripts/testserver) over the real
 /// ``URLSessionTransport``: the server validates each request against the spec and replays a

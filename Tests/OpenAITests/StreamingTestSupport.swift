@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

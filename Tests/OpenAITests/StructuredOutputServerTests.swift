@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 private struct Forecast: Decodable, JSONSchemaDescribable {
     enum Sky: String, Decodable, CaseIterable { case clear, cloudy, rain, snow }

@@ -7,6 +7,7 @@ import TestSupport
 #endif
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The local OpenAI test server (Scripts/testserver/server.py), started once per test process and
 /// shared by every test class; it exits when the process ends (its stdin pipe closes).

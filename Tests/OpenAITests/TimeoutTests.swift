@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import OpenAIRuntime
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

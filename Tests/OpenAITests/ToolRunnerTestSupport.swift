@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// The arguments of the `get_weather` tool of the run-loop tests.
 struct CityArguments: Decodable, Sendable {

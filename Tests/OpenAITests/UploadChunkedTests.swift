@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// `client.uploads.uploadFileChunked`: create → parts of at most 64 MiB (bounded concurrency,
 /// a failed part retried alone) → complete with the parts in order; cancellation cancels the

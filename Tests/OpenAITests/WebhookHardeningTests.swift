@@ -3,6 +3,7 @@ import XCTest
 import TestSupport
 
 @testable import OpenAI
+@testable import OpenAIRuntime
 
 /// Webhook verification on hostile input: no header value traps, large payloads are refused
 /// before hashing, and signatures compare in constant time.

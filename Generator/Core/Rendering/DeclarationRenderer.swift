@@ -131,7 +131,7 @@ struct DeclarationRenderer {
             }
             if decl.multipart {
                 body.line()
-                body.block("func encode(to form: inout MultipartForm) throws") { method in
+                body.block("package func encode(to form: inout MultipartForm) throws") { method in
                     for property in decl.properties {
                         if let constant = property.constant {
                             method.line("try form.append(\(property.wireName.swiftLiteral), \(constant.swiftLiteral))")

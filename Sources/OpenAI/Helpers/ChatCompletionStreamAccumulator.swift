@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// Assembles the chunks of a streamed chat completion (`client.chat.completions.createStream`)
 /// into the `CreateChatCompletionResponse` the same request would have returned without streaming.

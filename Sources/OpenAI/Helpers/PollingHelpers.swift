@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 // `poll` and `createAndPoll` for the objects the API finishes in the background, as OpenAI's SDKs
 // have them. Each polls its `retrieve` method until the object's `status` leaves the pending
@@ -23,8 +24,8 @@ extension ThreadsRunsAPI {
         threadID: String, runID: String, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> RunObject {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(threadID: threadID, runID: runID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(threadID: threadID, runID: runID, options: options)
         } isPending: {
             ["queued", "in_progress", "cancelling"].contains($0.status.rawValue)
         }
@@ -60,8 +61,8 @@ extension VectorStoresFilesAPI {
         vectorStoreID: String, fileID: String, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileObject {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(vectorStoreID: vectorStoreID, fileID: fileID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(vectorStoreID: vectorStoreID, fileID: fileID, options: options)
         } isPending: {
             $0.status.rawValue == "in_progress"
         }
@@ -123,8 +124,8 @@ extension VectorStoresFileBatchesAPI {
         vectorStoreID: String, batchID: String, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileBatchObject {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(vectorStoreID: vectorStoreID, batchID: batchID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(vectorStoreID: vectorStoreID, batchID: batchID, options: options)
         } isPending: {
             $0.status.rawValue == "in_progress"
         }
@@ -157,8 +158,8 @@ extension BatchesAPI {
     public func poll(
         batchID: String, polling: PollingOptions = PollingOptions(), options: RequestOptions = RequestOptions()
     ) async throws -> Batch {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(batchID: batchID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(batchID: batchID, options: options)
         } isPending: {
             ["validating", "in_progress", "finalizing", "cancelling"].contains($0.status.rawValue)
         }
@@ -191,8 +192,8 @@ extension VideosAPI {
     public func poll(
         videoID: String, polling: PollingOptions = PollingOptions(), options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(videoID: videoID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(videoID: videoID, options: options)
         } isPending: {
             ["queued", "in_progress"].contains($0.status.rawValue)
         }
@@ -239,8 +240,8 @@ extension FineTuningJobsAPI {
         fineTuningJobID: String, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> FineTuningJob {
-        try await client.poll(polling, status: \.status.rawValue) {
-            try await retrieve(fineTuningJobID: fineTuningJobID, options: options)
+        try await client.poll(polling, status: \.status.rawValue) { client in
+            try await Self(client: client).retrieve(fineTuningJobID: fineTuningJobID, options: options)
         } isPending: {
             ["validating_files", "queued", "running"].contains($0.status.rawValue)
         }
@@ -274,8 +275,8 @@ extension EvalsRunsAPI {
         evalID: String, runID: String, polling: PollingOptions = PollingOptions(),
         options: RequestOptions = RequestOptions()
     ) async throws -> EvalRun {
-        try await client.poll(polling, status: \.status) {
-            try await retrieve(evalID: evalID, runID: runID, options: options)
+        try await client.poll(polling, status: \.status) { client in
+            try await Self(client: client).retrieve(evalID: evalID, runID: runID, options: options)
         } isPending: {
             ["queued", "in_progress"].contains($0.status)
         }

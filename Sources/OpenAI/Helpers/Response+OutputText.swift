@@ -1,3 +1,4 @@
+import OpenAIRuntime
 extension Response {
     /// The text of every `output_text` part of every output message, joined in order: what
     /// OpenAI's SDKs call `output_text`. Empty when the model produced no text (only tool calls,

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// Assembles the events of a streamed response (`client.responses.createStream` or
 /// `retrieveStream`) into the final `Response`, with text and argument snapshots along the way.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 extension ResponsesAPI {
     /// Creates a background response (`background: true`) and streams it, resuming the stream

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 extension Response {
     /// The reply's output as input items of the next request, so that a conversation continues

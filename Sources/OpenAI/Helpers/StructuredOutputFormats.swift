@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// Structured outputs and function tools from Swift types: the request values that carry a
 /// ``JSONSchemaDocument``, and reading a tool call's arguments back as the Swift type.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// Why a structured-output reply was not read as the type asked for.
 public struct StructuredOutputError: Error, Sendable, CustomStringConvertible {

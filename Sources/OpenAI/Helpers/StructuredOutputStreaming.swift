@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// The structured output so far, while it streams: the JSON received, read with
 /// ``PartialJSONDecoder`` (strings that have begun, complete numbers and literals, no member

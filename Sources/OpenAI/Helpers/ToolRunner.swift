@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 extension ChatCompletionResponseMessage {
     /// This reply as the assistant message of the next request: its content, refusal, tool calls

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 extension AudioTranscriptionsAPI.CreateResponseValue {
     /// The transcribed text, whatever the reply's shape (`json`, `diarized_json`, `verbose_json`);

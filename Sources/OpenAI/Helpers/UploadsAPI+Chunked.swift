@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 extension UploadsAPI {
     /// The largest part the Uploads API accepts: 64 MiB (`addUploadPart`: "Each Part can be at most

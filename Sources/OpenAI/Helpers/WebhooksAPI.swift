@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIRuntime
 
 /// Verifies webhook deliveries and decodes them into ``WebhookEvent``.
 ///

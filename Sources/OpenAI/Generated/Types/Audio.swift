@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. For `gpt-4o-transcribe` and `gpt-4o-mini-transcribe`, the only supported format is `json`. For `gpt-4o-transcribe-diarize`, the supported formats are `json`, `text`, and `diarized_json`, with `diarized_json` required to receive speaker annotations.
 ///
@@ -358,7 +359,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
         try container.encodeIfPresent(self.knownSpeakerReferences, forKey: "known_speaker_references")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("model", self.model)
         try form.append("language", self.language)
@@ -899,7 +900,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
         try container.encodeIfPresent(self.temperature, forKey: "temperature")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("model", self.model)
         try form.append("prompt", self.prompt)
@@ -1096,7 +1097,7 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
         try container.encode(self.language, forKey: "language")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("name", self.name)
         try form.append("recording", self.recording)
         try form.append("language", self.language)
@@ -1158,7 +1159,7 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try container.encode(self.consent, forKey: "consent")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("name", self.name)
         try form.append("audio_sample", self.audioSample)
         try form.append("consent", self.consent)

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Batch`.
 public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
 ///

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// JSON object response format. An older method of generating JSON responses.
 /// Using `json_schema` is recommended for models that support it. Note that the

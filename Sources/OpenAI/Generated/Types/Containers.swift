@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
 public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
@@ -789,7 +790,7 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
         try container.encodeIfPresent(self.file, forKey: "file")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("file_id", self.fileID)
         try form.append("file", self.file)
     }

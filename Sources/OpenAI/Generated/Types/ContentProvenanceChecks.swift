@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/C2PAProvenanceResult`.
 public struct C2PaProvenanceResult: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -126,7 +127,7 @@ public struct CreateContentProvenanceBody: Codable, Equatable, Sendable, SpecDev
         try container.encode(self.file, forKey: "file")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
     }
 }

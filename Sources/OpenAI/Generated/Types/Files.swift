@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
 public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
@@ -61,7 +62,7 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("purpose", self.purpose)
         try form.append("expires_after", self.expiresAfter)

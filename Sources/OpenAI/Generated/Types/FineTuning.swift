@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
 public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
@@ -158,7 +159,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         try container.encodeIfPresent(self.quality, forKey: "quality")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("image", self.image)
         try form.append("prompt", self.prompt)
         try form.append("mask", self.mask)
@@ -817,7 +818,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
         try container.encodeIfPresent(self.user, forKey: "user")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("image", self.image)
         try form.append("model", self.model)
         try form.append("n", self.n)

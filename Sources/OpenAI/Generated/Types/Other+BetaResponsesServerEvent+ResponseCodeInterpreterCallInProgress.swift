@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 extension BetaResponsesServerEvent {
     /// Emitted when a code interpreter call is in progress.

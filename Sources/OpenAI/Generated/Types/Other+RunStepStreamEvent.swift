@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
 public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// This event instructs the server to create a Response, which means triggering
 /// model inference. When in Server VAD mode, the server will create Responses

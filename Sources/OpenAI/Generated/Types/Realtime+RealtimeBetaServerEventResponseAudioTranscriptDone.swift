@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Returned when the model-generated transcription of audio output is done
 /// streaming. Also emitted when a Response is interrupted, incomplete, or
@@ -1491,7 +1492,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
         try container.encodeIfPresent(self.session, forKey: "session")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("sdp", self.sdp)
         try form.append("session", self.session)
     }

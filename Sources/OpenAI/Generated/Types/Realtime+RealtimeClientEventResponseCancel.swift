@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Send this event to cancel an in-progress response. The server will respond
 /// with a `response.done` event with a status of `response.status=cancelled`. If

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Returned when input audio transcription is configured, and a transcription
 /// request for a user message failed. These events are separate from other

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// A custom grammar for the model to follow when generating text.
 /// Learn more in the [custom grammars guide](https://platform.openai.com/docs/guides/custom-grammars).

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 extension ResponsesServerEvent {
     /// Emitted when an annotation is added to output text content.

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// A tool call to a computer use tool. See the
 /// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///

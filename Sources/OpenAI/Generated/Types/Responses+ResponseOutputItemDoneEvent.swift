@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Emitted when an output item is marked done.
 ///

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
 ///
@@ -35,7 +36,7 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
         try container.encode(self.files, forKey: "files")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("files", self.files)
     }
 
@@ -121,7 +122,7 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
         try container.encodeIfPresent(self.`default`, forKey: "default")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("files", self.files)
         try form.append("default", self.`default`)
     }

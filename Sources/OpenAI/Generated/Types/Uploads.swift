@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
 public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
@@ -39,7 +40,7 @@ public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationR
         try container.encode(self.data, forKey: "data")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("data", self.data)
     }
 }

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// Parameters for creating a character from an uploaded video.
 ///
@@ -50,7 +51,7 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
         try container.encode(self.name, forKey: "name")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("name", self.name)
     }
@@ -145,7 +146,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
         try container.encode(self.prompt, forKey: "prompt")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("prompt", self.prompt)
     }
@@ -292,7 +293,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
         try container.encode(self.seconds, forKey: "seconds")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("prompt", self.prompt)
         try form.append("seconds", self.seconds)
@@ -470,7 +471,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
         try container.encodeIfPresent(self.size, forKey: "size")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("model", self.model)
         try form.append("prompt", self.prompt)
         try form.append("input_reference", self.inputReference)
@@ -553,7 +554,7 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
         try container.encode(self.prompt, forKey: "prompt")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("prompt", self.prompt)
     }
 }

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// The documented 2xx JSON reply types of the operations.
 enum OperationResponseTypes {

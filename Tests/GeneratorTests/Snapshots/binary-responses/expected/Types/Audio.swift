@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 extension OpenAIClient {
     /// The `uploads` resource and the resources below it.
@@ -63,7 +64,7 @@ extension UploadsAPI {
             try container.encodeIfPresent(self.attachment, forKey: "attachment")
         }
 
-        func encode(to form: inout MultipartForm) throws {
+        package func encode(to form: inout MultipartForm) throws {
             try form.append("attachment", self.attachment)
         }
 
@@ -108,7 +109,7 @@ extension UploadsAPI {
                 try container.encodeIfPresent(self.bytes, forKey: "bytes")
             }
 
-            func encode(to form: inout MultipartForm) throws {
+            package func encode(to form: inout MultipartForm) throws {
                 try form.append("name", self.name)
                 try form.append("bytes", self.bytes)
             }

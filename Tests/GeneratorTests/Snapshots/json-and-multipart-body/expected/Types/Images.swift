@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
@@ -49,7 +50,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         try container.encodeIfPresent(self.n, forKey: "n")
     }
 
-    func encode(to form: inout MultipartForm) throws {
+    package func encode(to form: inout MultipartForm) throws {
         try form.append("image", self.image)
         try form.append("prompt", self.prompt)
         try form.append("n", self.n)

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// A file attached to a vector store.
 ///

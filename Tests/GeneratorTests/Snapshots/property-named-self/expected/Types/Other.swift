@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// A HAL-style link object whose `self` member shadows `self` in the memberwise init.
 ///

@@ -2,6 +2,7 @@
 // DO NOT EDIT: regenerate with Scripts/regenerate.sh.
 
 import Foundation
+import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
 public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {

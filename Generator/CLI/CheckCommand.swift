@@ -1,0 +1,68 @@
+import Foundation
+import GeneratorCore
+
+/// `openai-generator check`: whether the committed generated code is what the spec gives, and the
+/// spec the one the lock pins.
+public enum CheckCommand {
+    /// Usage text of `check`.
+    public static let usage = """
+        usage: openai-generator check [--spec PATH] [--output DIR] [--lock PATH] [--overrides PATH] [--line-cap N]
+
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
+        --overrides Spec/overrides.json (skipped when absent), --line-cap \(GeneratorConfiguration.defaultLineCap).
+        Generates in memory and compares with the output folder, file by file; writes nothing.
+        Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
+        invalid spec; 2 usage error; 3 I/O error.
+        """
+
+    /// Runs `check` with `arguments` (the words after `check`), relative to the current directory.
+    ///
+    /// - Parameter arguments: The command-line words after `check`.
+    /// - Returns: Each problem (standard output) and the status.
+    public static func run(arguments: [String]) -> CommandOutcome {
+        let start = Date()
+        let parsed: CommandArguments
+        let generation: SpecGeneration
+        do throws(UsageError) {
+            parsed = try CommandArguments(arguments, valued: SpecGeneration.valuedOptions.union(["--lock"]))
+            if parsed.wantsHelp { return CommandOutcome(status: 0, output: usage + "\n") }
+            guard parsed.positional.isEmpty else {
+                throw UsageError("check takes no positional argument: \(parsed.positional[0])")
+            }
+            switch try SpecGeneration.run(parsed, access: "public") {
+            case .success(let value): generation = value
+            case .failure(let failure): return failure.outcome
+            }
+        } catch {
+            return .usageError(error, usage: usage)
+        }
+        let lockPath = parsed.value("--lock", default: "Spec/lock.json")
+        let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")
+        var problems: [String] = []
+        if let data = FileManager.default.contents(atPath: lockPath),
+            let lock = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let locked = lock["sha256"] as? String
+        {
+            if locked != generation.sha256 {
+                problems.append(
+                    "\(generation.spec): sha256 \(generation.sha256) differs from the lock's \(locked) (\(lockPath))")
+            }
+        } else {
+            problems.append("\(lockPath): cannot read the lock's sha256")
+        }
+        for difference in OutputWriter.differences(generation.result.files, in: URL(fileURLWithPath: outputPath)) {
+            problems.append("\(outputPath)/\(difference)")
+        }
+        if problems.isEmpty {
+            let seconds = String(format: "%.3f", Date().timeIntervalSince(start))
+            return CommandOutcome(
+                status: 0,
+                output:
+                    "check: \(generation.result.files.count) generated files match \(generation.spec) (\(seconds) s)\n")
+        }
+        let report =
+            problems.joined(separator: "\n")
+            + "\ncheck: \(problems.count) problem(s); run Scripts/regenerate.sh and commit the result\n"
+        return CommandOutcome(status: 1, output: report)
+    }
+}

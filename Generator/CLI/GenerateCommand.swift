@@ -1,0 +1,85 @@
+import Foundation
+import GeneratorCore
+
+/// `openai-generator generate`: writes the SDK's generated code from a spec.
+public enum GenerateCommand {
+    /// Usage text of `generate`.
+    public static let usage = """
+        usage: openai-generator generate [--spec PATH] [--output DIR] [--access public|package|internal]
+                                         [--overrides PATH] [--force] [--strict] [--line-cap N]
+
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --overrides Spec/overrides.json
+        (skipped when absent), --access public, --line-cap \(GeneratorConfiguration.defaultLineCap).
+        Writes only into an empty folder or one it wrote before (its Manifest.swift), and replaces or removes
+        only its own files; --force writes into another folder (still touching only its own files, and
+        replacing others at generated paths); --strict fails on any warning (exit status 1, the output folder
+        left as it was); --line-cap sets the most lines per types file (measured: see README "Build cost").
+        Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
+        own; 2 usage error; 3 I/O error.
+        """
+
+    /// Runs `generate` with `arguments` (the words after `generate`), relative to the current
+    /// directory.
+    ///
+    /// - Parameter arguments: The command-line words after `generate`.
+    /// - Returns: The report (standard output), the diagnostics (standard error) and the status.
+    public static func run(arguments: [String]) -> CommandOutcome {
+        let start = Date()
+        let parsed: CommandArguments
+        let access: String
+        let generation: SpecGeneration
+        do throws(UsageError) {
+            parsed = try CommandArguments(
+                arguments, valued: SpecGeneration.valuedOptions.union(["--access"]), flags: ["--force", "--strict"])
+            if parsed.wantsHelp { return CommandOutcome(status: 0, output: usage + "\n") }
+            guard parsed.positional.isEmpty else {
+                throw UsageError("generate takes no positional argument: \(parsed.positional[0])")
+            }
+            access = try parsed.choice("--access", of: ["public", "package", "internal"], default: "public")
+            switch try SpecGeneration.run(parsed, access: access) {
+            case .success(let value): generation = value
+            case .failure(let failure): return failure.outcome
+            }
+        } catch {
+            return .usageError(error, usage: usage)
+        }
+        let result = generation.result
+        let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")
+        let warnings = result.diagnostics.filter { $0.severity == .warning }
+        var errorOutput = ""
+        if parsed.has("--strict") && !warnings.isEmpty {
+            for diagnostic in warnings { errorOutput += "\(diagnostic)\n" }
+            errorOutput += "generate --strict: \(warnings.count) warning(s); the output folder was not changed.\n"
+            return CommandOutcome(status: 1, errorOutput: errorOutput)
+        }
+        let written: Int
+        do {
+            written = try OutputWriter.write(
+                result.files, to: URL(fileURLWithPath: outputPath), force: parsed.has("--force"))
+        } catch let error as OutputWriter.OwnershipError {
+            return .failure(1, "\(error)\nThe output folder was not changed.")
+        } catch {
+            return .failure(3, "cannot write \(outputPath): \(error)")
+        }
+        for diagnostic in result.diagnostics { errorOutput += "\(diagnostic)\n" }
+        var byKind: [String: Int] = [:]
+        for diagnostic in warnings { byKind[diagnostic.kind.rawValue, default: 0] += 1 }
+        let lines = result.files.reduce(0) { $0 + $1.contents.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 } }
+        let incomplete =
+            result.incompleteOperations.isEmpty ? "" : " (" + result.incompleteOperations.joined(separator: ", ") + ")"
+        var report = [
+            "openai-generator \(SwiftGenerator.version): \(generation.spec) (sha256 \(generation.sha256))",
+            "operations: \(result.operationCount) (methods: \(result.operationCount))",
+            "schemas: \(result.schemaCount); types: \(result.typeCount) "
+                + "(inline schemas emitted as an equal component: \(result.reusedComponents))",
+            "files: \(result.files.count) (\(lines) lines) in \(outputPath); \(written) changed",
+            "warnings: \(warnings.count); notes: \(result.diagnostics.count - warnings.count)",
+        ]
+        for kind in byKind.keys.sorted() { report.append("  \(kind): \(byKind[kind] ?? 0)") }
+        report.append(
+            "streaming variants: \(result.streamingOperations); incomplete: \(result.incompleteOperations.count)\(incomplete)"
+        )
+        report.append(String(format: "time: %.3f s", Date().timeIntervalSince(start)))
+        return CommandOutcome(status: 0, output: report.joined(separator: "\n") + "\n", errorOutput: errorOutput)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GeneratorCore
+import OpenAPI
+
+/// What `generate` and `check` share: read the spec and the overrides, and generate the files in
+/// memory.
+struct SpecGeneration {
+    /// The spec's path, as given.
+    var spec: String
+    /// The spec's SHA-256, lowercase hex.
+    var sha256: String
+    /// The generated files and diagnostics.
+    var result: GenerationResult
+
+    /// The options `generate` and `check` both take, with their defaults.
+    static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap"]
+
+    /// Reads the spec and the overrides `arguments` name and generates.
+    ///
+    /// - Parameters:
+    ///   - arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`, `--access`).
+    ///   - access: The access level of the generated declarations.
+    /// - Returns: The generation, or the failing outcome: status 3 when the spec cannot be read,
+    ///   1 when it or the overrides are invalid (naming file:line:column and the JSON pointer).
+    /// - Throws: ``UsageError`` for a `--line-cap` under 100.
+    static func run(_ arguments: CommandArguments, access: String) throws(UsageError) -> Result<
+        SpecGeneration, Failure
+    > {
+        let spec = arguments.value("--spec", default: "Spec/openapi.yaml")
+        let overridesPath = arguments.value("--overrides", default: "Spec/overrides.json")
+        let lineCap = try arguments.integer(
+            "--line-cap", atLeast: 100, default: GeneratorConfiguration.defaultLineCap)
+        guard let specData = FileManager.default.contents(atPath: spec) else {
+            return .failure(
+                Failure(.failure(3, "\(spec): cannot read the spec (run Scripts/fetch-spec.sh for the locked one)")))
+        }
+        let bytes = [UInt8](specData)
+        let sha256 = SHA256.hex(bytes)
+        let overrides: Overrides
+        do {
+            overrides = try Overrides.load(from: overridesPath)
+        } catch {
+            return .failure(Failure(.failure(1, "\(error)")))
+        }
+        let configuration = GeneratorConfiguration(access: access, lineCap: lineCap, overrides: overrides)
+        do {
+            let result = try SwiftGenerator.generate(
+                specBytes: bytes, specFile: spec, sha256: sha256, configuration: configuration)
+            return .success(SpecGeneration(spec: spec, sha256: sha256, result: result))
+        } catch let error as OpenAPIError {
+            return .failure(Failure(.failure(1, "\(error)\nThe output folder was not changed.")))
+        } catch {
+            return .failure(Failure(.failure(1, "\(error)")))
+        }
+    }
+
+    /// A generation that did not happen, with what the command reports.
+    struct Failure: Error {
+        var outcome: CommandOutcome
+        init(_ outcome: CommandOutcome) { self.outcome = outcome }
+    }
+}

@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# Shell functions the scripts in Scripts/ share, sourced, never run:
+#   # shellcheck source=lib.sh source-path=SCRIPTDIR
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Sourcing sets ROOT and defines the functions below; it runs nothing else and changes no directory. No function exits
+# the caller: each returns non-zero on failure (under `set -e` that ends the script, as the command itself would).
+# The spec scripts' own helpers (hashing, JSON fields, the spec cache) are in Scripts/lib/spec.sh.
+
+# The repository: the folder above the one this file is in, absolute, symbolic links resolved.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+
+# --- SwiftPM ---------------------------------------------------------------------------------------------------------
+
+# Sets the array SWIFT_FLAGS to `--scratch-path DIR` for every swift command, DIR being $SCRATCH_PATH, else the
+# default given (a script's own build folder, e.g. .build-bench); empty (SwiftPM's .build) when neither is set:
+#   set_swift_flags [DEFAULT_DIR]
+# Expand it as ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} (bash before 4.4 calls an empty array unset under `set -u`).
+set_swift_flags() {
+    local scratch="${SCRATCH_PATH:-${1:-}}"
+    SWIFT_FLAGS=()
+    if [[ -n "$scratch" ]]; then
+        SWIFT_FLAGS+=(--scratch-path "$scratch")
+    fi
+}
+
+# Prints SwiftPM's folder of built products for the configuration (debug or release; default debug), with
+# SWIFT_FLAGS: swift_bin_path [debug|release]
+swift_bin_path() {
+    swift build -c "${1:-debug}" --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+}
+
+# Builds the generator, `swift build -c CONFIG --product openai-generator` with SWIFT_FLAGS (the build's output on
+# standard output: redirect the call, e.g. `build_generator release >&2`), and sets GENERATOR to the executable's path:
+#   build_generator [release|debug]    (default release: what regenerate.sh and the benchmarks run)
+# Returns the build's status when it fails (GENERATOR then unchanged).
+build_generator() {
+    local configuration="${1:-release}" bin_dir
+    swift build -c "$configuration" --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} || return
+    bin_dir="$(swift_bin_path "$configuration")" || return
+    # shellcheck disable=SC2034 # read by the scripts that source this file
+    GENERATOR="$bin_dir/openai-generator"
+}
+
+# Removes the empty lock files SwiftPM leaves in the temporary folder for a scratch folder under DIR (named after the
+# path, slashes as underscores): remove_swiftpm_locks DIR. For the cleanup of a temporary folder that held builds.
+remove_swiftpm_locks() {
+    rm -f "${TMPDIR:-/tmp}/$(printf '%s' "$1" | tr '/' '_')"_*.lock
+}
+
+# --- time and figures ------------------------------------------------------------------------------------------------
+
+# Prints the wall-clock time in seconds with a fraction (bash 5's EPOCHREALTIME; otherwise python3).
+now() {
+    if [[ -n "${EPOCHREALTIME:-}" ]]; then
+        printf '%s\n' "${EPOCHREALTIME/,/.}"
+    else
+        python3 -c 'import time; print(time.time())'
+    fi
+}
+
+# Prints the seconds (one decimal, rounded) from a time `now` printed to now: elapsed_since START
+elapsed_since() {
+    local end tenths
+    end="$(now)"
+    if [[ "$1" =~ ^[0-9]+\.[0-9]{6}$ && "$end" =~ ^[0-9]+\.[0-9]{6}$ ]]; then
+        # EPOCHREALTIME's microseconds, in bash arithmetic (no python3 start-up per call).
+        tenths=$(((10#${end/./} - 10#${1/./} + 50000) / 100000))
+        printf '%d.%d\n' $((tenths / 10)) $((tenths % 10))
+    else
+        python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$end"
+    fi
+}
+
+# Prints the median of the numbers given (the middle one; for an even count the mean of the two middle ones, as
+# Python's statistics.median): median VALUE...   Returns 1 when given none.
+median() {
+    [[ $# -gt 0 ]] || return 1
+    printf '%s\n' "$@" | LC_ALL=C sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# --- files and tools -------------------------------------------------------------------------------------------------
+
+# Makes a new temporary folder named after PREFIX in $TMPDIR (default /tmp) and prints its path: temp_dir PREFIX
+temp_dir() {
+    mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX"
+}
+
+# Prints, NUL-separated, the paths (relative to DIR) of the files of the tree at DIR as the checks see it: in a git
+# checkout (DIR its top level) the tracked files that exist and the untracked ones .gitignore does not exclude
+# (`git ls-files --cached --others --exclude-standard`); elsewhere (a copy) every file but those whose names, or their
+# folders' names, start with a dot, and those in .build* folders: tree_files DIR
+tree_files() {
+    local dir="$1" top
+    top="$(git -C "$dir" rev-parse --show-toplevel 2>/dev/null || true)"
+    if [[ -n "$top" && "$(cd "$top" && pwd -P)" == "$(cd "$dir" && pwd -P)" ]]; then
+        # Tracked files deleted from the work tree (or moved, the move not yet staged) are still listed by --cached.
+        git -C "$dir" ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' path; do
+            if [[ -f "$dir/$path" ]]; then
+                printf '%s\0' "$path"
+            fi
+        done
+    else
+        (cd "$dir" && find . -mindepth 1 \( -name '.*' -o -name '.build*' \) -prune -o -type f -print0) \
+            | while IFS= read -r -d '' path; do
+                printf '%s\0' "${path#./}"
+            done
+    fi
+}
+
+# Prints the path of a tool: Scripts/.venv/bin/NAME (where Scripts/test.sh's venv step installs the linters) when it
+# is there, else NAME on PATH: find_tool NAME. Returns 1 (printing nothing) when neither has it.
+find_tool() {
+    if [[ -x "$ROOT/Scripts/.venv/bin/$1" ]]; then
+        printf '%s\n' "$ROOT/Scripts/.venv/bin/$1"
+    elif command -v "$1" >/dev/null 2>&1; then
+        command -v "$1"
+    else
+        return 1
+    fi
+}
+
+# For a check that cannot run here (a missing tool or input): prints why on standard error, then returns 1 when
+# CI=true (a check that skips in CI has not passed), else 0 after saying it was skipped:
+#   skip_unless_ci WHAT REASON...      e.g. skip_unless_ci "Workflows lint" "actionlint not found" || return
+skip_unless_ci() {
+    local what="$1"
+    shift
+    printf '%s\n' "$*" >&2
+    if [[ "${CI:-}" == "true" ]]; then
+        printf '%s: FAILED: it cannot run, and CI=true makes a skipped check a failure.\n' "$what" >&2
+        return 1
+    fi
+    printf '%s skipped (CI=true makes this a failure).\n' "$what"
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How a streaming operation's server-sent events carry its typed events.
+package enum StreamFraming: Sendable {
+    /// The `data` field is the event's JSON (Chat Completions, Completions, Responses, images,
+    /// audio); a discriminator inside it (for example the Responses `type`) names the event.
+    case data
+    /// The `event` field names the event and `data` holds its payload; the typed event decodes
+    /// from `{"event": <name>, "data": <payload>}` (the Assistants run stream), so the `event:`
+    /// line alone decides which event it is.
+    case eventNameAndData
+}
+
+extension OpenAIClient {
+    /// Sends a streaming request and decodes its server-sent events as `Event`.
+    ///
+    /// - Parameters:
+    ///   - request: The operation's request; its `Accept` becomes `text/event-stream`.
+    ///   - options: Per-request overrides (timeout in seconds, retries, headers).
+    ///   - type: The operation's event type.
+    ///   - framing: Where the event's JSON is (`data`, or `event` name plus `data`).
+    ///   - ending: What completes the stream, so that one cut off early is reported as such.
+    /// - Returns: A lazily connecting stream of typed events, decoded under
+    ///   ``Configuration/decodingMode``.
+    package func stream<Event: Decodable & Sendable>(
+        _ request: APIRequest, options: RequestOptions, as type: Event.Type, framing: StreamFraming,
+        ending: StreamEnding<Event>
+    ) -> OpenAIStream<Event> {
+        var request = request
+        request.accept = "text/event-stream"
+        return OpenAIStream(
+            connect: { [self, request] in try await self.openEventStream(request, options: options) },
+            decode: { event, decoder, wantsType in
+                try OpenAIClient.decodeEvent(Event.self, event, framing: framing, wantsType: wantsType, decoder)
+            },
+            rules: OpenAIStream<Event>.Rules(
+                ending: ending, decodingMode: configuration.decodingMode,
+                maxEventBytes: options.maxStreamEventBytes ?? configuration.maxStreamEventBytes))
+    }
+
+    /// Sends `request` until a 2xx reply head arrives, with the runtime's retry rules
+    /// (``withRetries(_:options:_:)``: connection failures, 408/409/429/5xx, `x-should-retry`,
+    /// `Retry-After`). Once the head has arrived nothing is retried: events already yielded cannot
+    /// be taken back.
+    ///
+    /// - Throws: ``OpenAIError``: for a non-2xx reply the same error a non-streaming call throws
+    ///   (message, code, request id and the body, read up to
+    ///   ``URLSessionTransport/maxErrorBodyBytes``); transport failures and cancellation.
+    func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
+        try await withRetries(request, options: options) { httpRequest, timeouts in
+            let response = try await self.pipeline.stream(httpRequest, timeouts: timeouts)
+            guard (200..<300).contains(response.statusCode) else {
+                return .failure(try await Self.readErrorBody(response))
+            }
+            return .success(response, statusCode: response.statusCode, headers: response.headers)
+        }.value
+    }
+
+    /// Throws when an event reports an error: an `event: error` frame (its data is the error, flat
+    /// or as `{"error": {...}}`), a payload with a top-level `error` object (Chat Completions),
+    /// or a Responses `{"type": "error", "code": ..., "message": ...}` event.
+    ///
+    /// - Parameters:
+    ///   - event: The dispatched event.
+    ///   - requestID: The reply's `x-request-id`, copied into the error.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/server`` with the payload's message,
+    ///   code, type and param, and the event's data as the raw body.
+    static func throwIfError(_ event: ServerSentEvent, requestID: String?) throws {
+        let named = event.event == "error"
+        guard named || mentionsError(event.data) else { return }
+        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8)) else {
+            if named {
+                throw OpenAIError(
+                    kind: .server, message: event.data.isEmpty ? "The stream reported an error." : event.data,
+                    requestID: requestID, rawBody: Data(event.data.utf8))
+            }
+            return
+        }
+        let wrapsError = if case .object? = payload["error"] { true } else { false }
+        guard wrapsError || (payload.objectValue != nil && (named || payload["type"] == "error")) else { return }
+        let body = ErrorBody(payload)
+        throw OpenAIError(
+            kind: .server, message: body.message ?? event.data,
+            type: body.type == "error" ? nil : body.type, code: body.code, param: body.param,
+            requestID: requestID, rawBody: Data(event.data.utf8))
+    }
+
+    /// Whether `data` contains the bytes `"error"` (a JSON key or value), found with `memchr`
+    /// and `memcmp`; only such events are parsed a second time to look for an error.
+    private static func mentionsError(_ data: String) -> Bool {
+        var data = data
+        return data.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return errorNeedle.withUnsafeBufferPointer { needle in
+                let last = buffer.count - needle.count
+                var position = 0
+                while position <= last {
+                    guard let found = memchr(base + position, 0x22, last - position + 1) else { return false }
+                    let index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                    if memcmp(base + index, needle.baseAddress!, needle.count) == 0 { return true }
+                    position = index + 1
+                }
+                return false
+            }
+        }
+    }
+
+    private static let errorNeedle: [UInt8] = Array("\"error\"".utf8)
+
+    /// Decodes one event's JSON as `Event`, and its JSON `type` member when `wantsType`.
+    ///
+    /// - Throws: `DecodingError` when the data is not JSON or not an `Event`.
+    static func decodeEvent<Event: Decodable>(
+        _ type: Event.Type, _ event: ServerSentEvent, framing: StreamFraming, wantsType: Bool = false,
+        _ decoder: JSONDecoder = JSONDecoder()
+    ) throws -> (Event, String?) {
+        var json = Data()
+        switch framing {
+        case .data:
+            json = Data(event.data.utf8)
+        case .eventNameAndData:
+            let name = String(decoding: try JSONEncoder().encode(event.event ?? "message"), as: UTF8.self)
+            json.append(contentsOf: #"{"event":"#.utf8)
+            json.append(contentsOf: name.utf8)
+            json.append(contentsOf: #","data":"#.utf8)
+            json.append(contentsOf: event.data.utf8)
+            json.append(UInt8(ascii: "}"))
+        }
+        if wantsType {
+            let typed = try decoder.decode(TypedEvent<Event>.self, from: json)
+            return (typed.event, typed.type)
+        }
+        return (try decoder.decode(Event.self, from: json), nil)
+    }
+}
+
+/// An event with its JSON `type` member, read from the same decoder (no second parse).
+private struct TypedEvent<Event: Decodable>: Decodable {
+    var event: Event
+    var type: String?
+
+    init(from decoder: any Decoder) throws {
+        event = try Event(from: decoder)
+        type = decoder.discriminator("type")
+    }
+}

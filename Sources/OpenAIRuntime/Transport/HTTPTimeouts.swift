@@ -1,0 +1,43 @@
+import Foundation
+
+/// The time limits of one attempt, in seconds, that an ``HTTPTransport`` enforces. Every value,
+/// whole or fractional, means exactly what its name says.
+///
+/// A limit that passes ends the attempt with ``OpenAIError/Kind/timeout``, whose message names the
+/// limit; the client retries timeouts like connection failures (`RetryPolicy`).
+public struct HTTPTimeouts: Sendable, Hashable {
+    /// The longest time the whole attempt may take, in seconds: from sending the request until the
+    /// reply has arrived whole or, for a streamed reply (server-sent events, downloads to a file),
+    /// until its head has arrived; the body of a streamed reply is then bounded by ``idle`` alone.
+    public var request: TimeInterval
+    /// The longest time the attempt may go without a byte sent or received, in seconds: before the
+    /// reply head (the server is still working) and between two chunks of the body.
+    public var idle: TimeInterval
+    /// The longest time to wait for the connection, in seconds: until the first bytes of the
+    /// request body have been sent or, for a request without a body, until the reply head has
+    /// arrived (URLSession does not report the connection itself).
+    public var connect: TimeInterval
+
+    /// Creates time limits.
+    ///
+    /// - Parameters:
+    ///   - request: The limit of the whole attempt (until the head, for streamed replies), in seconds.
+    ///   - idle: The limit of a time without bytes, in seconds.
+    ///   - connect: The limit of the connection's setup, in seconds.
+    public init(request: TimeInterval, idle: TimeInterval, connect: TimeInterval) {
+        self.request = request
+        self.idle = idle
+        self.connect = connect
+    }
+
+    /// The defaults: 600 s per attempt and without bytes (as OpenAI's SDKs), 10 s to connect.
+    public static let `default` = HTTPTimeouts(request: 600, idle: 600, connect: 10)
+}
+
+extension Duration {
+    /// The duration in seconds as a `Double` (a `TimeInterval`).
+    package var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,508 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default transport, on `URLSession` (FoundationNetworking on Linux).
+///
+/// Response bodies are delivered through a `URLSessionDataDelegate`, so ``stream(_:timeouts:)``
+/// yields chunks as they arrive on Linux too (where `URLSession.bytes(for:)` does not exist).
+/// The limits of ``HTTPTimeouts`` are enforced by the transport's own timers, alike for whole and
+/// fractional values. Redirects follow `RedirectPolicy`: a credential or a body never goes to
+/// another origin. TLS certificates are verified by URLSession; the transport has no switch that
+/// turns verification off.
+/// Cancelling the calling task cancels the `URLSessionTask`, which closes the connection.
+/// Request bodies may be streams (``HTTPBodyStream``); upload progress comes from the delegate's
+/// `didSendBodyData`. A file body is uploaded with its `Content-Length`.
+///
+/// On Linux, a request with a buffered reply (``send(_:timeouts:)``) whose streamed body is read
+/// from files and bytes (a large multipart upload) skips URLSession and goes through libcurl
+/// directly, on a thread of its own, with its `Content-Length`: FoundationNetworking hands every
+/// 64 KiB of a streamed body across dispatch queues, which costs about a third of the
+/// throughput on 2 cores. Such a request follows no redirect (a 307 or 308 to the same origin is
+/// sent again by the client when the body is replayable) and its idle limit is checked about
+/// once a second instead of to the millisecond. A transport whose configuration sets
+/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession.
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let delegate: TransportDelegate
+    private let delegateDispatchQueue = DispatchQueue(label: "OpenAI.URLSessionTransport.delegate", qos: .userInitiated)
+    /// Whether a streamed request body goes through libcurl directly (Linux, no proxy
+    /// dictionary in the configuration; see `CurlUpload`).
+    private let directUploads: Bool
+    /// The configuration's `httpAdditionalHeaders`, for direct uploads.
+    private let additionalHeaders: [String: String]
+
+    /// Creates a transport with its own `URLSession`.
+    ///
+    /// - Parameter configuration: The session configuration (proxies, connection limits, TLS);
+    ///   `.default` when not given.
+    public init(configuration: URLSessionConfiguration = .default) {
+        let delegate = TransportDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "OpenAI.URLSessionTransport"
+        // Delegate callbacks (each body chunk, the cancellation that ends an unwanted body) should
+        // not wait behind other work: a serial queue of their own, at a high QoS. The operation
+        // queue does not retain it (`unowned(unsafe)` in swift-corelibs-foundation): `self` does.
+        queue.underlyingQueue = delegateDispatchQueue
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        #if os(Linux) && canImport(CLibcurl)
+            // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
+            directUploads =
+                configuration.connectionProxyDictionary == nil
+                && (configuration.protocolClasses ?? []).allSatisfy {
+                    String(reflecting: $0).hasPrefix("FoundationNetworking.")
+                } && CurlUpload.isAvailable
+        #else
+            directUploads = false
+        #endif
+        var additional: [String: String] = [:]
+        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
+            additional[String(describing: name)] = String(describing: value)
+        }
+        additionalHeaders = additional
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` and returns the response with its whole body.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeouts: The limits of this attempt (``HTTPTimeouts``), enforced by this transport's
+    ///     own timers to the millisecond (URLSession's whole-second idle timer is only a backstop;
+    ///     a direct upload on Linux checks its idle limit about once a second).
+    /// - Returns: The response, whatever its status; a non-2xx reply's body is read up to
+    ///   ``maxErrorBodyBytes`` and the connection then closed.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/connection``,
+    ///   ``OpenAIError/Kind/timeout`` (the message names the limit) or
+    ///   ``OpenAIError/Kind/cancelled``.
+    public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+        #if os(Linux) && canImport(CLibcurl)
+            if directUploads, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
+                return try await CurlUpload.send(
+                    request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders)
+            }
+        #endif
+        let handler = TaskHandler(mode: .buffered, request: request, timeouts: timeouts)
+        let task = try makeTask(request, timeouts: timeouts, handler: handler)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<HTTPResponse, any Swift.Error>) in
+                handler.start(task, buffered: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Sends `request` and returns as soon as the response head arrives; the body follows chunk by
+    /// chunk.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeouts: The limits of this attempt: the head within `timeouts.request`, then no gap
+    ///     longer than `timeouts.idle` between chunks.
+    /// - Returns: The status, headers and body chunks; ending the body's iteration early (or
+    ///   cancelling its task) cancels the `URLSessionTask`.
+    /// - Throws: As ``send(_:timeouts:)``.
+    public func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
+        let handler = TaskHandler(mode: .streaming, request: request, timeouts: timeouts)
+        let task = try makeTask(request, timeouts: timeouts, handler: handler)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>) in
+                handler.start(task, head: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The most bytes of a non-2xx reply's body that ``send(_:timeouts:)`` keeps (64 KiB); the
+    /// connection is closed once they have arrived, so a huge error body costs no memory.
+    public static let maxErrorBodyBytes = 64 << 10
+
+    private func makeTask(_ request: HTTPRequest, timeouts: HTTPTimeouts, handler: TaskHandler) throws
+        -> URLSessionDataTask
+    {
+        if Task.isCancelled {
+            throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
+        }
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        // URLSession's interval is an idle timer (FoundationNetworking truncates it to whole
+        // seconds); the handler's timers enforce the exact limits, this is a backstop behind them.
+        urlRequest.timeoutInterval = min(max(timeouts.idle.rounded(.up) + 2, 3), Self.longestTimeout)
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task: URLSessionDataTask
+        switch request.body {
+        case nil:
+            task = session.dataTask(with: urlRequest)
+        case .data(let data):
+            urlRequest.httpBody = data
+            handler.expectedBodyLength = Int64(data.count)
+            task = session.dataTask(with: urlRequest)
+        case .stream(let stream):
+            handler.expectedBodyLength = stream.length
+            if let file = stream.fileURL {
+                // An upload from a file is sent with its Content-Length.
+                task = session.uploadTask(with: urlRequest, fromFile: file)
+            } else {
+                urlRequest.httpBodyStream = try stream.makeInputStream()
+                #if canImport(FoundationNetworking)
+                    // FoundationNetworking sends a stream with chunked transfer coding whatever
+                    // its length; a Content-Length beside it would make the request invalid.
+                    urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
+                #else
+                    if let length = stream.length, request.value(forHeader: "Content-Length") == nil {
+                        urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+                    }
+                #endif
+                task = session.dataTask(with: urlRequest)
+            }
+        }
+        delegate.register(handler, for: task.taskIdentifier)
+        return task
+    }
+
+    /// The longest interval handed to URLSession, in seconds (a year): FoundationNetworking turns
+    /// the interval into integer milliseconds.
+    private static let longestTimeout: TimeInterval = 365 * 24 * 3600
+
+    /// Routes the session's delegate callbacks to the handler of each task.
+    /// `@unchecked Sendable`: `lock` guards `handlers`.
+    private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var handlers: [Int: TaskHandler] = [:]
+
+        func register(_ handler: TaskHandler, for identifier: Int) {
+            lock.lock()
+            handlers[identifier] = handler
+            lock.unlock()
+        }
+
+        private func handler(_ identifier: Int, remove: Bool = false) -> TaskHandler? {
+            lock.lock()
+            defer { lock.unlock() }
+            return remove ? handlers.removeValue(forKey: identifier) : handlers[identifier]
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            handler(dataTask.taskIdentifier)?.didReceive(response)
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            handler(dataTask.taskIdentifier)?.didReceive(data)
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            handler(task.taskIdentifier)?.didSend(totalBytesSent)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Swift.Error)?) {
+            handler(task.taskIdentifier, remove: true)?.didComplete(error)
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            guard let state = handler(task.taskIdentifier) else { return completionHandler(nil) }
+            completionHandler(RedirectPolicy.follow(from: state.originalURL, to: request, hasBody: state.hasBody))
+        }
+    }
+}
+
+/// The state of one `URLSessionTask`: where its head and body go, and its time limits.
+/// `@unchecked Sendable`: `lock` guards every `var` except `expectedBodyLength`, which is set
+/// before the task starts.
+private final class TaskHandler: @unchecked Sendable {
+    enum Mode { case buffered, streaming }
+
+    /// Which limit of ``HTTPTimeouts`` passed.
+    enum Expiry {
+        case request, idle, connect
+    }
+
+    let mode: Mode
+    let progress: (@Sendable (Int64, Int64?) -> Void)?
+    let timeouts: HTTPTimeouts
+    /// The URL as the SDK sent it, for the redirect rule.
+    let originalURL: URL
+    /// Whether the request has a body, for the redirect rule.
+    let hasBody: Bool
+    var expectedBodyLength: Int64?
+
+    private let lock = NSLock()
+    private var buffered: CheckedContinuation<HTTPResponse, any Swift.Error>?
+    private var head: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>?
+    private var bodyContinuation: AsyncThrowingStream<Data, any Swift.Error>.Continuation?
+    private var response: HTTPURLResponse?
+    private var data = Data()
+    /// For a non-2xx reply: the most body bytes read (buffered or streamed).
+    private var bodyLimit = Int.max
+    private var bodyReceived = 0
+    private var cutAtLimit = false
+    private var expired: Expiry?
+    private var task: URLSessionDataTask?
+    // Time limits, in `DispatchTime` nanoseconds.
+    private var timer: (any DispatchSourceTimer)?
+    private var requestDeadline: UInt64?
+    private var connectDeadline: UInt64?
+    private var lastActivity: UInt64 = 0
+
+    init(mode: Mode, request: HTTPRequest, timeouts: HTTPTimeouts) {
+        self.mode = mode
+        progress = request.uploadProgress
+        self.timeouts = timeouts
+        originalURL = request.url
+        hasBody = request.body != nil
+    }
+
+    func start(_ task: URLSessionDataTask, buffered continuation: CheckedContinuation<HTTPResponse, any Swift.Error>) {
+        lock.lock()
+        buffered = continuation
+        self.task = task
+        arm()
+        lock.unlock()
+        task.resume()
+        if Task.isCancelled { task.cancel() }
+    }
+
+    func start(
+        _ task: URLSessionDataTask, head continuation: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>
+    ) {
+        lock.lock()
+        head = continuation
+        self.task = task
+        arm()
+        lock.unlock()
+        task.resume()
+        if Task.isCancelled { task.cancel() }
+    }
+
+    // MARK: Time limits
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
+        guard seconds.isFinite, seconds >= 0 else { return nil }
+        return seconds >= 1e9 ? nil : UInt64(seconds * 1e9)
+    }
+
+    /// Starts the three limits; call with `lock` held.
+    private func arm() {
+        let now = Self.now()
+        lastActivity = now
+        requestDeadline = Self.nanoseconds(timeouts.request).map { now &+ $0 }
+        connectDeadline = Self.nanoseconds(timeouts.connect).map { now &+ $0 }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { [weak self] in self?.check() }
+        self.timer = timer
+        schedule(from: now)
+        timer.resume()
+    }
+
+    /// The earliest deadline still in force; call with `lock` held.
+    private func nextDeadline() -> UInt64? {
+        var deadlines: [UInt64] = []
+        if let requestDeadline { deadlines.append(requestDeadline) }
+        if let connectDeadline { deadlines.append(connectDeadline) }
+        if let idle = Self.nanoseconds(timeouts.idle) { deadlines.append(lastActivity &+ idle) }
+        return deadlines.min()
+    }
+
+    /// Sets the timer to the earliest deadline; call with `lock` held.
+    private func schedule(from now: UInt64) {
+        guard let timer else { return }
+        guard let deadline = nextDeadline() else {
+            timer.cancel()
+            self.timer = nil
+            return
+        }
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: max(deadline, now)), leeway: .milliseconds(1))
+    }
+
+    /// Runs when the timer fires: ends the task when a limit has passed, else waits for the next.
+    private func check() {
+        lock.lock()
+        guard task != nil, expired == nil else {
+            lock.unlock()
+            return
+        }
+        let now = Self.now()
+        var expiry: Expiry?
+        if let requestDeadline, now >= requestDeadline {
+            expiry = .request
+        } else if let connectDeadline, now >= connectDeadline {
+            expiry = .connect
+        } else if let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
+            expiry = .idle
+        }
+        guard let expiry else {
+            schedule(from: now)
+            lock.unlock()
+            return
+        }
+        expired = expiry
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+
+    /// Records that bytes moved: the connection is up, the idle clock restarts. Call with `lock`
+    /// held.
+    private func activity(connected: Bool) {
+        lastActivity = Self.now()
+        if connected { connectDeadline = nil }
+    }
+
+    /// Stops every limit; call with `lock` held.
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: Delegate callbacks
+
+    func didReceive(_ response: URLResponse) {
+        lock.lock()
+        activity(connected: true)
+        guard let http = response as? HTTPURLResponse else {
+            lock.unlock()
+            return
+        }
+        self.response = http
+        if !(200..<300).contains(http.statusCode) { bodyLimit = URLSessionTransport.maxErrorBodyBytes }
+        guard mode == .streaming, let head else {
+            lock.unlock()
+            return
+        }
+        self.head = nil
+        // The head has arrived: the body is bounded by the idle limit alone.
+        requestDeadline = nil
+        let (body, continuation) = AsyncThrowingStream<Data, any Swift.Error>.makeStream()
+        bodyContinuation = continuation
+        let task = self.task
+        lock.unlock()
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task?.cancel() }
+        }
+        head.resume(
+            returning: HTTPStreamingResponse(
+                statusCode: http.statusCode, headers: Self.headers(of: http), body: body, close: { task?.cancel() }))
+    }
+
+    func didReceive(_ chunk: Data) {
+        lock.lock()
+        activity(connected: true)
+        guard !cutAtLimit else {
+            lock.unlock()
+            return
+        }
+        var chunk = chunk
+        var cancel: URLSessionDataTask?
+        if bodyReceived + chunk.count > bodyLimit {
+            // A non-2xx body beyond what the error keeps: stop reading it and close the connection.
+            chunk = chunk.prefix(max(0, bodyLimit - bodyReceived))
+            cutAtLimit = true
+            cancel = task
+        }
+        bodyReceived += chunk.count
+        if mode == .buffered {
+            data.append(chunk)
+            lock.unlock()
+        } else {
+            let continuation = bodyContinuation
+            lock.unlock()
+            if !chunk.isEmpty { continuation?.yield(chunk) }
+        }
+        cancel?.cancel()
+    }
+
+    func didSend(_ totalBytesSent: Int64) {
+        lock.lock()
+        activity(connected: true)
+        lock.unlock()
+        progress?(totalBytesSent, expectedBodyLength)
+    }
+
+    func didComplete(_ error: (any Swift.Error)?) {
+        lock.lock()
+        disarm()
+        let failure = cutAtLimit ? nil : error.map { Self.mapError($0, expired: expired, timeouts: timeouts) }
+        let buffered = self.buffered
+        let head = self.head
+        let body = bodyContinuation
+        let response = self.response
+        let data = self.data
+        self.buffered = nil
+        self.head = nil
+        self.bodyContinuation = nil
+        self.data = Data()
+        self.task = nil
+        lock.unlock()
+        if let buffered {
+            if let failure {
+                buffered.resume(throwing: failure)
+            } else if let response {
+                buffered.resume(
+                    returning: HTTPResponse(
+                        statusCode: response.statusCode, headers: Self.headers(of: response), body: data))
+            } else {
+                buffered.resume(throwing: OpenAIError(kind: .connection, message: "The response is not HTTP."))
+            }
+        }
+        if let head {
+            head.resume(throwing: failure ?? OpenAIError(kind: .connection, message: "The response is not HTTP."))
+        }
+        if let body {
+            if let failure { body.finish(throwing: failure) } else { body.finish() }
+        }
+    }
+
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            headers[String(describing: name)] = String(describing: value)
+        }
+        return headers
+    }
+
+    static func mapError(_ error: any Swift.Error, expired: Expiry?, timeouts: HTTPTimeouts) -> OpenAIError {
+        if let error = error as? OpenAIError { return error }
+        guard let urlError = error as? URLError else {
+            return OpenAIError(kind: .connection, message: String(describing: error))
+        }
+        switch (urlError.code, expired) {
+        case (.cancelled, .request?):
+            return OpenAIError(
+                kind: .timeout, message: "The attempt took longer than its request timeout of \(timeouts.request) s.")
+        case (.cancelled, .idle?), (.timedOut, _):
+            return OpenAIError(
+                kind: .timeout, message: "No byte arrived for the idle timeout of \(timeouts.idle) s.")
+        case (.cancelled, .connect?):
+            return OpenAIError(
+                kind: .timeout,
+                message: "The connection was not established within its connect timeout of \(timeouts.connect) s.")
+        case (.cancelled, nil):
+            return OpenAIError(kind: .cancelled, message: "The request was cancelled.")
+        default:
+            return OpenAIError(
+                kind: .connection, message: "The connection failed (URLError \(urlError.code.rawValue)).")
+        }
+    }
+}

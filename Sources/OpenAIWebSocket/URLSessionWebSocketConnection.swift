@@ -1,0 +1,347 @@
+import Foundation
+import OpenAIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Security)
+    import Security
+#endif
+
+/// The `URLSessionWebSocketTask` transport behind ``WebSocket``: the default on Apple platforms,
+/// and ``WebSocketTransport/urlSession`` on Linux (FoundationNetworking, on libcurl). The task does
+/// its own framing, pings and TLS: the system's verification, with extra roots added as anchors on
+/// Apple platforms; on Linux only the system roots (FoundationNetworking offers no per-session
+/// trust), so extra roots are refused with ``WebSocketError/Kind/unsupported``.
+///
+/// Compiled on Linux too, where the test suite checks the libcurl-without-WebSocket error; the
+/// connected paths run on Apple platforms and on Linux with a libcurl that has WebSocket support.
+/// `@unchecked Sendable`: all mutable state is in `shared` (lock-guarded); the other stored
+/// properties are immutable after `init`.
+final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate,
+    WebSocketConnection, @unchecked Sendable
+{
+    struct Shared {
+        var finished: WebSocketCloseInfo?
+        var finishedError: WebSocketError?
+        var localClose: WebSocketCloseInfo?
+        var tlsFailure: String?
+        var opened: CheckedContinuation<String?, Error>?
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        var task: URLSessionWebSocketTask?
+        var session: URLSession?
+        var cancelled = false
+    }
+
+    let shared = Locked(Shared())
+    private let request: URLRequest
+    private let configuration: WebSocketConfiguration
+    private let sink: WebSocketMessageSink
+    #if canImport(Security)
+        private let anchors: [SecCertificate]
+    #endif
+
+    /// Prepares the upgrade request; nothing is sent until ``start()``.
+    ///
+    /// - Throws: ``WebSocketError`` of kind ``WebSocketError/Kind/unsupported`` on Linux when
+    ///   the configuration asks for trust roots other than the system's.
+    init(
+        handshake: WebSocketHandshake, url: URL, configuration: WebSocketConfiguration,
+        sink: WebSocketMessageSink
+    ) throws(WebSocketError) {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = Double(configuration.connectTimeout.wholeMilliseconds) / 1000
+        for header in handshake.extraHeaders {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+        }
+        if !handshake.subprotocols.isEmpty {
+            request.setValue(
+                handshake.subprotocols.joined(separator: ", "),
+                forHTTPHeaderField: "Sec-WebSocket-Protocol")
+        }
+        self.request = request
+        self.configuration = configuration
+        self.sink = sink
+        let tls = configuration.tls
+        #if canImport(Security)
+            var pem = tls.additionalTrustRootsPEM ?? ""
+            if let file = tls.additionalTrustRootsFile,
+                let text = try? String(contentsOfFile: file, encoding: .utf8)
+            {
+                pem += "\n" + text
+            }
+            anchors = Self.certificates(fromPEM: pem)
+        #else
+            guard tls.additionalTrustRootsPEM == nil, tls.additionalTrustRootsFile == nil,
+                tls.trustsSystemRoots
+            else {
+                throw WebSocketError(
+                    .unsupported,
+                    "the URLSession transport on Linux trusts the system roots only; use "
+                        + "WebSocketTransport.builtIn for extra trust roots")
+            }
+        #endif
+    }
+
+    #if canImport(Security)
+        private static func certificates(fromPEM pem: String) -> [SecCertificate] {
+            pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().compactMap {
+                block in
+                guard
+                    let body = block.components(separatedBy: "-----END CERTIFICATE-----").first,
+                    let der = Data(base64Encoded: body, options: .ignoreUnknownCharacters)
+                else { return nil }
+                return SecCertificateCreateWithData(nil, der as CFData)
+            }
+        }
+    #endif
+
+    var endInfo: WebSocketCloseInfo? { shared.withLock { $0.finished } }
+
+    func start() async throws -> String? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (opened: CheckedContinuation<String?, Error>) in
+                let session = URLSession(
+                    configuration: .ephemeral, delegate: self, delegateQueue: nil)
+                let task = session.webSocketTask(with: request)
+                task.maximumMessageSize = configuration.maxMessageBytes
+                let cancelled = shared.withLock { state in
+                    state.opened = opened
+                    state.task = task
+                    state.session = session
+                    return state.cancelled
+                }
+                // Cancelled before the task existed: the handler below found no task to cancel.
+                if cancelled { task.cancel() }
+                task.resume()
+            }
+        } onCancel: {
+            let task = shared.withLock { state in
+                state.cancelled = true
+                return state.task
+            }
+            task?.cancel()
+        }
+    }
+
+    func send(_ opcode: WebSocketOpcode, _ payload: some Collection<UInt8>) async throws {
+        let (task, failure) = shared.withLock {
+            state -> (URLSessionWebSocketTask?, WebSocketError?) in
+            if let error = state.finishedError { return (nil, error) }
+            if let info = state.finished ?? state.localClose { return (nil, .closed(info)) }
+            return (state.task, nil)
+        }
+        if let failure { throw failure }
+        let message: URLSessionWebSocketTask.Message =
+            opcode == .text
+            ? .string(String(decoding: payload, as: UTF8.self)) : .data(Data(payload))
+        do {
+            try await task?.send(message)
+        } catch {
+            throw WebSocketError(
+                .connectionFailed, "send failed: \(error.localizedDescription)")
+        }
+    }
+
+    func ping() async throws {
+        guard let task = shared.withLock({ $0.task }) else { return }
+        try await withCheckedThrowingContinuation {
+            (waiter: CheckedContinuation<Void, Error>) in
+            task.sendPing { error in
+                if let error {
+                    waiter.resume(
+                        throwing: WebSocketError(
+                            .closed, "ping failed: \(error.localizedDescription)"))
+                } else {
+                    waiter.resume()
+                }
+            }
+        }
+    }
+
+    func requestClose(code: WebSocketCloseCode, reason: String) {
+        let task = shared.withLock { state -> URLSessionWebSocketTask? in
+            guard state.finished == nil, state.localClose == nil else { return nil }
+            state.localClose = WebSocketCloseInfo(
+                code: code, reason: reason, initiatedByPeer: false)
+            return state.task
+        }
+        let closeCode =
+            URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
+        let reasonBytes = Array(
+            WebSocketFrameEncoder.closePayload(code: code, reason: reason).dropFirst(2))
+        task?.cancel(with: closeCode, reason: Data(reasonBytes))
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) async {
+        requestClose(code: code, reason: reason)
+        let timeout = configuration.closeTimeout
+        Task { [self] in
+            try? await Task.sleep(for: timeout)
+            // On the delegate queue, like every other delivery, so no message can follow the end.
+            shared.withLock { $0.session }?.delegateQueue.addOperation { [self] in
+                finish(info: shared.withLock { $0.localClose }, error: nil)
+            }
+        }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let done = shared.withLock { state -> Bool in
+                if state.finished != nil { return true }
+                state.closeWaiters.append(waiter)
+                return false
+            }
+            if done { waiter.resume() }
+        }
+    }
+
+    private func receiveNext(_ task: URLSessionWebSocketTask) {
+        task.receive { [self] result in
+            // Completions run on the session's serial delegate queue, where `finish` runs too.
+            guard shared.withLock({ $0.finished == nil }) else { return }
+            switch result {
+            case .success(.string(let text)):
+                sink.receive(.text(text))
+                receiveNext(task)
+            case .success(.data(let data)):
+                sink.receive(.binary(data))
+                receiveNext(task)
+            case .success:
+                receiveNext(task)
+            case .failure:
+                finishFromTask(task)
+            }
+        }
+    }
+
+    private func finishFromTask(_ task: URLSessionWebSocketTask) {
+        if let local = shared.withLock({ $0.localClose }) {
+            return finish(info: local, error: nil)
+        }
+        if task.closeCode != .invalid {
+            let reason = task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let info = WebSocketCloseInfo(
+                code: WebSocketCloseCode(rawValue: UInt16(clamping: task.closeCode.rawValue)),
+                reason: reason,
+                initiatedByPeer: true)
+            return finish(info: info, error: info.code == .normalClosure ? nil : .closed(info))
+        }
+        let info = WebSocketCloseInfo(
+            code: .abnormalClosure, reason: "connection closed without a close frame",
+            initiatedByPeer: true)
+        finish(info: info, error: .closed(info))
+    }
+
+    private func finish(info: WebSocketCloseInfo?, error: WebSocketError?) {
+        let info =
+            info
+            ?? WebSocketCloseInfo(code: .abnormalClosure, reason: "", initiatedByPeer: true)
+        let (waiters, session, first) = shared.withLock { state in
+            let first = state.finished == nil
+            if first {
+                state.finished = info
+                state.finishedError = error
+            }
+            defer { state.closeWaiters = [] }
+            return (state.closeWaiters, state.session, first)
+        }
+        guard first else { return }
+        sink.finish(info, error)
+        session?.invalidateAndCancel()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: URLSessionWebSocketDelegate
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didOpenWithProtocol protocol: String?
+    ) {
+        let opened = shared.withLock { state in
+            defer { state.opened = nil }
+            return state.opened
+        }
+        opened?.resume(returning: `protocol`)
+        receiveNext(webSocketTask)
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+    ) {
+        finishFromTask(webSocketTask)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?
+    ) {
+        let (opened, tlsFailure) = shared.withLock { state in
+            defer { state.opened = nil }
+            return (state.opened, state.tlsFailure)
+        }
+        if let opened {
+            let status = (task.response as? HTTPURLResponse)?.statusCode
+            let urlError = error as? URLError
+            let failure: WebSocketError
+            if let tlsFailure {
+                failure = WebSocketError(
+                    .tlsVerificationFailed, "certificate verification failed: \(tlsFailure)")
+            } else if let status, status != 101 {
+                failure = WebSocketError(
+                    .handshakeRejected, "server answered the upgrade with HTTP \(status)",
+                    httpStatus: status)
+            } else if urlError?.code == .timedOut {
+                failure = WebSocketError(
+                    .timeout, "connect timed out after \(configuration.connectTimeout)")
+            } else if urlError?.code == .cancelled {
+                failure = WebSocketError(.cancelled, "connect cancelled")
+            } else if urlError?.code == .unsupportedURL {
+                // FoundationNetworking on a libcurl without WebSocket: "WebSockets not
+                // supported by libcurl", before anything is sent.
+                failure = WebSocketError(
+                    .unsupported,
+                    "URLSessionWebSocketTask cannot connect here: "
+                        + (error?.localizedDescription ?? "unsupported URL"))
+            } else if let code = urlError?.code,
+                [
+                    .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+                    .serverCertificateHasBadDate,
+                    .serverCertificateNotYetValid,
+                ].contains(code)
+            {
+                failure = WebSocketError(
+                    .tlsVerificationFailed,
+                    error?.localizedDescription ?? "untrusted certificate")
+            } else {
+                failure = WebSocketError(
+                    .connectionFailed, error?.localizedDescription ?? "connection failed")
+            }
+            finish(info: nil, error: failure)
+            opened.resume(throwing: failure)
+        } else if let webSocketTask = task as? URLSessionWebSocketTask {
+            finishFromTask(webSocketTask)
+        }
+    }
+
+    #if canImport(Security)
+        func urlSession(
+            _ session: URLSession, didReceive challenge: URLAuthenticationChallenge
+        ) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+            guard
+                challenge.protectionSpace.authenticationMethod
+                    == NSURLAuthenticationMethodServerTrust,
+                let trust = challenge.protectionSpace.serverTrust,
+                !anchors.isEmpty || !configuration.tls.trustsSystemRoots
+            else { return (.performDefaultHandling, nil) }
+            _ = SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+            _ = SecTrustSetAnchorCertificatesOnly(trust, !configuration.tls.trustsSystemRoots)
+            var error: CFError?
+            if SecTrustEvaluateWithError(trust, &error) {
+                return (.useCredential, URLCredential(trust: trust))
+            }
+            let reason =
+                error.map { CFErrorCopyDescription($0) as String } ?? "untrusted certificate"
+            shared.withLock { $0.tlsFailure = reason }
+            return (.cancelAuthenticationChallenge, nil)
+        }
+    #endif
+}
