@@ -6,7 +6,8 @@
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
 #          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
 #          `openai-generator check`, `swift test`, Scripts/build-docs.sh (documentation, warnings as errors),
-#          Scripts/test-update-spec.sh, Scripts/check-history.sh.
+#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/test-update-spec.sh,
+#          Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
@@ -277,6 +278,7 @@ run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
+run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
 else

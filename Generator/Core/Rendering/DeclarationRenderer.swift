@@ -175,11 +175,15 @@ struct DeclarationRenderer {
         }
         var docs: [String] = []
         if !parameters.isEmpty {
-            // A parameter the spec does not describe is listed only when its JSON name differs
-            // (nothing else true to say about it).
-            for property in ordered {
-                guard let summary = property.parameterSummary else { continue }
-                docs.append("  - \(Naming.unescaped(property.name)): \(summary)")
+            // Once one parameter is described, every one is (DocC checks the list is whole): a
+            // parameter the spec says nothing about by its JSON member. With none described and
+            // every Swift name its JSON name, there is nothing true to list.
+            let summaries = ordered.map(\.parameterSummary)
+            if decl.additionalProperties != nil || summaries.contains(where: { $0 != nil }) {
+                for (property, summary) in zip(ordered, summaries) {
+                    let text = summary ?? "The JSON member `\(property.wireName)`."
+                    docs.append("  - \(Naming.unescaped(property.name)): \(text)")
+                }
             }
             if decl.additionalProperties != nil {
                 docs.append("  - additionalProperties: Members not declared by the schema.")

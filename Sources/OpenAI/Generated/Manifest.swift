@@ -91,7 +91,7 @@
 // file: Types/Responses+Annotation.swift
 // file: Types/Responses+BetaApplyPatchUpdateFileOperationParam.swift
 // file: Types/Responses+BetaComputerToolCall.swift
-// file: Types/Responses+BetaFunctionShellCallOutputTimeoutOutcomeParam.swift
+// file: Types/Responses+BetaFunctionShellCallOutputTimeoutOutcome.swift
 // file: Types/Responses+BetaInputTextContentParam.swift
 // file: Types/Responses+BetaLogProb.swift
 // file: Types/Responses+BetaMessageStatus.swift

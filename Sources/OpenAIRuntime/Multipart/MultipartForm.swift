@@ -90,12 +90,6 @@ package struct MultipartForm: Sendable {
     }
 }
 
-/// A generated request type that can be sent as `multipart/form-data`.
-package protocol MultipartFormEncodable {
-    /// Appends this value's fields to `form`.
-    func encode(to form: inout MultipartForm) throws
-}
-
 extension APIRequest {
     /// Sets a `multipart/form-data` body: a small form of in-memory values as bytes, any other
     /// form as a stream produced while it is sent (files read from disk in 64 KiB chunks), with

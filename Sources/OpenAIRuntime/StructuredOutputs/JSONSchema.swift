@@ -165,28 +165,3 @@ public struct JSONSchema: Sendable, Equatable {
         return copy
     }
 }
-
-/// A type that states the JSON Schema of its JSON form, instead of having it derived from its
-/// `init(from:)` (see ``JSONSchemaDocument/init(for:)``): for a type whose decoder branches, validates
-/// or reads dynamic keys, or an enum with associated values.
-///
-/// Name other types with ``JSONSchema/schema(of:description:)`` (itself too, for recursion). A macro can
-/// later write this conformance from the declaration; the SDK does not depend on one.
-public protocol JSONSchemaConvertible: Decodable {
-    /// The schema of this type's JSON form.
-    static var jsonSchema: JSONSchema { get }
-}
-
-/// A type whose schema is derived from its `init(from:)` but that describes itself and its
-/// members for the model.
-public protocol JSONSchemaDescribable: Decodable {
-    /// What the value is (the schema's `description`).
-    static var jsonSchemaDescription: String? { get }
-    /// Descriptions of members, by JSON name.
-    static var jsonSchemaPropertyDescriptions: [String: String] { get }
-}
-
-extension JSONSchemaDescribable {
-    public static var jsonSchemaDescription: String? { nil }
-    public static var jsonSchemaPropertyDescriptions: [String: String] { [:] }
-}

@@ -176,6 +176,7 @@ extension EvalsAPI {
         ///
         /// - Parameters:
         ///   - name: Rename the evaluation.
+        ///   - metadata: The JSON member `metadata`.
         public init(
             name: Swift.String? = nil,
             metadata: Metadata? = nil
@@ -218,6 +219,8 @@ extension EvalsAPI {
         /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
+        ///   - object: The JSON member `object`.
+        ///   - deleted: The JSON member `deleted`.
         ///   - evalID: The JSON member `eval_id`.
         public init(
             object: Swift.String,
@@ -449,6 +452,8 @@ extension EvalsRunsAPI {
         /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
+        ///   - object: The JSON member `object`.
+        ///   - deleted: The JSON member `deleted`.
         ///   - runID: The JSON member `run_id`.
         public init(
             object: Swift.String? = nil,

@@ -39,8 +39,13 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - createdAt: The Unix timestamp (in seconds) for when the assistant was created.
     ///   - model: ID of the model to use.
     ///   - tools: A list of tool enabled on the assistant.
+    ///   - instructions: The JSON member `instructions`.
     ///   - responseFormat: The JSON member `response_format`.
+    ///   - temperature: The JSON member `temperature`.
+    ///   - name: The JSON member `name`.
+    ///   - description: The JSON member `description`.
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topP: The JSON member `top_p`.
     public init(
         id: Swift.String,
@@ -716,6 +721,7 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - type: The type of the tool.
+    ///   - function: The JSON member `function`.
     public init(
         type: AssistantsNamedToolChoice.TypeValue,
         function: ChatCompletionFunctionCallOption? = nil
@@ -794,10 +800,15 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
+    ///   - instructions: The JSON member `instructions`.
     ///   - tools: A list of tool enabled on the assistant.
     ///   - responseFormat: The JSON member `response_format`.
+    ///   - temperature: The JSON member `temperature`.
+    ///   - name: The JSON member `name`.
+    ///   - description: The JSON member `description`.
     ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topP: The JSON member `top_p`.
     public init(
         model: CreateAssistantRequest.ModelValue,
@@ -1183,6 +1194,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 /// - Parameters:
                 ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
                 ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+                ///   - metadata: The JSON member `metadata`.
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -1310,6 +1322,9 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - role: The role of the entity that is creating the message.
+    ///   - content: The JSON member `content`.
+    ///   - attachments: The JSON member `attachments`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         role: CreateMessageRequest.RoleValue,
         content: CreateMessageRequest.ContentValue,
@@ -1592,6 +1607,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - additionalInstructions: Appends additional instructions at the end of the instructions for the run.
     ///   - additionalMessages: Adds additional messages to the thread before creating the run.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
@@ -1926,6 +1942,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///   - temperature: What sampling temperature to use, between 0 and 2.
     ///   - thread: Options to create a new thread.
     ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
@@ -2321,6 +2338,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - messages: A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         messages: [CreateMessageRequest]? = nil,
         toolResources: CreateThreadRequest.ToolResources? = nil,
@@ -2492,6 +2510,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 /// - Parameters:
                 ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
                 ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+                ///   - metadata: The JSON member `metadata`.
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -2806,6 +2825,8 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `ListAssistantsResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -2875,6 +2896,8 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `ListMessagesResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -2944,6 +2967,8 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `ListRunStepsResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -3013,6 +3038,8 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `ListRunsResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -3507,6 +3534,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
+        ///   - annotations: The JSON member `annotations`.
         public init(
             value: Swift.String,
             annotations: [MessageContentTextObject.Text.AnnotationValue]
@@ -3620,6 +3648,8 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - incompleteAt: The JSON member `incomplete_at`.
     ///   - assistantID: The JSON member `assistant_id`.
     ///   - runID: The JSON member `run_id`.
+    ///   - attachments: The JSON member `attachments`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

@@ -30,10 +30,15 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
+    ///   - instructions: The JSON member `instructions`.
     ///   - tools: A list of tool enabled on the assistant.
     ///   - responseFormat: The JSON member `response_format`.
+    ///   - temperature: The JSON member `temperature`.
     ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - name: The JSON member `name`.
+    ///   - description: The JSON member `description`.
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topP: The JSON member `top_p`.
     public init(
         model: ModifyAssistantRequest.ModelValue? = nil,
@@ -472,6 +477,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         toolResources: ModifyThreadRequest.ToolResources? = nil,
         metadata: Metadata? = nil
@@ -758,6 +764,8 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
     ///   - incompleteDetails: Details on why the run is incomplete.
+    ///   - metadata: The JSON member `metadata`.
+    ///   - usage: The JSON member `usage`.
     ///   - topP: The nucleus sampling value used for this run.
     ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run.
@@ -1839,6 +1847,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
+        ///   - output: The JSON member `output`.
         public init(
             name: Swift.String,
             arguments: Swift.String,
@@ -2006,6 +2015,8 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - cancelledAt: The JSON member `cancelled_at`.
     ///   - failedAt: The JSON member `failed_at`.
     ///   - completedAt: The JSON member `completed_at`.
+    ///   - metadata: The JSON member `metadata`.
+    ///   - usage: The JSON member `usage`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2347,6 +2358,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - toolOutputs: A list of tools for which the outputs are being submitted.
+    ///   - stream: The JSON member `stream`.
     public init(
         toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput],
         stream: Swift.Bool? = nil
@@ -2441,6 +2453,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the thread was created.
     ///   - toolResources: The JSON member `tool_resources`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

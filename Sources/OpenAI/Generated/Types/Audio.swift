@@ -279,6 +279,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - include: Additional information to include in the transcription response.
     ///   - timestampGranularities: The timestamp granularities to populate for this transcription.
+    ///   - stream: The JSON member `stream`.
     ///   - chunkingStrategy: The JSON member `chunking_strategy`.
     ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`.
     ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`.
@@ -2108,6 +2109,7 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - id: The consent recording identifier.
+    ///   - deleted: The JSON member `deleted`.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -2155,6 +2157,7 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `VoiceConsentListResource`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

@@ -56,12 +56,14 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `Batch`.
     ///
     /// - Parameters:
+    ///   - id: The JSON member `id`.
     ///   - endpoint: The OpenAI API endpoint used by the batch.
     ///   - inputFileID: The ID of the input file for the batch.
     ///   - completionWindow: The time frame within which the batch should be processed.
     ///   - status: The current status of the batch.
     ///   - createdAt: The Unix timestamp (in seconds) for when the batch was created.
     ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`.
+    ///   - errors: The JSON member `errors`.
     ///   - outputFileID: The ID of the file containing the outputs of successfully executed requests.
     ///   - errorFileID: The ID of the file containing the outputs of requests with errors.
     ///   - inProgressAt: The Unix timestamp (in seconds) for when the batch started processing.
@@ -74,6 +76,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - cancelledAt: The Unix timestamp (in seconds) for when the batch was cancelled.
     ///   - requestCounts: The request counts for different statuses within the batch.
     ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         endpoint: Swift.String,
@@ -193,6 +196,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Parameters:
         ///   - object: The object type, which is always `list`.
+        ///   - data: The JSON member `data`.
         public init(
             object: Swift.String? = nil,
             data: [BatchError]? = nil
@@ -421,6 +425,8 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - code: An error code identifying the error type.
     ///   - message: A human-readable message providing more details about the error.
+    ///   - param: The JSON member `param`.
+    ///   - line: The JSON member `line`.
     public init(
         code: Swift.String? = nil,
         message: Swift.String? = nil,
@@ -572,6 +578,7 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - inputFileID: The ID of an uploaded file that contains requests for the new batch.
     ///   - endpoint: The endpoint to be used for all requests in the batch.
+    ///   - metadata: The JSON member `metadata`.
     ///   - outputExpiresAfter: The expiration policy for the output and/or error file that are generated for a batch.
     public init(
         inputFileID: Swift.String,
@@ -665,6 +672,7 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `ListBatchesResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

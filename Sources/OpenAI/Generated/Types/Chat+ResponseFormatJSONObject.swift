@@ -100,6 +100,7 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         ///   - name: The name of the response format.
         ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
         ///   - schema: The schema for the response format, described as a JSON Schema object.
+        ///   - strict: The JSON member `strict`.
         public init(
             name: Swift.String,
             description: Swift.String? = nil,

@@ -653,6 +653,7 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - id: Identifier of the workflow backing the session.
     ///   - tracing: Tracing settings applied to the workflow.
+    ///   - version: The JSON member `version`.
     ///   - stateVariables: The JSON member `state_variables`.
     public init(
         id: Swift.String,
@@ -812,6 +813,7 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - callID: Identifier for the client tool call.
     ///   - name: Tool name that was invoked.
     ///   - arguments: JSON-encoded arguments that were sent to the tool.
+    ///   - output: The JSON member `output`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1266,6 +1268,7 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `InferenceOptions`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
     ///   - toolChoice: The JSON member `tool_choice`.
     public init(
         model: Swift.String? = nil,
@@ -1535,6 +1538,8 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - type: Subtype for the grouped task.
+    ///   - heading: The JSON member `heading`.
+    ///   - summary: The JSON member `summary`.
     public init(
         type: TaskType,
         heading: Swift.String? = nil,
@@ -1593,6 +1598,8 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
     ///   - threadID: Identifier of the parent thread.
     ///   - taskType: Subtype for the task.
+    ///   - heading: The JSON member `heading`.
+    ///   - summary: The JSON member `summary`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1882,6 +1889,7 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - createdAt: Unix timestamp (in seconds) for when the thread was created.
     ///   - status: Current status for the thread.
     ///   - user: Free-form string that identifies your end user who owns the thread.
+    ///   - title: The JSON member `title`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

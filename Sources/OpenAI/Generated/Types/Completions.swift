@@ -360,7 +360,10 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
+        ///   - index: The JSON member `index`.
+        ///   - text: The JSON member `text`.
         ///   - finishReason: The reason the model stopped generating tokens.
+        ///   - logprobs: The JSON member `logprobs`.
         public init(
             index: Swift.Int,
             text: Swift.String,
@@ -439,6 +442,7 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             /// - Parameters:
             ///   - textOffset: The JSON member `text_offset`.
             ///   - tokenLogprobs: The JSON member `token_logprobs`.
+            ///   - tokens: The JSON member `tokens`.
             ///   - topLogprobs: The JSON member `top_logprobs`.
             public init(
                 textOffset: [Swift.Int]? = nil,

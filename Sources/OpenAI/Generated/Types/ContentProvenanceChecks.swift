@@ -23,6 +23,8 @@ public struct C2PaProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI C2PA provenance signal was detected.
     ///   - validationState: The validation status of the C2PA manifest in the uploaded image.
+    ///   - model: The JSON member `model`.
+    ///   - issuer: The JSON member `issuer`.
     ///   - generatedAt: The JSON member `generated_at`.
     public init(
         outcome: ProvenanceDetectionResultAPI,
@@ -261,6 +263,7 @@ public struct SynthIDProvenanceResult: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI SynthID watermark was detected.
+    ///   - model: The JSON member `model`.
     ///   - generatedAt: The JSON member `generated_at`.
     public init(
         outcome: ProvenanceDetectionResultAPI,

@@ -173,8 +173,10 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - arguments: The arguments supplied to the tool search call.
+    ///   - id: The JSON member `id`.
     ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The JSON member `status`.
     public init(
         arguments: EmptyModelParam,
         id: Swift.String? = nil,
@@ -327,8 +329,10 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - tools: The loaded tool definitions returned by the tool search output.
+    ///   - id: The JSON member `id`.
     ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The JSON member `status`.
     public init(
         tools: [Tool],
         id: Swift.String? = nil,

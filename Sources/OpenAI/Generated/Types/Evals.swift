@@ -750,6 +750,7 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs.
     ///   - testingCriteria: A list of graders for all eval runs in this group.
     ///   - name: The name of the evaluation.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         dataSourceConfig: CreateEvalRequest.DataSourceConfig,
         testingCriteria: [CreateEvalRequest.TestingCriteriaItem],
@@ -1352,6 +1353,7 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - dataSource: Details about the run's data source.
     ///   - name: The name of the run.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         dataSource: CreateEvalRunRequest.DataSource,
         name: Swift.String? = nil,
@@ -1502,6 +1504,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - dataSourceConfig: Configuration of data sources used in runs of the evaluation.
     ///   - testingCriteria: A list of testing criteria.
     ///   - createdAt: The Unix timestamp (in seconds) for when the eval was created.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         name: Swift.String,
@@ -1756,6 +1759,7 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
+    ///   - input: The JSON member `input`.
     ///   - labels: The labels to assign to each item in the evaluation.
     ///   - passingLabels: The labels that indicate a passing result.
     public init(
@@ -1957,6 +1961,8 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
+        ///   - temperature: The JSON member `temperature`.
+        ///   - seed: The JSON member `seed`.
         ///   - topP: The JSON member `top_p`.
         ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
         ///   - reasoningEffort: The JSON member `reasoning_effort`.
@@ -2413,6 +2419,7 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -2470,11 +2477,16 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `EvalResponsesSource`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
+    ///   - tools: The JSON member `tools`.
+    ///   - temperature: The JSON member `temperature`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - instructionsSearch: The JSON member `instructions_search`.
     ///   - createdAfter: The JSON member `created_after`.
     ///   - createdBefore: The JSON member `created_before`.
     ///   - reasoningEffort: The JSON member `reasoning_effort`.
     ///   - topP: The JSON member `top_p`.
+    ///   - users: The JSON member `users`.
     public init(
         model: Swift.String? = nil,
         tools: [Swift.String]? = nil,
@@ -2586,6 +2598,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - perTestingCriteriaResults: Results per testing criteria applied during the evaluation run.
     ///   - dataSource: Information about the run's data source.
     ///   - error: An object representing an error response from the Eval API.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         evalID: Swift.String,
@@ -3462,6 +3475,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -3511,8 +3525,11 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - createdAfter: The JSON member `created_after`.
     ///   - createdBefore: The JSON member `created_before`.
+    ///   - limit: The JSON member `limit`.
     public init(
         model: Swift.String? = nil,
         metadata: Metadata? = nil,

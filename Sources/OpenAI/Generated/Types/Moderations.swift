@@ -397,6 +397,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             ///   - sexualMinors: Sexual content that includes an individual who is under 18 years old.
             ///   - violence: Content that depicts death, violence, or physical injury.
             ///   - violenceGraphic: Content that depicts death, violence, or physical injury in graphic detail.
+            ///   - illicit: The JSON member `illicit`.
             ///   - illicitViolent: The JSON member `illicit/violent`.
             public init(
                 hate: Swift.Bool,

@@ -1791,6 +1791,8 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - type: The error type that was emitted.
     ///   - message: The human-readable error message that was emitted.
+    ///   - code: The JSON member `code`.
+    ///   - param: The JSON member `param`.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
@@ -2138,6 +2140,7 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - index: The index of the refusal part in the message.
+    ///   - refusal: The JSON member `refusal`.
     public init(
         index: Swift.Int,
         refusal: Swift.String? = nil
@@ -2401,6 +2404,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
+    ///   - text: The JSON member `text`.
     public init(
         index: Swift.Int,
         text: MessageDeltaContentTextObject.Text? = nil
@@ -2444,6 +2448,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
+        ///   - annotations: The JSON member `annotations`.
         public init(
             value: Swift.String? = nil,
             annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]? = nil
@@ -3634,6 +3639,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     ///
     /// - Parameters:
     ///   - index: The index of the output in the outputs array.
+    ///   - image: The JSON member `image`.
     public init(
         index: Swift.Int,
         image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue? = nil
@@ -3875,6 +3881,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
+        ///   - output: The JSON member `output`.
         public init(
             name: Swift.String? = nil,
             arguments: Swift.String? = nil,

@@ -288,6 +288,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
     ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
+    ///   - headers: The JSON member `headers`.
     ///   - allowedTools: The JSON member `allowed_tools`.
     ///   - allowedCallers: The JSON member `allowed_callers`.
     ///   - requireApproval: The JSON member `require_approval`.
@@ -642,6 +643,8 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
+    ///   - version: The JSON member `version`.
+    ///   - variables: The JSON member `variables`.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,

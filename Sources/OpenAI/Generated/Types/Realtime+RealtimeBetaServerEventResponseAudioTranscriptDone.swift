@@ -679,6 +679,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     ///   - itemID: The ID of the MCP tool call item.
     ///   - outputIndex: The index of the output item in the response.
     ///   - delta: The JSON-encoded arguments delta.
+    ///   - obfuscation: The JSON member `obfuscation`.
     public init(
         eventID: Swift.String,
         responseID: Swift.String,

@@ -402,6 +402,8 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         /// - Parameters:
         ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
         ///   - message: A human-readable error message.
+        ///   - code: The JSON member `code`.
+        ///   - param: The JSON member `param`.
         ///   - eventID: The JSON member `event_id`.
         public init(
             type: Swift.String,

@@ -607,6 +607,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     ///   - itemID: The ID of the MCP tool call item.
     ///   - outputIndex: The index of the output item in the response.
     ///   - delta: The JSON-encoded arguments delta.
+    ///   - obfuscation: The JSON member `obfuscation`.
     public init(
         eventID: Swift.String,
         responseID: Swift.String,
@@ -1485,8 +1486,11 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - turnDetection: The JSON member `turn_detection`.
     ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
     ///   - speed: The speed of the model's spoken response.
+    ///   - tracing: The JSON member `tracing`.
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
+    ///   - prompt: The JSON member `prompt`.
+    ///   - include: The JSON member `include`.
     public init(
         model: RealtimeSession.ModelValue? = nil,
         instructions: Swift.String? = nil,
@@ -1983,6 +1987,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///   - turnDetection: Configuration for turn detection.
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
+    ///   - prompt: The JSON member `prompt`.
     public init(
         clientSecret: RealtimeSessionCreateRequest.ClientSecret,
         instructions: Swift.String? = nil,
@@ -2485,6 +2490,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
+    ///   - prompt: The JSON member `prompt`.
     public init(
         model: RealtimeSessionCreateRequestGa.ModelValue? = nil,
         instructions: Swift.String? = nil,
@@ -3297,6 +3303,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - format: The JSON member `format`.
             ///   - transcription: Configuration for input audio transcription.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection.
@@ -3392,6 +3399,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 ///
                 /// - Parameters:
                 ///   - type: Type of turn detection, only `server_vad` is currently supported.
+                ///   - threshold: The JSON member `threshold`.
                 ///   - prefixPaddingMs: The JSON member `prefix_padding_ms`.
                 ///   - silenceDurationMs: The JSON member `silence_duration_ms`.
                 public init(

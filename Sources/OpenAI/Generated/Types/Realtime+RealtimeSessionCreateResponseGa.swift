@@ -67,9 +67,11 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///   - outputModalities: The set of modalities the model can respond with.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
+    ///   - tracing: The JSON member `tracing`.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
+    ///   - prompt: The JSON member `prompt`.
     public init(
         id: Swift.String,
         model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
@@ -962,6 +964,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - format: The JSON member `format`.
             ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: The JSON member `turn_detection`.
@@ -1387,6 +1390,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - format: The JSON member `format`.
             ///   - transcription: Configuration of the transcription model.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection.

@@ -825,6 +825,7 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - transcription: The JSON member `transcription`.
             ///   - noiseReduction: The JSON member `noise_reduction`.
             public init(
                 transcription: RealtimeTranslationSession.Audio.Input.Transcription? = nil,
@@ -1065,6 +1066,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - transcription: The JSON member `transcription`.
             ///   - noiseReduction: The JSON member `noise_reduction`.
             public init(
                 transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription? = nil,
@@ -1295,6 +1297,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - transcription: The JSON member `transcription`.
             ///   - noiseReduction: The JSON member `noise_reduction`.
             public init(
                 transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription? = nil,

@@ -57,6 +57,7 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
+    ///   - name: The JSON member `name`.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil

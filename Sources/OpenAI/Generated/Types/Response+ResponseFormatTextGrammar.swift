@@ -300,10 +300,13 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - instructions: The JSON member `instructions`.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
+    ///   - temperature: The JSON member `temperature`.
     ///   - streamID: The WebSocket lane for this response.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
@@ -312,10 +315,19 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - background: The JSON member `background`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - prompt: The JSON member `prompt`.
     ///   - serviceTier: The JSON member `service_tier`.
+    ///   - truncation: The JSON member `truncation`.
+    ///   - reasoning: The JSON member `reasoning`.
+    ///   - include: The JSON member `include`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - store: The JSON member `store`.
+    ///   - moderation: The JSON member `moderation`.
+    ///   - stream: The JSON member `stream`.
     ///   - streamOptions: The JSON member `stream_options`.
+    ///   - conversation: The JSON member `conversation`.
     ///   - contextManagement: The JSON member `context_management`.
     ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(

@@ -259,6 +259,7 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - button: Indicates which mouse button was pressed during the click.
     ///   - x: The x-coordinate where the click occurred.
     ///   - y: The y-coordinate where the click occurred.
+    ///   - keys: The JSON member `keys`.
     public init(
         button: BetaClickButtonType,
         x: Swift.Int,
@@ -496,6 +497,8 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     ///   - status: The status of the code interpreter tool call.
     ///   - containerID: The ID of the container used to run the code.
     ///   - agent: The agent that produced this item.
+    ///   - code: The JSON member `code`.
+    ///   - outputs: The JSON member `outputs`.
     public init(
         id: Swift.String,
         status: BetaCodeInterpreterToolCall.Status,
@@ -694,6 +697,8 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - input: The JSON member `input`.
+    ///   - instructions: The JSON member `instructions`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - promptCacheKey: The JSON member `prompt_cache_key`.
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
@@ -830,6 +835,8 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Parameters:
     ///   - encryptedContent: The encrypted content of the compaction summary.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     public init(
         encryptedContent: Swift.String,
         agent: BetaAgentTagParam? = nil,
@@ -1300,7 +1307,10 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     /// - Parameters:
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     ///   - acknowledgedSafetyChecks: The JSON member `acknowledged_safety_checks`.
+    ///   - status: The JSON member `status`.
     public init(
         callID: Swift.String,
         output: BetaComputerScreenshotImage,
@@ -1384,6 +1394,8 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - id: The ID of the pending safety check.
+    ///   - code: The JSON member `code`.
+    ///   - message: The JSON member `message`.
     public init(
         id: Swift.String,
         code: Swift.String? = nil,

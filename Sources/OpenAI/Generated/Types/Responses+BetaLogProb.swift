@@ -19,6 +19,9 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     /// Creates a new `BetaLogProb`.
     ///
     /// - Parameters:
+    ///   - token: The JSON member `token`.
+    ///   - logprob: The JSON member `logprob`.
+    ///   - bytes: The JSON member `bytes`.
     ///   - topLogprobs: The JSON member `top_logprobs`.
     public init(
         token: Swift.String,
@@ -148,6 +151,8 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
     ///   - agent: The agent that produced this item.
+    ///   - id: The JSON member `id`.
+    ///   - reason: The JSON member `reason`.
     public init(
         approvalRequestID: Swift.String,
         approve: Swift.Bool,
@@ -215,6 +220,7 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
     ///   - agent: The agent that produced this item.
+    ///   - reason: The JSON member `reason`.
     public init(
         id: Swift.String,
         approvalRequestID: Swift.String,
@@ -282,6 +288,7 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - serverLabel: The label of the MCP server.
     ///   - tools: The tools available on the server.
     ///   - agent: The agent that produced this item.
+    ///   - error: The JSON member `error`.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -344,6 +351,8 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - name: The name of the tool.
     ///   - inputSchema: The JSON schema describing the tool's input.
+    ///   - description: The JSON member `description`.
+    ///   - annotations: The JSON member `annotations`.
     public init(
         name: Swift.String,
         inputSchema: [Swift.String: JSONValue],
@@ -477,6 +486,7 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
     ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
+    ///   - headers: The JSON member `headers`.
     ///   - allowedTools: The JSON member `allowed_tools`.
     ///   - allowedCallers: The JSON member `allowed_callers`.
     ///   - requireApproval: The JSON member `require_approval`.
@@ -780,6 +790,7 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
     ///   - agent: The agent that produced this item.
+    ///   - output: The JSON member `output`.
     ///   - error: The error from the tool call, if any.
     ///   - status: The status of the tool call.
     ///   - approvalRequestID: The JSON member `approval_request_id`.
@@ -1018,6 +1029,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - role: The role of the message.
     ///   - content: The content of the message
     ///   - agent: The agent that produced this item.
+    ///   - phase: The JSON member `phase`.
     public init(
         id: Swift.String,
         status: BetaMessageStatus,

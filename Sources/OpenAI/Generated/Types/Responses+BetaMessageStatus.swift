@@ -957,6 +957,8 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `BetaModelResponseProperties`.
     ///
     /// - Parameters:
+    ///   - temperature: The JSON member `temperature`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topLogprobs: The JSON member `top_logprobs`.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.

@@ -35,6 +35,7 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
+    ///   - policy: The JSON member `policy`.
     public init(
         model: Swift.String,
         policy: BetaModerationPolicyParam? = nil
@@ -191,6 +192,7 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     /// - Parameters:
     ///   - x: The x-coordinate to move to.
     ///   - y: The y-coordinate to move to.
+    ///   - keys: The JSON member `keys`.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -371,6 +373,8 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///   - callID: The unique ID linking this call to its output.
     ///   - action: The multi-agent action that was executed.
     ///   - arguments: The action arguments as a JSON string.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     public init(
         callID: Swift.String,
         action: BetaMultiAgentAction1,
@@ -501,6 +505,8 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
     ///   - callID: The unique ID of the multi-agent call.
     ///   - action: The multi-agent action that produced this result.
     ///   - output: Text output returned by the multi-agent action.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     public init(
         callID: Swift.String,
         action: BetaMultiAgentAction1,
@@ -934,6 +940,7 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - content: The content of the output message.
     ///   - status: The status of the message input.
     ///   - agent: The agent that produced this item.
+    ///   - phase: The JSON member `phase`.
     public init(
         id: Swift.String,
         content: [BetaOutputMessageContent],
@@ -1034,6 +1041,7 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - text: The text output from the model.
     ///   - annotations: The annotations of the text output.
+    ///   - logprobs: The JSON member `logprobs`.
     public init(
         text: Swift.String,
         annotations: [BetaAnnotation],
@@ -1263,6 +1271,7 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
     ///   - callID: The stable call ID of the program item.
     ///   - code: The JavaScript source executed by programmatic tool calling.
     ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    ///   - agent: The JSON member `agent`.
     public init(
         id: Swift.String,
         callID: Swift.String,

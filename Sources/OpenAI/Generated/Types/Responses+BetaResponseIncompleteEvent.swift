@@ -1055,7 +1055,9 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - background: The JSON member `background`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - prompt: The JSON member `prompt`.
     public init(
         model: BetaModelIDsResponses? = nil,
         tools: BetaToolsArray? = nil,
@@ -2698,6 +2700,7 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
+    ///   - verbosity: The JSON member `verbosity`.
     public init(
         format: BetaTextResponseFormatConfiguration? = nil,
         verbosity: BetaVerbosity? = nil
@@ -3120,6 +3123,7 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - y: The y-coordinate where the scroll occurred.
     ///   - scrollX: The horizontal scroll distance.
     ///   - scrollY: The vertical scroll distance.
+    ///   - keys: The JSON member `keys`.
     public init(
         x: Swift.Int,
         y: Swift.Int,

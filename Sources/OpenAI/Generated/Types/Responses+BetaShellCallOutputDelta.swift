@@ -341,6 +341,7 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     ///   - name: The name of the response format.
     ///   - schema: The schema for the response format, described as a JSON Schema object.
     ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
+    ///   - strict: The JSON member `strict`.
     public init(
         name: Swift.String,
         schema: BetaResponseFormatJSONSchemaSchema,
@@ -411,10 +412,17 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `BetaTokenCountsBody`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
+    ///   - input: The JSON member `input`.
+    ///   - instructions: The JSON member `instructions`.
+    ///   - tools: The JSON member `tools`.
     ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - text: The JSON member `text`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - reasoning: The JSON member `reasoning`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
+    ///   - conversation: The JSON member `conversation`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
@@ -890,6 +898,7 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
+    ///   - name: The JSON member `name`.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil
@@ -1235,8 +1244,11 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - arguments: The arguments supplied to the tool search call.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The JSON member `status`.
     public init(
         arguments: BetaEmptyModelParam,
         agent: BetaAgentTagParam? = nil,
@@ -1401,8 +1413,11 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - tools: The loaded tool definitions returned by the tool search output.
+    ///   - agent: The JSON member `agent`.
+    ///   - id: The JSON member `id`.
     ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The JSON member `status`.
     public init(
         tools: [BetaTool],
         agent: BetaAgentTagParam? = nil,
@@ -1466,6 +1481,8 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
+    ///   - description: The JSON member `description`.
+    ///   - parameters: The JSON member `parameters`.
     public init(
         execution: BetaToolSearchExecutionType? = nil,
         description: Swift.String? = nil,
@@ -2214,6 +2231,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - type: The type of the web search tool.
     ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - filters: The JSON member `filters`.
     ///   - userLocation: The JSON member `user_location`.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     public init(
@@ -2628,6 +2646,8 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - input: The JSON member `input`.
+    ///   - instructions: The JSON member `instructions`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - promptCacheKey: The JSON member `prompt_cache_key`.
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
@@ -3262,9 +3282,12 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
+    ///   - instructions: The JSON member `instructions`.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
+    ///   - temperature: The JSON member `temperature`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
@@ -3273,10 +3296,19 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     ///   - promptCacheOptions: Options for prompt caching.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - background: The JSON member `background`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - prompt: The JSON member `prompt`.
     ///   - serviceTier: The JSON member `service_tier`.
+    ///   - truncation: The JSON member `truncation`.
+    ///   - reasoning: The JSON member `reasoning`.
+    ///   - include: The JSON member `include`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - store: The JSON member `store`.
+    ///   - moderation: The JSON member `moderation`.
+    ///   - stream: The JSON member `stream`.
     ///   - streamOptions: The JSON member `stream_options`.
+    ///   - conversation: The JSON member `conversation`.
     ///   - contextManagement: The JSON member `context_management`.
     ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
@@ -3531,6 +3563,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - output: The output from the custom tool call generated by your code.
     ///   - status: The status of the item.
+    ///   - caller: The JSON member `caller`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3655,6 +3688,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
     ///   - status: The status of the item.
+    ///   - caller: The JSON member `caller`.
     ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(

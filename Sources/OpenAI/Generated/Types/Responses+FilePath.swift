@@ -72,6 +72,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - vectorStoreIDs: The IDs of the vector stores to search.
     ///   - maxNumResults: The maximum number of results to return.
     ///   - rankingOptions: Ranking options for search.
+    ///   - filters: The JSON member `filters`.
     public init(
         vectorStoreIDs: [Swift.String],
         maxNumResults: Swift.Int? = nil,
@@ -162,6 +163,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `FunctionShellToolParam`.
     ///
     /// - Parameters:
+    ///   - environment: The JSON member `environment`.
     ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         environment: FunctionShellToolParam.Environment? = nil,
@@ -259,7 +261,10 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - name: The name of the function to call.
+    ///   - description: The JSON member `description`.
+    ///   - parameters: The JSON member `parameters`.
     ///   - outputSchema: The JSON member `output_schema`.
+    ///   - strict: The JSON member `strict`.
     ///   - deferLoading: Whether this function is deferred and loaded via tool search.
     ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
@@ -332,6 +337,10 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `FunctionToolParam`.
     ///
     /// - Parameters:
+    ///   - name: The JSON member `name`.
+    ///   - description: The JSON member `description`.
+    ///   - parameters: The JSON member `parameters`.
+    ///   - strict: The JSON member `strict`.
     ///   - outputSchema: The JSON member `output_schema`.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
     ///   - allowedCallers: The JSON member `allowed_callers`.
@@ -506,6 +515,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Creates a new `ImageGenTool`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
     ///   - quality: The quality of the generated image.
     ///   - size: The size of the generated images.
     ///   - outputFormat: The output format of the generated image.
@@ -1957,6 +1967,8 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `ModelResponseProperties`.
     ///
     /// - Parameters:
+    ///   - temperature: The JSON member `temperature`.
+    ///   - metadata: The JSON member `metadata`.
     ///   - topLogprobs: The JSON member `top_logprobs`.
     ///   - topP: The JSON member `top_p`.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.

@@ -185,7 +185,9 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - background: The JSON member `background`.
     ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - prompt: The JSON member `prompt`.
     public init(
         model: ModelIDsResponses? = nil,
         tools: ToolsArray? = nil,

@@ -228,6 +228,7 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
+    ///   - verbosity: The JSON member `verbosity`.
     public init(
         format: TextResponseFormatConfiguration? = nil,
         verbosity: Verbosity? = nil
@@ -847,10 +848,17 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `TokenCountsBody`.
     ///
     /// - Parameters:
+    ///   - model: The JSON member `model`.
+    ///   - input: The JSON member `input`.
+    ///   - instructions: The JSON member `instructions`.
+    ///   - tools: The JSON member `tools`.
     ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - text: The JSON member `text`.
     ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - reasoning: The JSON member `reasoning`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
+    ///   - conversation: The JSON member `conversation`.
     ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
@@ -1395,6 +1403,8 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
+    ///   - description: The JSON member `description`.
+    ///   - parameters: The JSON member `parameters`.
     public init(
         execution: ToolSearchExecutionType? = nil,
         description: Swift.String? = nil,
@@ -1683,6 +1693,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     /// - Parameters:
     ///   - type: The type of the web search tool.
     ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - filters: The JSON member `filters`.
     ///   - userLocation: The JSON member `user_location`.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     public init(

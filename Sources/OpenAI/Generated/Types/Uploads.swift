@@ -221,6 +221,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - purpose: The intended purpose of the file.
     ///   - status: The status of the Upload.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the Upload will expire.
+    ///   - file: The JSON member `file`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

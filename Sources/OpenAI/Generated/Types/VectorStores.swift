@@ -392,6 +392,7 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
     ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use.
     ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - attributes: The JSON member `attributes`.
     public init(
         fileIDs: [Swift.String]? = nil,
         files: [CreateVectorStoreFileRequest]? = nil,
@@ -445,6 +446,7 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     /// - Parameters:
     ///   - fileID: A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - attributes: The JSON member `attributes`.
     public init(
         fileID: Swift.String,
         chunkingStrategy: ChunkingStrategyRequestParam? = nil,
@@ -503,6 +505,7 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     ///   - description: A description for the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - metadata: The JSON member `metadata`.
     public init(
         fileIDs: [Swift.String]? = nil,
         name: Swift.String? = nil,
@@ -684,6 +687,8 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `ListVectorStoreFilesResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -753,6 +758,8 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `ListVectorStoresResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
     ///   - hasMore: The JSON member `has_more`.
@@ -999,6 +1006,7 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - name: The name of the vector store.
     ///   - expiresAfter: The JSON member `expires_after`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         name: Swift.String? = nil,
         expiresAfter: VectorStoreExpirationAfter? = nil,
@@ -1442,6 +1450,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     ///   - status: The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`.
     ///   - lastError: The JSON member `last_error`.
     ///   - chunkingStrategy: The strategy used to chunk the file.
+    ///   - attributes: The JSON member `attributes`.
     public init(
         id: Swift.String,
         usageBytes: Swift.Int,
@@ -1668,6 +1677,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - expiresAfter: The expiration policy for a vector store.
     ///   - expiresAt: The JSON member `expires_at`.
     ///   - lastActiveAt: The JSON member `last_active_at`.
+    ///   - metadata: The JSON member `metadata`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2051,6 +2061,7 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     ///   - filename: The name of the vector store file.
     ///   - score: The similarity score for the result.
     ///   - content: Content chunks from the file.
+    ///   - attributes: The JSON member `attributes`.
     public init(
         fileID: Swift.String,
         filename: Swift.String,

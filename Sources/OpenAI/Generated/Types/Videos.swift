@@ -116,6 +116,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
     /// - Parameters:
+    ///   - video: The JSON member `video`.
     ///   - prompt: Text prompt that describes how to edit the source video.
     public init(
         video: CreateVideoEditMultipartBody.Video,
@@ -258,6 +259,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
     /// - Parameters:
+    ///   - video: The JSON member `video`.
     ///   - prompt: Updated text prompt that directs the extension generation.
     ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public init(
@@ -710,6 +712,8 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - createdAt: Unix timestamp (in seconds) when the character was created.
+    ///   - id: The JSON member `id`.
+    ///   - name: The JSON member `name`.
     public init(
         createdAt: Swift.Int,
         id: Swift.String? = nil,
@@ -936,7 +940,9 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - seconds: Duration of the generated clip in seconds.
     ///   - completedAt: The JSON member `completed_at`.
     ///   - expiresAt: The JSON member `expires_at`.
+    ///   - prompt: The JSON member `prompt`.
     ///   - remixedFromVideoID: The JSON member `remixed_from_video_id`.
+    ///   - error: The JSON member `error`.
     public init(
         id: Swift.String,
         model: VideoModel,

@@ -180,6 +180,7 @@ extension OrganizationAdminAPIKeysAPI {
         /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
+        ///   - name: The JSON member `name`.
         ///   - expiresInSeconds: The number of seconds until the API key expires.
         public init(
             name: Swift.String,

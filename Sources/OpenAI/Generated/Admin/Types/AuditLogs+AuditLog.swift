@@ -137,6 +137,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - type: The event type.
     ///   - effectiveAt: The Unix timestamp (in seconds) of the event.
     ///   - project: The project that the action was scoped to.
+    ///   - actor: The JSON member `actor`.
     ///   - apiKeyCreated: The details for events with this `type`.
     ///   - apiKeyUpdated: The details for events with this `type`.
     ///   - apiKeyDeleted: The details for events with this `type`.

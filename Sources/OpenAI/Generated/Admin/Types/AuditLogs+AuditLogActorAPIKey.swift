@@ -675,6 +675,7 @@ public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviation
     /// Creates a new `ListAuditLogsResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

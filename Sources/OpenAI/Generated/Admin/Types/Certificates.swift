@@ -211,6 +211,7 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `ListCertificatesResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -277,6 +278,7 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
     /// Creates a new `ListProjectCertificatesResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

@@ -253,6 +253,7 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `InviteListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The `has_more` property is used for pagination to indicate there are additional results.
     ///   - firstID: The first `invite_id` in the retrieved `list`
     ///   - lastID: The last `invite_id` in the retrieved `list`

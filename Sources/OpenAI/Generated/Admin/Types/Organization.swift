@@ -19,6 +19,7 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
     /// Creates a new `APIKeyList`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -96,6 +97,7 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - owner: The JSON member `owner`.
     ///   - name: The name of the API key
     ///   - expiresAt: The JSON member `expires_at`.
     ///   - lastUsedAt: The JSON member `last_used_at`.
@@ -249,6 +251,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - owner: The JSON member `owner`.
     ///   - value: The value of the API key.
     ///   - name: The name of the API key
     ///   - expiresAt: The JSON member `expires_at`.

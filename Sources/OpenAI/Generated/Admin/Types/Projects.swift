@@ -115,6 +115,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - ownerProjectAccess: Whether the API key's owner currently has effective access to the project.
+    ///   - owner: The JSON member `owner`.
     ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
     public init(
         redactedValue: Swift.String,
@@ -312,6 +313,7 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `ProjectAPIKeyListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -556,6 +558,7 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `ProjectListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -881,6 +884,7 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `ProjectRateLimitListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -1101,7 +1105,10 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
     /// - Parameters:
+    ///   - value: The JSON member `value`.
+    ///   - name: The JSON member `name`.
     ///   - createdAt: Unix time, in seconds.
+    ///   - id: The JSON member `id`.
     public init(
         value: Swift.String,
         name: Swift.String,
@@ -1202,6 +1209,8 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
     /// - Parameters:
+    ///   - id: The JSON member `id`.
+    ///   - name: The JSON member `name`.
     ///   - role: Service accounts created with default project membership have role `member`.
     ///   - createdAt: Unix time, in seconds.
     ///   - apiKey: The JSON member `api_key`.
@@ -1337,6 +1346,7 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
     /// Creates a new `ProjectServiceAccountListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.
@@ -1608,6 +1618,8 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `ProjectUserListResponse`.
     ///
     /// - Parameters:
+    ///   - object: The JSON member `object`.
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

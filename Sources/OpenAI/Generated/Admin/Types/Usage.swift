@@ -29,6 +29,7 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - lineItem: The JSON member `line_item`.
     ///   - projectID: The JSON member `project_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - quantity: The JSON member `quantity`.
     ///   - quantityUnit: The unit of the `quantity` value.
     public init(
         amount: CostsResult.Amount? = nil,
@@ -184,6 +185,7 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - characters: The number of characters processed.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
@@ -258,6 +260,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     /// - Parameters:
     ///   - seconds: The number of seconds processed.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
@@ -410,6 +413,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///   - inputTokens: The aggregated number of input tokens used, including cached and cache-write tokens.
     ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
     ///   - inputCachedTokens: The aggregated number of cached input tokens used across text, audio, and image inputs.
     ///   - inputCacheWriteTokens: The aggregated number of input tokens written to the cache.
     ///   - inputUncachedTokens: The aggregated number of uncached input tokens used across text, audio, and image inputs, excluding cache-write tokens.
@@ -425,6 +429,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - batch: The JSON member `batch`.
     ///   - serviceTier: The JSON member `service_tier`.
     public init(
         inputTokens: Swift.Int,
@@ -557,6 +562,7 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
@@ -702,6 +708,9 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - images: The number of images processed.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
+    ///   - source: The JSON member `source`.
+    ///   - size: The JSON member `size`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
@@ -784,6 +793,7 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
+    ///   - model: The JSON member `model`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.
@@ -848,6 +858,7 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Creates a new `UsageResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - nextPage: The JSON member `next_page`.
     public init(
@@ -909,6 +920,7 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - startTime: The JSON member `start_time`.
     ///   - endTime: The JSON member `end_time`.
+    ///   - results: The JSON member `results`.
     public init(
         startTime: Swift.Int,
         endTime: Swift.Int,
@@ -1100,6 +1112,7 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     /// - Parameters:
     ///   - numModelRequests: The count of model requests.
     ///   - numRequests: The count of web search calls.
+    ///   - model: The JSON member `model`.
     ///   - projectID: The JSON member `project_id`.
     ///   - userID: The JSON member `user_id`.
     ///   - apiKeyID: The JSON member `api_key_id`.

@@ -160,6 +160,12 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Creates a new `UserValue`.
         ///
         /// - Parameters:
+        ///   - id: The JSON member `id`.
+        ///   - email: The JSON member `email`.
+        ///   - name: The JSON member `name`.
+        ///   - picture: The JSON member `picture`.
+        ///   - enabled: The JSON member `enabled`.
+        ///   - banned: The JSON member `banned`.
         ///   - bannedAt: The JSON member `banned_at`.
         public init(
             id: Swift.String,
@@ -345,6 +351,7 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `UserListResponse`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - firstID: The JSON member `first_id`.
     ///   - lastID: The JSON member `last_id`.

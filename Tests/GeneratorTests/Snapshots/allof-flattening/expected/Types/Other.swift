@@ -19,6 +19,8 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - user: Overridden description of the user.
+    ///   - input: The JSON member `input`.
+    ///   - temperature: The JSON member `temperature`.
     public init(
         user: Swift.String,
         input: Swift.String,
@@ -65,6 +67,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - user: A stable user identifier.
+    ///   - temperature: The JSON member `temperature`.
     public init(
         user: Swift.String,
         temperature: Swift.Double? = nil

@@ -16,6 +16,7 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - petType: The JSON member `pet_type`.
+    ///   - meows: The JSON member `meows`.
     public init(
         petType: Swift.String,
         meows: Swift.Bool? = nil
@@ -58,6 +59,7 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - petType: The JSON member `pet_type`.
+    ///   - barks: The JSON member `barks`.
     public init(
         petType: Swift.String,
         barks: Swift.Bool? = nil

@@ -22,8 +22,12 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Creates a new `Measurements`.
     ///
     /// - Parameters:
+    ///   - bytes: The JSON member `bytes`.
     ///   - createdAt: When it was created.
+    ///   - ratio: The JSON member `ratio`.
+    ///   - weight: The JSON member `weight`.
     ///   - payload: Raw bytes.
+    ///   - encoded: The JSON member `encoded`.
     public init(
         bytes: Swift.Int,
         createdAt: Swift.Int,

@@ -21,7 +21,9 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `Tool`.
     ///
     /// - Parameters:
+    ///   - arguments: The JSON member `arguments`.
     ///   - parameters: JSON Schema of the function's parameters.
+    ///   - anything: The JSON member `anything`.
     public init(
         arguments: [Swift.String: JSONValue],
         parameters: Parameters? = nil,

@@ -79,6 +79,7 @@ extension UploadsAPI {
             /// Creates a new `Attachment`.
             ///
             /// - Parameters:
+            ///   - name: The JSON member `name`.
             ///   - bytes: Raw bytes.
             public init(
                 name: Swift.String,

@@ -83,6 +83,7 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `FileRef`.
     ///
     /// - Parameters:
+    ///   - name: The JSON member `name`.
     ///   - bytes: Raw bytes.
     public init(
         name: Swift.String,

@@ -21,8 +21,10 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - chunking: The strategy used for this upload.
+    ///   - detail: The JSON member `detail`.
     ///   - fallbackDetail: The JSON member `fallback_detail`.
     ///   - looseChunking: The JSON member `loose_chunking`.
+    ///   - note: The JSON member `note`.
     public init(
         chunking: ChunkingStrategy,
         detail: Detail,

@@ -16,7 +16,9 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Creates a new `SamplingParams`.
     ///
     /// - Parameters:
+    ///   - seed: The JSON member `seed`.
     ///   - maxTokens: The JSON member `max_tokens`.
+    ///   - temperature: The JSON member `temperature`.
     public init(
         seed: Swift.Int? = nil,
         maxTokens: Swift.Int? = nil,

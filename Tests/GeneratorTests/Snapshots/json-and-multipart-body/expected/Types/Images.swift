@@ -17,6 +17,8 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - image: Raw bytes.
+    ///   - prompt: The JSON member `prompt`.
+    ///   - n: The JSON member `n`.
     public init(
         image: FileUpload,
         prompt: Swift.String,
@@ -68,6 +70,7 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `EditImageBodyJSON`.
     ///
     /// - Parameters:
+    ///   - prompt: The JSON member `prompt`.
     ///   - imageURL: The JSON member `image_url`.
     public init(
         prompt: Swift.String,

@@ -94,13 +94,79 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `AllNamesAsProperties`.
     ///
     /// - Parameters:
+    ///   - associatedtype: The JSON member `associatedtype`.
+    ///   - class: The JSON member `class`.
+    ///   - deinit: The JSON member `deinit`.
+    ///   - enum: The JSON member `enum`.
+    ///   - extension: The JSON member `extension`.
+    ///   - fileprivate: The JSON member `fileprivate`.
+    ///   - func: The JSON member `func`.
+    ///   - import: The JSON member `import`.
+    ///   - init: The JSON member `init`.
+    ///   - inout: The JSON member `inout`.
+    ///   - internal: The JSON member `internal`.
+    ///   - let: The JSON member `let`.
+    ///   - open: The JSON member `open`.
+    ///   - operator: The JSON member `operator`.
+    ///   - private: The JSON member `private`.
+    ///   - precedencegroup: The JSON member `precedencegroup`.
+    ///   - protocol: The JSON member `protocol`.
+    ///   - public: The JSON member `public`.
+    ///   - rethrows: The JSON member `rethrows`.
+    ///   - static: The JSON member `static`.
+    ///   - struct: The JSON member `struct`.
+    ///   - subscript: The JSON member `subscript`.
+    ///   - typealias: The JSON member `typealias`.
+    ///   - var: The JSON member `var`.
+    ///   - break: The JSON member `break`.
+    ///   - case: The JSON member `case`.
+    ///   - catch: The JSON member `catch`.
+    ///   - continue: The JSON member `continue`.
+    ///   - default: The JSON member `default`.
+    ///   - defer: The JSON member `defer`.
+    ///   - do: The JSON member `do`.
+    ///   - else: The JSON member `else`.
+    ///   - fallthrough: The JSON member `fallthrough`.
+    ///   - for: The JSON member `for`.
+    ///   - guard: The JSON member `guard`.
+    ///   - if: The JSON member `if`.
+    ///   - in: The JSON member `in`.
+    ///   - repeat: The JSON member `repeat`.
+    ///   - return: The JSON member `return`.
+    ///   - throw: The JSON member `throw`.
+    ///   - switch: The JSON member `switch`.
+    ///   - where: The JSON member `where`.
+    ///   - while: The JSON member `while`.
+    ///   - as: The JSON member `as`.
     ///   - any: The JSON member `Any`.
+    ///   - false: The JSON member `false`.
+    ///   - is: The JSON member `is`.
+    ///   - nil: The JSON member `nil`.
+    ///   - self: The JSON member `self`.
     ///   - self2: The JSON member `Self`.
+    ///   - super: The JSON member `super`.
+    ///   - throws: The JSON member `throws`.
+    ///   - true: The JSON member `true`.
+    ///   - try: The JSON member `try`.
+    ///   - await: The JSON member `await`.
+    ///   - async: The JSON member `async`.
+    ///   - consume: The JSON member `consume`.
+    ///   - copy: The JSON member `copy`.
+    ///   - discard: The JSON member `discard`.
+    ///   - borrowing: The JSON member `borrowing`.
+    ///   - consuming: The JSON member `consuming`.
+    ///   - package: The JSON member `package`.
+    ///   - some: The JSON member `some`.
     ///   - any2: The JSON member `any`.
     ///   - type: The JSON member `Type`.
     ///   - protocol2: The JSON member `Protocol`.
     ///   - value: The JSON member `_`.
+    ///   - description: The JSON member `description`.
+    ///   - hashValue: The JSON member `hashValue`.
+    ///   - rawValue: The JSON member `rawValue`.
     ///   - additionalProperties2: The JSON member `additionalProperties`.
+    ///   - unknown: The JSON member `unknown`.
+    ///   - encode: The JSON member `encode`.
     ///   - codingKeys: The JSON member `CodingKeys`.
     public init(
         `associatedtype`: Swift.String,

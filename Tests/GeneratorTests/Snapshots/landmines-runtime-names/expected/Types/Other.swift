@@ -185,6 +185,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     ///   - codingKeys: The JSON member `CodingKeys`.
     ///   - swift: The JSON member `Swift`.
     ///   - foundation: The JSON member `Foundation`.
+    ///   - unknown: The JSON member `unknown`.
+    ///   - description: The JSON member `description`.
+    ///   - hashValue: The JSON member `hashValue`.
     public init(
         openAIClient: Swift.String,
         openAIError: Swift.String,

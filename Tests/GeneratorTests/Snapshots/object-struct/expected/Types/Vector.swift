@@ -36,6 +36,7 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - usageBytes: The JSON member `usage_bytes`.
     ///   - imageURL: The JSON member `image_url`.
     ///   - isReady: The JSON member `is_ready`.
+    ///   - score: The JSON member `score`.
     public init(
         id: Swift.String,
         fileID: Swift.String,

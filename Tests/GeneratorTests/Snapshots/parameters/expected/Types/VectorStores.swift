@@ -17,6 +17,7 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `VectorStoreFileList`.
     ///
     /// - Parameters:
+    ///   - data: The JSON member `data`.
     ///   - hasMore: The JSON member `has_more`.
     ///   - lastID: The JSON member `last_id`.
     public init(

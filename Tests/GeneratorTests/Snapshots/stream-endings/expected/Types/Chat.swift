@@ -52,6 +52,7 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
+        ///   - index: The JSON member `index`.
         ///   - finishReason: The JSON member `finish_reason`.
         public init(
             index: Swift.Int,
