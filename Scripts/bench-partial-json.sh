@@ -20,7 +20,8 @@ cd "$ROOT"
 scratch=".build-bench-partial-json"
 mkdir -p "$scratch"
 swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench \
-    Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
+    Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift \
+    Sources/OpenAIRuntime/StructuredOutputs/PartialJSONError.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
     Sources/OpenAIRuntime/Coding/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
 echo "# bench-partial-json ($(uname -m), $(nproc) cores)"
 "$scratch/bench" "${1:-5}"

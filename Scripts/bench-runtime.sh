@@ -44,9 +44,13 @@ else
         sources+=("$file")
     done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
     binary="$scratch/bench-runtime"
-    swiftc -O -wmo -module-name OpenAIBench -D STANDALONE -swift-version 6 \
-        "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" 2>&1 | grep -v "^$" >&2 || true
-    [[ -x "$binary" ]] || { echo "benchmark build failed" >&2; exit 1; }
+    rm -f "$binary"
+    # `-package-name`: the runtime's `package` declarations need one.
+    if ! swiftc -O -wmo -module-name OpenAIBench -package-name openai -D STANDALONE -swift-version 6 \
+        "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" >&2; then
+        echo "benchmark build failed" >&2
+        exit 1
+    fi
 fi
 
 port_file="$(mktemp -u "${TMPDIR:-/tmp}/openai-testserver-bench-XXXXXX.port")"

@@ -7,9 +7,11 @@ public enum CheckCommand {
     /// Usage text of `check`.
     public static let usage = """
         usage: openai-generator check [--spec PATH] [--output DIR] [--lock PATH] [--overrides PATH] [--line-cap N]
+                                      [--access public|package|internal]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
-        --overrides Spec/overrides.json (skipped when absent), --line-cap \(GeneratorConfiguration.defaultLineCap).
+        --overrides Spec/overrides.json (skipped when absent), --line-cap \(GeneratorConfiguration.defaultLineCap),
+        --access public (what `generate` was given).
         Generates in memory and compares with the output folder, file by file; writes nothing.
         Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
         invalid spec; 2 usage error; 3 I/O error.
@@ -29,7 +31,7 @@ public enum CheckCommand {
             guard parsed.positional.isEmpty else {
                 throw UsageError("check takes no positional argument: \(parsed.positional[0])")
             }
-            switch try SpecGeneration.run(parsed, access: "public") {
+            switch try SpecGeneration.run(parsed) {
             case .success(let value): generation = value
             case .failure(let failure): return failure.outcome
             }

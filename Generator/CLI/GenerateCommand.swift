@@ -26,17 +26,15 @@ public enum GenerateCommand {
     public static func run(arguments: [String]) -> CommandOutcome {
         let start = Date()
         let parsed: CommandArguments
-        let access: String
         let generation: SpecGeneration
         do throws(UsageError) {
             parsed = try CommandArguments(
-                arguments, valued: SpecGeneration.valuedOptions.union(["--access"]), flags: ["--force", "--strict"])
+                arguments, valued: SpecGeneration.valuedOptions, flags: ["--force", "--strict"])
             if parsed.wantsHelp { return CommandOutcome(status: 0, output: usage + "\n") }
             guard parsed.positional.isEmpty else {
                 throw UsageError("generate takes no positional argument: \(parsed.positional[0])")
             }
-            access = try parsed.choice("--access", of: ["public", "package", "internal"], default: "public")
-            switch try SpecGeneration.run(parsed, access: access) {
+            switch try SpecGeneration.run(parsed) {
             case .success(let value): generation = value
             case .failure(let failure): return failure.outcome
             }

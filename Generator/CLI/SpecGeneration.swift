@@ -13,21 +13,21 @@ struct SpecGeneration {
     var result: GenerationResult
 
     /// The options `generate` and `check` both take, with their defaults.
-    static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap"]
+    static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap", "--access"]
 
     /// Reads the spec and the overrides `arguments` name and generates.
     ///
-    /// - Parameters:
-    ///   - arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`, `--access`).
-    ///   - access: The access level of the generated declarations.
+    /// - Parameter arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`,
+    ///   `--access`: the access level of the generated declarations).
     /// - Returns: The generation, or the failing outcome: status 3 when the spec cannot be read,
     ///   1 when it or the overrides are invalid (naming file:line:column and the JSON pointer).
-    /// - Throws: ``UsageError`` for a `--line-cap` under 100.
-    static func run(_ arguments: CommandArguments, access: String) throws(UsageError) -> Result<
+    /// - Throws: ``UsageError`` for a `--line-cap` under 100 or an unknown `--access`.
+    static func run(_ arguments: CommandArguments) throws(UsageError) -> Result<
         SpecGeneration, Failure
     > {
         let spec = arguments.value("--spec", default: "Spec/openapi.yaml")
         let overridesPath = arguments.value("--overrides", default: "Spec/overrides.json")
+        let access = try arguments.choice("--access", of: ["public", "package", "internal"], default: "public")
         let lineCap = try arguments.integer(
             "--line-cap", atLeast: 100, default: GeneratorConfiguration.defaultLineCap)
         guard let specData = FileManager.default.contents(atPath: spec) else {

@@ -89,7 +89,9 @@ final class SnapshotCompileTests: XCTestCase {
     ///
     /// - Throws: A test failure (not a skip) when the module is not built beside the test bundle.
     static func runtimeModuleFlags() throws -> [String] {
-        let runner = URL(fileURLWithPath: CommandLine.arguments.first ?? "").standardizedFileURL
+        // Linux runs the bundle itself; macOS runs `xctest <bundle>.xctest`.
+        let bundle = CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments.first ?? ""
+        let runner = URL(fileURLWithPath: bundle).standardizedFileURL
         var directory = runner.deletingLastPathComponent()
         for _ in 0..<4 {
             let modules = directory.appendingPathComponent("Modules")

@@ -315,6 +315,15 @@ final class RuntimeParityTests: XCTestCase {
             XCTAssertEqual(error.kind, .invalidRequest)
         }
         XCTAssertEqual(transport.requests.count, 4)
+        // A recording client kept past its call is an ordinary client: it decodes, and records nothing.
+        var kept: OpenAIClient?
+        _ = try await client.withUndecodedResponse { recording in
+            kept = recording
+            return try await recording.models.list()
+        }
+        let later = try await XCTUnwrap(kept).models.list()
+        XCTAssertEqual(later.data.count, 0)
+        XCTAssertEqual(transport.requests.count, 6)
     }
 
     func testAnUndecodedReplyOfTheTestServerDecodesToTheGeneratedType() async throws {

@@ -16,7 +16,7 @@ extension OpenAIClient {
     ///
     /// Only requests sent through the client `call` is given are recorded (and through clients
     /// derived from it with ``withOptions(headers:query:replacingHeaders:replacingQuery:_:)``);
-    /// this client itself is unchanged.
+    /// this client itself is unchanged. A recording client kept past the call records nothing more.
     ///
     /// - Parameter call: One SDK call on the client it is given (or several: the last reply is
     ///   kept).
@@ -27,6 +27,7 @@ extension OpenAIClient {
         isolation: isolated (any Actor)? = #isolation, _ call: (OpenAIClient) async throws -> Value
     ) async throws -> (value: Value, response: RawResponse) {
         let recorder = RawResponseRecorder()
+        defer { recorder.close() }
         let value = try await call(recording(into: recorder))
         guard let response = recorder.response else {
             throw OpenAIError(kind: .invalidRequest, message: "withRawResponse: the call sent no request.")
@@ -54,6 +55,7 @@ extension OpenAIClient {
         isolation: isolated (any Actor)? = #isolation, _ call: (OpenAIClient) async throws -> Value
     ) async throws -> UndecodedResponse<Value> {
         let recorder = RawResponseRecorder(defersDecoding: true)
+        defer { recorder.close() }
         do {
             _ = try await call(recording(into: recorder))
         } catch is DecodingDeferred {

@@ -1,16 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// How a streaming operation's server-sent events carry its typed events.
 package enum StreamFraming: Sendable {
     /// The `data` field is the event's JSON (Chat Completions, Completions, Responses, images,
