@@ -64,11 +64,17 @@ fail() {
     FAILURES=$((FAILURES + 1))
 }
 
+# Converts the copy $WORK/NAME.docc into $WORK/NAME-out against the extracted graphs, shows its output indented
+# (kept in $WORK/NAME.log) and sets `status` to its exit status: convert_copy NAME
+convert_copy() {
+    status=0
+    "$ROOT/Scripts/build-docs.sh" --convert-only --module "$MODULE" --catalog "$WORK/$1.docc" \
+        --output "$WORK/$1-out" >"$WORK/$1.log" 2>&1 || status=$?
+    sed 's/^/    | /' "$WORK/$1.log"
+}
+
 printf '==> A catalog with %s in %s (line %s) must fail\n' "$BROKEN_LINK" "$ARTICLE" "$LINE"
-status=0
-"$ROOT/Scripts/build-docs.sh" --convert-only --module "$MODULE" --catalog "$WORK/broken.docc" \
-    --output "$WORK/broken-out" >"$WORK/broken.log" 2>&1 || status=$?
-sed 's/^/    | /' "$WORK/broken.log"
+convert_copy broken
 if [[ $status -eq 0 ]]; then
     fail "the conversion with a broken link exited 0"
 fi
@@ -81,10 +87,7 @@ if ! grep -Eq "^$MODULE: diagnostics: 1 (warning|error)$" "$WORK/broken.log"; th
 fi
 
 echo "==> The untouched copy must pass"
-status=0
-"$ROOT/Scripts/build-docs.sh" --convert-only --module "$MODULE" --catalog "$WORK/untouched.docc" \
-    --output "$WORK/untouched-out" >"$WORK/untouched.log" 2>&1 || status=$?
-sed 's/^/    | /' "$WORK/untouched.log"
+convert_copy untouched
 if [[ $status -ne 0 ]]; then
     fail "the untouched catalog failed (exit status $status)"
 fi

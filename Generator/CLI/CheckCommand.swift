@@ -25,18 +25,9 @@ public enum CheckCommand {
         let start = Date()
         let parsed: CommandArguments
         let generation: SpecGeneration
-        do throws(UsageError) {
-            parsed = try CommandArguments(arguments, valued: SpecGeneration.valuedOptions.union(["--lock"]))
-            if parsed.wantsHelp { return CommandOutcome(status: 0, output: usage + "\n") }
-            guard parsed.positional.isEmpty else {
-                throw UsageError("check takes no positional argument: \(parsed.positional[0])")
-            }
-            switch try SpecGeneration.run(parsed) {
-            case .success(let value): generation = value
-            case .failure(let failure): return failure.outcome
-            }
-        } catch {
-            return .usageError(error, usage: usage)
+        switch SpecGeneration.start("check", arguments, valued: ["--lock"], usage: usage) {
+        case .success(let started): (parsed, generation) = started
+        case .failure(let stop): return stop.outcome
         }
         let lockPath = parsed.value("--lock", default: "Spec/lock.json")
         let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")

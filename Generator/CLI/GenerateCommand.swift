@@ -27,19 +27,9 @@ public enum GenerateCommand {
         let start = Date()
         let parsed: CommandArguments
         let generation: SpecGeneration
-        do throws(UsageError) {
-            parsed = try CommandArguments(
-                arguments, valued: SpecGeneration.valuedOptions, flags: ["--force", "--strict"])
-            if parsed.wantsHelp { return CommandOutcome(status: 0, output: usage + "\n") }
-            guard parsed.positional.isEmpty else {
-                throw UsageError("generate takes no positional argument: \(parsed.positional[0])")
-            }
-            switch try SpecGeneration.run(parsed) {
-            case .success(let value): generation = value
-            case .failure(let failure): return failure.outcome
-            }
-        } catch {
-            return .usageError(error, usage: usage)
+        switch SpecGeneration.start("generate", arguments, flags: ["--force", "--strict"], usage: usage) {
+        case .success(let started): (parsed, generation) = started
+        case .failure(let stop): return stop.outcome
         }
         let result = generation.result
         let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")

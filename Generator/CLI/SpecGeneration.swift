@@ -13,7 +13,32 @@ struct SpecGeneration {
     var result: GenerationResult
 
     /// The options `generate` and `check` both take, with their defaults.
-    static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap", "--access"]
+    private static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap", "--access"]
+
+    /// Parses the command line of `generate` or `check` and generates.
+    ///
+    /// - Parameters:
+    ///   - command: The command's name, for messages.
+    ///   - words: The command-line words after the command's name.
+    ///   - valued: The command's own options with a value, beside ``valuedOptions``.
+    ///   - flags: The command's flags.
+    ///   - usage: The command's usage text.
+    /// - Returns: The parsed arguments and the generation, or the outcome to return at once: the
+    ///   usage for `--help`, a usage error (status 2), or a spec that cannot be read or generated.
+    static func start(
+        _ command: String, _ words: [String], valued: Set<String> = [], flags: Set<String> = [], usage: String
+    ) -> Result<(arguments: CommandArguments, generation: SpecGeneration), Failure> {
+        do throws(UsageError) {
+            let parsed = try CommandArguments(words, valued: valuedOptions.union(valued), flags: flags)
+            if parsed.wantsHelp { return .failure(Failure(CommandOutcome(status: 0, output: usage + "\n"))) }
+            guard parsed.positional.isEmpty else {
+                throw UsageError("\(command) takes no positional argument: \(parsed.positional[0])")
+            }
+            return try run(parsed).map { (parsed, $0) }
+        } catch {
+            return .failure(Failure(.usageError(error, usage: usage)))
+        }
+    }
 
     /// Reads the spec and the overrides `arguments` name and generates.
     ///
@@ -22,7 +47,7 @@ struct SpecGeneration {
     /// - Returns: The generation, or the failing outcome: status 3 when the spec cannot be read,
     ///   1 when it or the overrides are invalid (naming file:line:column and the JSON pointer).
     /// - Throws: ``UsageError`` for a `--line-cap` under 100 or an unknown `--access`.
-    static func run(_ arguments: CommandArguments) throws(UsageError) -> Result<
+    private static func run(_ arguments: CommandArguments) throws(UsageError) -> Result<
         SpecGeneration, Failure
     > {
         let spec = arguments.value("--spec", default: "Spec/openapi.yaml")
@@ -54,7 +79,7 @@ struct SpecGeneration {
         }
     }
 
-    /// A generation that did not happen, with what the command reports.
+    /// A command that ends before (or instead of) writing or comparing, with what it reports.
     struct Failure: Error {
         var outcome: CommandOutcome
         init(_ outcome: CommandOutcome) { self.outcome = outcome }
