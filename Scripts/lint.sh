@@ -3,7 +3,7 @@
 #
 # Usage: Scripts/lint.sh [--only CHECK[,CHECK...]] [--root DIR]
 #   --only CHECKS   run only these checks (comma-separated, or the option repeated): swift, python, pytest, sizes,
-#                   headers. Default: all five, in that order.
+#                   headers, portability. Default: all six, in that order.
 #   --root DIR      lint the tree at DIR instead of this repository (Scripts/test-lint.sh lints copies); the tools
 #                   still come from this repository's Scripts/.venv.
 # Checks (the files: the tree's tracked files and its untracked ones .gitignore does not exclude; in a tree that is
@@ -25,6 +25,11 @@
 #            and version, then DO NOT EDIT) exactly as the folder's Manifest.swift does; the manifest's spec-sha256
 #            (the spec hash is in the manifest alone) is Spec/lock.json's sha256; the manifest lists exactly the
 #            folder's Swift files.
+#   portability  no Linux-only spelling outside a branch only Linux compiles (Scripts/lint/portability.py), in
+#            hand-written and generated Swift: `Glibc.`, `import Glibc`, `.rawValue` on a C constant
+#            (`SOCK_STREAM.rawValue`), `/proc`, `/dev/shm`; a branch only Linux compiles is an `#if`/`#elseif` naming
+#            `os(Linux)`, `canImport(Glibc)` or `canImport(Musl)`, or excluding Apple with `!canImport(Darwin)`, or
+#            the `#else` of a chain that names Apple's platforms only. Such a spelling stops a build on Apple platforms.
 # Each check ends with a line `lint: CHECK: ok|FAILED|SKIPPED (details; seconds)`; a summary of them comes last.
 # Environment:
 #   CI=true              a check that cannot run here (swift format, ruff, pytest or ../shared/spec missing) fails
@@ -43,7 +48,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 GENERATED_DIR="Sources/OpenAI/Generated"   # the generator's output folder (`generate --output`'s default)
 HAND_WRITTEN_MAX_LINES=800                 # STYLE.md habit 15
 LINE_CAP_SOURCE="Generator/Core/Rendering/SwiftGenerator.swift" # `static let defaultLineCap = N`: `generate --line-cap`
-ALL_CHECKS=(swift python pytest sizes headers)
+ALL_CHECKS=(swift python pytest sizes headers portability)
 
 # Prints the usage lines of the header above; exits with the given status (2 unless told).
 usage() {
@@ -415,6 +420,15 @@ PY
     return "$status"
 }
 
+check_portability() {
+    local status=0
+    cat "$WORK/hand-written" "$WORK/generated" >"$WORK/portable"
+    python3 "$ROOT/Scripts/lint/portability.py" "$WORK/portable" >"$WORK/portability.out" || status=$?
+    cat "$WORK/portability.out"
+    NOTE="$(tail -n 1 "$WORK/portability.out" | sed 's/^portability: //')"
+    [[ $status -eq 0 ]]
+}
+
 # --- running them ------------------------------------------------------------------------------------------------------
 
 # Prints what a check does, for its heading.
@@ -425,6 +439,7 @@ describe() {
         pytest) echo "the test server's tests (pytest Scripts/testserver/tests)" ;;
         sizes) echo "file sizes (hand-written Swift at most $HAND_WRITTEN_MAX_LINES lines, generated at most the line cap)" ;;
         headers) echo "generated files' header; the manifest's spec hash against Spec/lock.json" ;;
+        portability) echo "no Linux-only spelling outside a Linux branch (Scripts/lint/portability.py)" ;;
     esac
 }
 RESULTS=()

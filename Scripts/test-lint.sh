@@ -14,7 +14,11 @@
 #   sizes           a hand-written Swift file of 801 lines fails naming it (one of 800 lines passes); a generated file
 #                   one line over the generator's line cap (the cap lint.sh prints) fails naming it;
 #   headers         a generated file without its first header line fails naming it; a Spec/lock.json whose sha256
-#                   is not the manifest's fails naming Sources/OpenAI/Generated/Manifest.swift.
+#                   is not the manifest's fails naming Sources/OpenAI/Generated/Manifest.swift;
+#   portability     each Linux-only spelling (`Glibc.close`, `import Glibc`, `SOCK_STREAM.rawValue`, `/proc/self/fd`,
+#                   `/dev/shm`) planted in a hand-written file outside any `#if` fails naming it; the same lines
+#                   inside `#if os(Linux)`, `#if canImport(Glibc)`, `#if !canImport(Darwin)` and the `#else` of
+#                   `#if canImport(Darwin)`, or in comments, pass.
 # To stay cheap, the copy's Scripts/testserver/tests keeps only conftest.py and test_structured_outputs.py (they start
 # no server); the whole suite runs in Scripts/lint.sh on the checkout (Scripts/test.sh's Lint step).
 #
@@ -250,6 +254,40 @@ lock["sha256"] = "0" * 64
 json.dump(lock, open(sys.argv[1], "w"), indent=2)
 PY
 expect_failure headers "$GENERATED/Manifest.swift" "Spec/lock.json with sha256 0000…"
+finish
+
+begin portability "Linux-only spellings outside a Linux branch"
+PORTABLE="Sources/OpenAIRuntime/LintSelfTestPortability.swift"
+for spelling in 'let fd = Glibc.close(3)' 'import Glibc' 'let kind = Int32(SOCK_STREAM.rawValue)' \
+    'let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")' \
+    'let shm = URL(fileURLWithPath: "/dev/shm/openai")'; do
+    plant "$PORTABLE"
+    printf 'import Foundation\n\n%s\n' "$spelling" >"$COPY/$PORTABLE"
+    expect_failure portability "$PORTABLE" "\`$spelling\` outside any #if"
+    restore
+done
+plant "$PORTABLE"
+cat >"$COPY/$PORTABLE" <<'SWIFT'
+import Foundation
+
+// Glibc.close(3), SOCK_STREAM.rawValue and /proc/self/fd in a comment.
+#if os(Linux)
+    import Glibc
+    let kind = Int32(SOCK_STREAM.rawValue)
+#endif
+#if canImport(Glibc)
+    let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+#endif
+#if !canImport(Darwin) && canImport(Foundation)
+    let closed = Glibc.close(3)
+#endif
+#if canImport(Darwin)
+    let shm = ""
+#else
+    let shm = "/dev/shm/openai"
+#endif
+SWIFT
+expect_pass portability "the same spellings inside Linux branches and in a comment"
 finish
 
 # --- summary -----------------------------------------------------------------------------------------------------------

@@ -50,7 +50,11 @@ func event(_ index: Int) -> String {
 /// microseconds, user plus system (getrusage(2)).
 func processCPUMicroseconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
     func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
     return microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
 }

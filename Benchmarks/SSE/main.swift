@@ -220,12 +220,20 @@ struct GeneratedChunks: AsyncSequence {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(events: events, chunkSize: chunkSize) }
 }
 
+/// The peak resident set size of this process in kB: `VmHWM` of `/proc/self/status` on Linux,
+/// `ru_maxrss` of getrusage(2) (bytes) elsewhere; -1 when it cannot be read.
 func peakRSSKilobytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
-    }
-    return -1
+    #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
+        }
+        return -1
+    #else
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return -1 }
+        return Int(usage.ru_maxrss) / 1024
+    #endif
 }
 
 // MARK: - Decoding through the client (SwiftPM build only: needs the generated types)

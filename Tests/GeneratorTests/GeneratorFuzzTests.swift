@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import XCTest
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A bounded fuzz run of `openai-generator` (`generate` and `diff`) on mutants of the snapshot
 /// specs and of the locked spec: truncation, deleted and duplicated lines, broken indentation,
 /// tabs, wrong node kinds, non-UTF-8 bytes, deep nesting, alias bombs and `$ref` cycles. Every
@@ -190,13 +186,11 @@ final class GeneratorFuzzTests: XCTestCase {
             }
             try? FileManager.default.removeItem(at: output)
         }
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         print(
             "GeneratorFuzz: \(total) mutants (\(realCount) of the locked spec), \(total * 2) runs: \(crashes.count) crashes, "
                 + "\(hangs.count) hangs, \(unlocated.count) messages without a location; \(accepted) accepted, "
                 + "\(rejected) rejected with a location; slowest \(String(format: "%.2f", slowest.0)) s (\(slowest.1)); "
-                + "peak child RSS \(usage.ru_maxrss / 1024) MiB")
+                + "peak child RSS \(POSIX.childrenPeakResidentKiB() / 1024) MiB")
         XCTAssertEqual(crashes, [])
         XCTAssertEqual(hangs, [])
         XCTAssertEqual(unlocated, [])

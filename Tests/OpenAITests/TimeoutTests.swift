@@ -155,7 +155,7 @@ final class BlackHoleListener {
     private var descriptors: [Int32] = []
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, POSIX.streamSocket, 0)
         guard listener >= 0 else { throw Unavailable.skip("cannot create a socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -173,7 +173,7 @@ final class BlackHoleListener {
         descriptors.append(listener)
         // Fill the accept queue (backlog 0 holds one connection; a few more to be sure).
         for _ in 0..<4 {
-            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let client = socket(AF_INET, POSIX.streamSocket, 0)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             var target = address
             _ = withUnsafePointer(to: &target) {
@@ -187,7 +187,7 @@ final class BlackHoleListener {
     }
 
     func close() {
-        for descriptor in descriptors { _ = Glibc.close(descriptor) }
+        for descriptor in descriptors { POSIX.close(descriptor) }
         descriptors = []
     }
 }
