@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Every target's name starts with `OpenAI` (`openai-` for executables): SwiftPM wants target names
+// unique across an app's whole package graph, and generic ones (`YAML`, `CYaml`, `TestSupport`)
+// are declared by other packages too.
 let package = Package(
     name: "swift-openai",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -28,13 +31,13 @@ let package = Package(
         // it compiles without the generated code, so the compiler keeps the layer.
         .target(
             name: "OpenAIRuntime",
-            dependencies: [.target(name: "CLibcurl", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "OpenAIRuntimeLibcurl", condition: .when(platforms: [.linux]))],
             path: "Sources/OpenAIRuntime"
         ),
         // libcurl loaded at run time (the libcurl.so.4 FoundationNetworking links) for direct
         // uploads on Linux; building it needs no libcurl development package.
         .target(
-            name: "CLibcurl",
+            name: "OpenAIRuntimeLibcurl",
             path: "Sources/CLibcurl",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
@@ -55,60 +58,71 @@ let package = Package(
             name: "OpenAIWebSocket",
             dependencies: [
                 "OpenAIRuntime",
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "OpenAIWebSocketOpenSSL", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/OpenAIWebSocket",
             exclude: ["README.md"]
         ),
         .systemLibrary(
-            name: "COpenSSL",
+            name: "OpenAIWebSocketOpenSSL",
             path: "Sources/COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .executableTarget(
-            name: "realtime-bench",
+            name: "openai-bench-realtime",
             dependencies: ["OpenAIRealtime"],
             path: "Benchmarks/Realtime"
         ),
-        .executableTarget(name: "bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
-        .executableTarget(name: "bench-upload", dependencies: ["OpenAI"], path: "Benchmarks/Upload"),
-        .executableTarget(name: "bench-runtime", dependencies: ["OpenAI"], path: "Benchmarks/Runtime"),
-        .executableTarget(name: "bench-embeddings", dependencies: ["OpenAI"], path: "Benchmarks/Embeddings"),
+        .executableTarget(name: "openai-bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
+        .executableTarget(name: "openai-bench-upload", dependencies: ["OpenAI"], path: "Benchmarks/Upload"),
+        .executableTarget(name: "openai-bench-runtime", dependencies: ["OpenAI"], path: "Benchmarks/Runtime"),
+        .executableTarget(name: "openai-bench-embeddings", dependencies: ["OpenAI"], path: "Benchmarks/Embeddings"),
 
         // MARK: Generator
         .systemLibrary(
-            name: "CYaml",
+            name: "OpenAIGeneratorLibYAML",
             path: "Generator/CYaml",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "YAML", dependencies: ["CYaml"], path: "Generator/YAML"),
-        .target(name: "OpenAPI", dependencies: ["YAML"], path: "Generator/OpenAPI"),
-        .target(name: "GeneratorCore", dependencies: ["OpenAPI"], path: "Generator/Core"),
+        .target(name: "OpenAIGeneratorYAML", dependencies: ["OpenAIGeneratorLibYAML"], path: "Generator/YAML"),
+        .target(name: "OpenAIGeneratorOpenAPI", dependencies: ["OpenAIGeneratorYAML"], path: "Generator/OpenAPI"),
+        .target(name: "OpenAIGeneratorCore", dependencies: ["OpenAIGeneratorOpenAPI"], path: "Generator/Core"),
         // The commands (generate, check, diff) on one argument parser, each returning its outcome.
-        .target(name: "GeneratorCLI", dependencies: ["GeneratorCore", "OpenAPI"], path: "Generator/CLI"),
-        .executableTarget(name: "openai-generator", dependencies: ["GeneratorCLI"], path: "Generator/Main"),
+        .target(
+            name: "OpenAIGeneratorCLI",
+            dependencies: ["OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI"],
+            path: "Generator/CLI"
+        ),
+        .executableTarget(name: "openai-generator", dependencies: ["OpenAIGeneratorCLI"], path: "Generator/Main"),
 
         // MARK: Tests
         // What every test target shares: skipping outside CI, failing in CI (`Unavailable`).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "OpenAISDKTestSupport", path: "Tests/OpenAISDKTestSupport"),
         .testTarget(
-            name: "GeneratorTests",
-            dependencies: ["GeneratorCLI", "GeneratorCore", "OpenAPI", "YAML", "TestSupport"],
-            path: "Tests/GeneratorTests",
+            name: "OpenAIGeneratorTests",
+            dependencies: [
+                "OpenAIGeneratorCLI", "OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI", "OpenAIGeneratorYAML",
+                "OpenAISDKTestSupport",
+            ],
+            path: "Tests/OpenAIGeneratorTests",
             // Spec fixtures and their expected Swift are data read by the tests, not test sources.
             exclude: ["Snapshots", "DiffFixtures"]
         ),
         .testTarget(
-            name: "OpenAIRealtimeTests",
-            dependencies: ["OpenAIRealtime", "OpenAIWebSocket", "OpenAI", "OpenAIRuntime", "TestSupport"],
-            path: "Tests/OpenAIRealtimeTests"
+            name: "OpenAISDKRealtimeTests",
+            dependencies: [
+                "OpenAIRealtime", "OpenAIWebSocket", "OpenAI", "OpenAIRuntime", "OpenAISDKTestSupport",
+            ],
+            path: "Tests/OpenAISDKRealtimeTests"
         ),
         .testTarget(
-            name: "OpenAITests",
-            dependencies: ["OpenAI", "OpenAIRuntime", "OpenAIAdmin", "YAML", "TestSupport"],
-            path: "Tests/OpenAITests"
+            name: "OpenAISDKTests",
+            dependencies: [
+                "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIGeneratorYAML", "OpenAISDKTestSupport",
+            ],
+            path: "Tests/OpenAISDKTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,5 +12,5 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 set_swift_flags .build-bench
-swift build -c release --product bench-embeddings ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
-"$(swift_bin_path release)/bench-embeddings" "$@"
+swift build -c release --product openai-bench-embeddings ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
+"$(swift_bin_path release)/openai-bench-embeddings" "$@"

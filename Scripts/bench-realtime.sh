@@ -36,8 +36,8 @@ if ! "$python" -c "import websockets.asyncio.client" 2>/dev/null; then
     exit 1
 fi
 
-swift build -c release --package-path "${PACKAGE_PATH:-.}" --scratch-path "$scratch" --product realtime-bench >&2
-bench="$scratch/release/realtime-bench"
+swift build -c release --package-path "${PACKAGE_PATH:-.}" --scratch-path "$scratch" --product openai-bench-realtime >&2
+bench="$scratch/release/openai-bench-realtime"
 
 work=$(temp_dir bench-realtime)
 server_pid=""

@@ -13,7 +13,7 @@
 #   BENCH_RUNTIME_BUILD=standalone (default)  compile the runtime target (Sources/OpenAIRuntime)
 #                                             and the benchmark as one module with swiftc -O: needs
 #                                             no generated code
-#   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product bench-runtime (the
+#   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product openai-bench-runtime (the
 #                                             whole OpenAI module; calls client.models.retrieve)
 #   OPENAI_TEST_PYTHON                        the test server's Python (default Scripts/.venv/bin/python)
 set -euo pipefail
@@ -34,8 +34,8 @@ fi
 
 mkdir -p "$scratch"
 if [[ "$mode" == "spm" ]]; then
-    swift build -c release --product bench-runtime --scratch-path "$scratch" >&2
-    binary="$(swift build -c release --product bench-runtime --scratch-path "$scratch" --show-bin-path)/bench-runtime"
+    swift build -c release --product openai-bench-runtime --scratch-path "$scratch" >&2
+    binary="$(swift build -c release --product openai-bench-runtime --scratch-path "$scratch" --show-bin-path)/openai-bench-runtime"
 else
     # The whole runtime target (it compiles without the generated code), without its C module: the
     # direct-upload path compiles out, which the benchmark does not use.

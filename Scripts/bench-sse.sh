@@ -38,8 +38,8 @@ swiftc -O -wmo -swift-version 6 -module-name SSEBench \
 
 spm=""
 if [[ "${BENCH_SSE_DECODE:-1}" != "0" ]]; then
-    if swift build -c release --product bench-sse --scratch-path "$scratch" >&2; then
-        spm="$(swift build -c release --product bench-sse --scratch-path "$scratch" --show-bin-path)/bench-sse"
+    if swift build -c release --product openai-bench-sse --scratch-path "$scratch" >&2; then
+        spm="$(swift build -c release --product openai-bench-sse --scratch-path "$scratch" --show-bin-path)/openai-bench-sse"
     else
         echo "# SwiftPM release build failed; decoding figures unavailable" >&2
     fi

@@ -17,7 +17,7 @@
 #   BENCH_UPLOAD_BUILD=standalone (default)  swiftc -O the runtime target (Sources/OpenAIRuntime)
 #                        and Benchmarks/Upload/main.swift as one module; the
 #                        request is built as the generated client.files.create builds it (fast)
-#   BENCH_UPLOAD_BUILD=spm   swift build -c release --product bench-upload: the real generated
+#   BENCH_UPLOAD_BUILD=spm   swift build -c release --product openai-bench-upload: the real generated
 #                        client.files.create (builds the whole OpenAI module, slow)
 #   BENCH_UPLOAD_RUNS=N      runs per side (default 3)
 #   BENCH_UPLOAD_SOURCES=DIR the runtime's sources for the standalone build (default Sources/OpenAIRuntime)
@@ -43,20 +43,20 @@ mkdir -p "$scratch"
 }
 
 if [[ "$mode" == "spm" ]]; then
-    swift build -c release --product bench-upload --scratch-path "$scratch" >&2
-    binary="$(swift build -c release --product bench-upload --scratch-path "$scratch" --show-bin-path)/bench-upload"
+    swift build -c release --product openai-bench-upload --scratch-path "$scratch" >&2
+    binary="$(swift build -c release --product openai-bench-upload --scratch-path "$scratch" --show-bin-path)/openai-bench-upload"
 else
     binary="$scratch/bench-upload-standalone"
     runtime_sources=()
     while IFS= read -r source; do
         runtime_sources+=("$source")
     done < <(find "$sources" -name '*.swift' | LC_ALL=C sort)
-    # The CLibcurl C target as SwiftPM builds it: its object file and a module map for its header,
+    # The OpenAIRuntimeLibcurl C target as SwiftPM builds it: its object file and a module map for its header,
     # so that the direct libcurl upload path (Transport/CurlUpload.swift) is in the build.
     clibcurl="$scratch/clibcurl"
     mkdir -p "$clibcurl"
     cc -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$clibcurl/shim.o"
-    printf 'module CLibcurl {\n    header "%s"\n    export *\n}\n' \
+    printf 'module OpenAIRuntimeLibcurl {\n    header "%s"\n    export *\n}\n' \
         "$PWD/Sources/CLibcurl/include/CLibcurl.h" >"$clibcurl/module.modulemap"
     swiftc -O -wmo -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
         -Xcc -fmodule-map-file="$clibcurl/module.modulemap" "$clibcurl/shim.o" -ldl \

@@ -133,11 +133,11 @@ if [[ $CONVERT_ONLY -eq 0 ]]; then
 
     printf '\n==> [2/3] Symbol graphs (swift symbolgraph-extract)\n'
     TRIPLE="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
-    # The C modules the Swift modules import, without which loading them fails ("missing required module 'CLibcurl'"):
-    # CLibcurl (a C target: SwiftPM writes its module map into the build folder) and COpenSSL (a system library
+    # The C modules the Swift modules import, without which loading them fails ("missing required module 'OpenAIRuntimeLibcurl'"):
+    # OpenAIRuntimeLibcurl (a C target: SwiftPM writes its module map into the build folder) and OpenAIWebSocketOpenSSL (a system library
     # target with its own module map); on macOS, the SDK.
     EXTRACT_FLAGS=()
-    for map in "$BIN_DIR/CLibcurl.build/module.modulemap" "$ROOT/Sources/COpenSSL/module.modulemap"; do
+    for map in "$BIN_DIR/OpenAIRuntimeLibcurl.build/module.modulemap" "$ROOT/Sources/COpenSSL/module.modulemap"; do
         if [[ -f "$map" ]]; then EXTRACT_FLAGS+=(-Xcc "-fmodule-map-file=$map"); fi
     done
     EXTRACT_FLAGS+=(-Xcc "-I$ROOT/Sources/CLibcurl/include")

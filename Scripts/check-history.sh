@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates the SDK from every historical spec in ../shared/spec/history/*.yaml and compiles each result on the
-# runtime target it is built on, in a temporary Swift package of the SDK's layers: `OpenAIRuntime` (and `CLibcurl`)
+# runtime target it is built on, in a temporary Swift package of the SDK's layers: `OpenAIRuntime` (and `OpenAIRuntimeLibcurl`)
 # copied as they are, `OpenAI` holding only the generated code and the file that re-exports the runtime, and
 # `OpenAIAdmin` when the spec has admin-key resources. Helpers/ is hand-written against the locked spec's types and is
 # left out. One package serves every spec: the runtime is compiled once, and each spec
@@ -143,7 +143,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Writes Package.swift (the SDK's layers without the admin module) and Package.swift.admin (with OpenAIAdmin): the
-# root manifest's tools version and platforms, its CLibcurl, OpenAIRuntime, OpenAI and OpenAIAdmin target declarations
+# root manifest's tools version and platforms, its OpenAIRuntimeLibcurl, OpenAIRuntime, OpenAI and OpenAIAdmin target declarations
 # as they are written there, each reduced to what the temporary package holds (the OpenAI target without Helpers/, which is
 # simply not copied), in Swift 6 language mode. A target the root manifest no longer
 # declares, or one with settings this script does not copy, is an error: the check would no longer be the package's.
@@ -184,7 +184,7 @@ def target(name):
 
 m = re.search(r"platforms:\s*\[", text)
 platforms = balanced(text, m.end() - 1) if m else None
-layers = [target(name) for name in ("CLibcurl", "OpenAIRuntime", "OpenAI")]
+layers = [target(name) for name in ("OpenAIRuntimeLibcurl", "OpenAIRuntime", "OpenAI")]
 admin_target = target("OpenAIAdmin")
 
 lines = [tools, "import PackageDescription", "", "let package = Package(", '    name: "OpenAIHistoryCheck",']

@@ -167,9 +167,9 @@ BAD_SWIFT='let  lintSelfTest=[1,2 ]'
 GENERATED="Sources/OpenAI/Generated"
 # A generated types file and a snapshot's expected output, the first by name (as the tree has them now).
 GENERATED_FILE="$(cd "$COPY" && find "$GENERATED/Types" -name '*.swift' | LC_ALL=C sort | sed -n 1p)"
-SNAPSHOT_FILE="$(cd "$COPY" && find Tests/GeneratorTests/Snapshots -path '*/expected/*.swift' 2>/dev/null | LC_ALL=C sort | sed -n 1p)"
+SNAPSHOT_FILE="$(cd "$COPY" && find Tests/OpenAIGeneratorTests/Snapshots -path '*/expected/*.swift' 2>/dev/null | LC_ALL=C sort | sed -n 1p)"
 if [[ -z "$GENERATED_FILE" || -z "$SNAPSHOT_FILE" ]]; then
-    echo "test-lint: FAILED: the copy has no $GENERATED/Types/*.swift or Tests/GeneratorTests/Snapshots/*/expected/*.swift" >&2
+    echo "test-lint: FAILED: the copy has no $GENERATED/Types/*.swift or Tests/OpenAIGeneratorTests/Snapshots/*/expected/*.swift" >&2
     exit 1
 fi
 

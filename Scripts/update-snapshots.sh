@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Rewrites the generator's snapshot fixtures (Tests/GeneratorTests/Snapshots/*/expected and
+# Rewrites the generator's snapshot fixtures (Tests/OpenAIGeneratorTests/Snapshots/*/expected and
 # diagnostics.txt) from the current generator, then type-checks the new expected output.
-# Read the whole `git diff Tests/GeneratorTests/Snapshots` before committing (STYLE.md habit 14).
+# Read the whole `git diff Tests/OpenAIGeneratorTests/Snapshots` before committing (STYLE.md habit 14).
 #
 # Usage: Scripts/update-snapshots.sh [extra swift test arguments, e.g. --scratch-path .build-snap]
 set -euo pipefail
@@ -10,4 +10,4 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 UPDATE_SNAPSHOTS=1 swift test "$@" --filter 'SnapshotTests/testEveryFixtureGeneratesExactlyItsExpectedSwiftAndDiagnostics'
 swift test "$@" --skip-build --filter 'Snapshot'
-git status --short Tests/GeneratorTests/Snapshots 2>/dev/null || true
+git status --short Tests/OpenAIGeneratorTests/Snapshots 2>/dev/null || true

@@ -42,9 +42,9 @@
 #   UPDATE_SPEC_TEST_FILTER=REGEX  the fast tests, as `swift test --filter REGEX` (after `swift build --build-tests`,
 #                              which also compiles every test and benchmark against the new code). `none` skips the
 #                              test step. Default: the generated-model and decoding tests (about 2 s to run):
-#                              OpenAITests.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|
+#                              OpenAISDKTests.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|
 #                              SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)
-#                              and OpenAIRealtimeTests.RealtimeFixtureDecodingTests.
+#                              and OpenAISDKRealtimeTests.RealtimeFixtureDecodingTests.
 #   SKIP_SDK_BUILD=1           skip the build and test steps (generate and check only).
 #   SCRATCH_PATH=DIR           SwiftPM build folder (passed as --scratch-path).
 #   SUMMARY_FILE=PATH          also write the markdown summary there (before anything changes).
@@ -153,7 +153,7 @@ fi
 LOCK="$ROOT/Spec/lock.json"
 DEST="$ROOT/Spec/openapi.yaml"
 HISTORY_DIR="${HISTORY_DIR:-$ROOT/../shared/spec/history}"
-DEFAULT_TEST_FILTER='OpenAITests\.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)|OpenAIRealtimeTests\.RealtimeFixtureDecodingTests'
+DEFAULT_TEST_FILTER='OpenAISDKTests\.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)|OpenAISDKRealtimeTests\.RealtimeFixtureDecodingTests'
 TEST_FILTER="${UPDATE_SPEC_TEST_FILTER:-$DEFAULT_TEST_FILTER}"
 
 set_swift_flags

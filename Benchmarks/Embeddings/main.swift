@@ -3,7 +3,7 @@
 // the caller does not choose, decoded into the same floats. Run through Scripts/bench-embeddings.sh,
 // which builds it in release.
 //
-// Usage: bench-embeddings [runs] [vectors] [dimensions]     (defaults 15, 64, 1536)
+// Usage: openai-bench-embeddings [runs] [vectors] [dimensions]     (defaults 15, 64, 1536)
 
 import Foundation
 import OpenAI
@@ -82,7 +82,7 @@ base64Decoder.userInfo[.openAIDefaultedRequestMembers] = Set(["encoding_format"]
 
 let floatMilliseconds = try measure(floatReply, floatDecoder)
 let base64Milliseconds = try measure(base64Reply, base64Decoder)
-print("# bench-embeddings: \(count) vectors of \(dimensions) float32, median of \(runs) decodes")
+print("# openai-bench-embeddings: \(count) vectors of \(dimensions) float32, median of \(runs) decodes")
 print("float_reply_bytes: \(floatReply.count)")
 print("base64_reply_bytes: \(base64Reply.count)")
 print(String(format: "float_decode_ms: %.2f", floatMilliseconds))

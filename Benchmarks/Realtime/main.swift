@@ -1,6 +1,6 @@
 // The Swift side of Scripts/bench-realtime.sh: the same exchange as bench_client.py, over
 // OpenAIRealtime's WebSocket, against the same /bench route of server.py.
-// Usage: realtime-bench --url ws://127.0.0.1:PORT/bench [--round-trips 2000] [--appends 2000]
+// Usage: openai-bench-realtime --url ws://127.0.0.1:PORT/bench [--round-trips 2000] [--appends 2000]
 //        [--layer session|transport]
 // --layer session (default) goes through RealtimeSession: typed client events encoded with
 // JSONEncoder, every server message decoded into the generated RealtimeServerEvent union, audio

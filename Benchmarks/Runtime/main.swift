@@ -1,6 +1,6 @@
 // Per-request overhead of the OpenAI runtime against bare URLSession, on the local test server.
 //
-// Usage: bench-runtime <base-url> [rounds] [requests-per-round]
+// Usage: openai-bench-runtime <base-url> [rounds] [requests-per-round]
 // Each round sends the same `GET /models/{model}` exchange with bare URLSession (data(for:), no
 // decoding) and through the SDK (request building, headers, retry loop, delegate transport,
 // JSON decoding of the reply), alternating so drift hits both alike, with 1 and 16 concurrent
@@ -24,7 +24,7 @@ struct ModelReply: Decodable {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let baseURL = URL(string: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: bench-runtime <base-url> [rounds] [requests-per-round]\n".utf8))
+    FileHandle.standardError.write(Data("usage: openai-bench-runtime <base-url> [rounds] [requests-per-round]\n".utf8))
     exit(2)
 }
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5

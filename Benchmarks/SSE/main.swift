@@ -2,11 +2,11 @@
 // ServerSentEventStream). Run through Scripts/bench-sse.sh, which builds it in release.
 //
 // Usage:
-//   bench-sse framing [runs]        MB/s and events/s on synthetic chat and Responses streams
-//   bench-sse rss <multiplier>      peak RSS (kB) after streaming multiplier x 100,000 events
+//   openai-bench-sse framing [runs]        MB/s and events/s on synthetic chat and Responses streams
+//   openai-bench-sse rss <multiplier>      peak RSS (kB) after streaming multiplier x 100,000 events
 //                                   from a generator through ServerSentEventStream (or, in the
 //                                   SwiftPM build, through the client's typed stream)
-//   bench-sse decode [runs]         SwiftPM build only: framing + decoding into the generated
+//   openai-bench-sse decode [runs]         SwiftPM build only: framing + decoding into the generated
 //                                   event types through the client (OpenAIStream) vs JSONDecoder
 //                                   decoding the same payloads alone
 

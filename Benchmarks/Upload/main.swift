@@ -1,7 +1,7 @@
 // Uploads one file through createFile (POST /files, multipart/form-data) and prints the elapsed
 // time, the throughput and the process's peak RSS. Driven by Scripts/bench-upload.sh.
 //
-// Usage: bench-upload <file> <base URL, e.g. http://127.0.0.1:8080/v1>
+// Usage: openai-bench-upload <file> <base URL, e.g. http://127.0.0.1:8080/v1>
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -44,7 +44,7 @@ func peakRSSKiB() -> Int {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let baseURL = URL(string: arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: bench-upload <file> <base URL>\n".utf8))
+    FileHandle.standardError.write(Data("usage: openai-bench-upload <file> <base URL>\n".utf8))
     exit(2)
 }
 let fileURL = URL(fileURLWithPath: arguments[1])

@@ -1,5 +1,5 @@
 import Foundation
-import GeneratorCore
+import OpenAIGeneratorCore
 
 /// `openai-generator check`: whether the committed generated code is what the spec gives, and the
 /// spec the one the lock pins.

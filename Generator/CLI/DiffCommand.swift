@@ -1,6 +1,6 @@
 import Foundation
-import GeneratorCore
-import OpenAPI
+import OpenAIGeneratorCore
+import OpenAIGeneratorOpenAPI
 
 /// `openai-generator diff OLD NEW`: what changed between two specs, and what it breaks.
 public enum DiffCommand {

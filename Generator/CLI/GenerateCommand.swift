@@ -1,5 +1,5 @@
 import Foundation
-import GeneratorCore
+import OpenAIGeneratorCore
 
 /// `openai-generator generate`: writes the SDK's generated code from a spec.
 public enum GenerateCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import GeneratorCore
-import OpenAPI
+import OpenAIGeneratorCore
+import OpenAIGeneratorOpenAPI
 
 /// What `generate` and `check` share: read the spec and the overrides, and generate the files in
 /// memory.

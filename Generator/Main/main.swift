@@ -1,7 +1,7 @@
 import Foundation
-import GeneratorCLI
+import OpenAIGeneratorCLI
 
-// openai-generator: the commands are in GeneratorCLI (OpenAIGeneratorCommand); this writes what one
+// openai-generator: the commands are in OpenAIGeneratorCLI (OpenAIGeneratorCommand); this writes what one
 // printed and exits with its status.
 let outcome = OpenAIGeneratorCommand.run(Array(CommandLine.arguments.dropFirst()))
 // Diagnostics first, then the report, so that in a combined log the summary comes last.

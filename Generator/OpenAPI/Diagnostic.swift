@@ -1,5 +1,5 @@
 import Foundation
-import YAML
+import OpenAIGeneratorYAML
 
 /// Where something is in the spec: the file, the line and column, and the JSON pointer.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {

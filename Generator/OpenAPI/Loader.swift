@@ -1,4 +1,4 @@
-import YAML
+import OpenAIGeneratorYAML
 
 /// Builds an ``OpenAPIDocument`` from YAML: resolves `#/components/responses` references,
 /// keeps schema references by name, checks that every `$ref` points at something, and records

@@ -1,4 +1,4 @@
-import YAML
+import OpenAIGeneratorYAML
 
 /// A JSON scalar as it appears in `enum`, `const` or `default`.
 public enum ScalarValue: Hashable, Sendable {

@@ -1,5 +1,5 @@
-#if !canImport(Darwin) && canImport(COpenSSL)
-    import COpenSSL
+#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+    import OpenAIWebSocketOpenSSL
 
     /// Masking keys (RFC 6455 section 5.3: unpredictable, from a strong source of entropy, section
     /// 10.3) drawn from OpenSSL's CSPRNG 256 keys at a time, instead of one `getrandom(2)` system call

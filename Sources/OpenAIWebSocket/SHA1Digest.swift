@@ -1,7 +1,7 @@
 #if canImport(CryptoKit)
     import CryptoKit
-#elseif canImport(COpenSSL)
-    import COpenSSL
+#elseif canImport(OpenAIWebSocketOpenSSL)
+    import OpenAIWebSocketOpenSSL
 #endif
 
 /// SHA-1, needed only for `Sec-WebSocket-Accept` (RFC 6455 section 4.2.2 step 5.4).

@@ -1,4 +1,4 @@
-#if !canImport(Darwin) && canImport(COpenSSL)
+#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
     import Foundation
     #if canImport(Glibc)
         import Glibc

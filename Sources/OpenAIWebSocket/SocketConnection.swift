@@ -1,4 +1,4 @@
-#if !canImport(Darwin) && canImport(COpenSSL)
+#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
     import Foundation
     import OpenAIRuntime
     #if canImport(Glibc)

@@ -1,5 +1,5 @@
-#if !canImport(Darwin) && canImport(COpenSSL)
-    import COpenSSL
+#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+    import OpenAIWebSocketOpenSSL
 
     /// A client TLS session driven through OpenSSL memory BIOs: it transforms bytes and does no I/O.
     ///

@@ -126,12 +126,12 @@ public final class WebSocket: Sendable {
                 }
                 throw WebSocketError(
                     .unsupported, "the built-in WebSocket transport runs on Linux only")
-            #elseif canImport(COpenSSL)
+            #elseif canImport(OpenAIWebSocketOpenSSL)
                 return try SocketConnection(
                     handshake: handshake, configuration: configuration, sink: sink)
             #else
                 throw WebSocketError(
-                    .unsupported, "the built-in WebSocket transport needs OpenSSL (COpenSSL)")
+                    .unsupported, "the built-in WebSocket transport needs OpenSSL (OpenAIWebSocketOpenSSL)")
             #endif
         }
     }

@@ -1,5 +1,5 @@
-import OpenAPI
-import YAML
+import OpenAIGeneratorOpenAPI
+import OpenAIGeneratorYAML
 
 /// A change found by the comparison, before it is judged and named: which rule, where, and for
 /// which directions of use.

@@ -1,5 +1,5 @@
-import OpenAPI
-import YAML
+import OpenAIGeneratorOpenAPI
+import OpenAIGeneratorYAML
 
 /// One comparison of two translated specs; collects ``DiffFinding``s.
 struct DiffRun {

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Compares two schemas structurally, judged in the directions they are used. Component
 /// references with the same name (or a detected rename) are not followed: each component is

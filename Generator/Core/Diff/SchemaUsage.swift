@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Where a schema is used: in JSON the caller sends, in JSON the caller reads, or both.
 struct UsageDirections: OptionSet, Hashable, Sendable {

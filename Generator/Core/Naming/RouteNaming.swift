@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// The names of the client's resources and methods: resources follow the URL path, verbs come
 /// from the HTTP method and the path shape, a name taken twice falls back to the operationId with

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// The Swift type names of one translation: every component's, the top-level names synthesized
 /// later (`WebhookEvent`), and the nested names inside each type. A name

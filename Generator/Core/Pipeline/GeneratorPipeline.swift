@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// The generator's stages, in order, and the one place that wires them: **load** (YAML → the
 /// OpenAPI model), **overlay** (`Spec/overrides.json`'s schema corrections laid over that model,

@@ -1,5 +1,5 @@
 import Foundation
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Settings of one generation run.
 public struct GeneratorConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// A schema with nullability folded in: `nullable: true`, a type array with `null`, an enum with
 /// `null` and an `anyOf`/`oneOf` null branch all become ``nullable``, and single-member wrappers

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Cycles among type aliases, which Swift cannot compile (`typealias A = B; typealias B = A`,
 /// `typealias A = [A]`): a component that is only a `$ref` chain back to itself says nothing and

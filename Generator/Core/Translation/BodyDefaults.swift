@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Resolves `Spec/overrides.json` `body-defaults` against each operation's JSON body type: the
 /// Swift property of every member, which must be optional (the SDK sets it only when the caller

@@ -1,6 +1,6 @@
 import Foundation
-import OpenAPI
-import YAML
+import OpenAIGeneratorOpenAPI
+import OpenAIGeneratorYAML
 
 extension Overrides {
     /// A problem in `Spec/overrides.json`.

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// The project's overlay, `Spec/overrides.json`, as typed values (``load(from:)`` rejects unknown
 /// keys): method names, schema corrections (the overlay stage, ``SchemaOverlay``), undeclared

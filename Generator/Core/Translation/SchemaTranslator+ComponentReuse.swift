@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Component reuse: an inline schema with the shape of a component is emitted as that component
 /// instead of a nested copy (``SchemaTranslator/resolve(_:suggestedName:scope:multipart:)``).

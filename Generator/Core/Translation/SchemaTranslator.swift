@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Translates schemas to IR types. Every shape decision lives here:
 /// `$ref` → the component's type; `allOf` → one flattened struct; `oneOf`/`anyOf` → a union

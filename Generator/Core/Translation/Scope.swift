@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// A type being built, and the names used inside it: where inline schemas become nested types.
 final class Scope {

@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// Decides how each streaming method asks for a stream: `stream: true` in the body,
 /// `stream_format: "sse"` (speech), or `stream=true` in the query (retrieving a response).

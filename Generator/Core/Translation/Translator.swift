@@ -1,4 +1,4 @@
-import OpenAPI
+import OpenAIGeneratorOpenAPI
 
 /// OpenAPI document → ``APIModel``.
 public struct Translator {

@@ -1,5 +1,5 @@
-#if os(Linux) && canImport(CLibcurl)
-    import CLibcurl
+#if os(Linux) && canImport(OpenAIRuntimeLibcurl)
+    import OpenAIRuntimeLibcurl
     import Foundation
 
     /// Sends a request with a streamed body (a large multipart upload) through libcurl directly,

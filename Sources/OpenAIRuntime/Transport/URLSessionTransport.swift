@@ -49,7 +49,7 @@ public final class URLSessionTransport: HTTPTransport {
         queue.underlyingQueue = delegateDispatchQueue
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-        #if os(Linux) && canImport(CLibcurl)
+        #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
             // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
             directUploads =
                 configuration.connectionProxyDictionary == nil
@@ -83,7 +83,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   ``OpenAIError/Kind/timeout`` (the message names the limit) or
     ///   ``OpenAIError/Kind/cancelled``.
     public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
-        #if os(Linux) && canImport(CLibcurl)
+        #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
             if directUploads, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
                 return try await CurlUpload.send(
                     request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders)

@@ -1,0 +1,77 @@
+import XCTest
+
+@testable import OpenAIGeneratorCore
+
+/// Doc-comment summaries and links (`DocText`), input → output.
+final class DocTextTests: XCTestCase {
+    func testSummaryIsTheFirstSentenceOfTheFirstParagraphWithWrappedLinesJoined() {
+        let cases: [(String?, String?)] = [
+            (nil, nil),
+            ("", nil),
+            ("\n\n", nil),
+            ("Creates a model response.", "Creates a model response."),
+            ("Creates a model response. Provide text or image inputs.", "Creates a model response."),
+            // Hard-wrapped: the sentence goes on past the line break.
+            (
+                "Developer-provided instructions that the model should follow, regardless of\nmessages sent by the user. With o1 models and newer, use `developer`.",
+                "Developer-provided instructions that the model should follow, regardless of messages sent by the user."
+            ),
+            ("First paragraph\nstill first.\n\nSecond paragraph.", "First paragraph still first."),
+            ("A list follows:\n- one\n- two", "A list follows:"),
+            ("No full stop at all", "No full stop at all"),
+            // Abbreviations, code and parentheses do not end a sentence.
+            ("Sampling, e.g. Top-p. More.", "Sampling, e.g. Top-p."),
+            ("Use `a. B` here. Then more.", "Use `a. B` here."),
+            ("The value (see Section 2. Details) applies. Next.", "The value (see Section 2. Details) applies."),
+            ("Version 1.5 is current. Older ones are not.", "Version 1.5 is current."),
+            ("Ends with a question? Yes.", "Ends with a question?"),
+            ("  Leading spaces are trimmed.  ", "Leading spaces are trimmed."),
+        ]
+        for (input, expected) in cases {
+            XCTAssertEqual(DocText.summary(input), expected, "input: \(input ?? "nil")")
+        }
+    }
+
+    func testRootRelativeLinksBecomeAbsolute() {
+        XCTAssertEqual(
+            DocText.absoluteLinks("See [the guide](/docs/guides/text) and [this](https://example.com/x)."),
+            "See [the guide](https://platform.openai.com/docs/guides/text) and [this](https://example.com/x).")
+        XCTAssertEqual(DocText.absoluteLinks("a path /docs/x in prose"), "a path /docs/x in prose")
+    }
+
+    func testVariantSummariesAreComposedOfWholeSentences() {
+        XCTAssertEqual(
+            DocText.variantSummary(
+                "Creates a model response. Provide text inputs.", adding: "The reply streams as server-sent events.",
+                fallback: "unused"),
+            "Creates a model response. The reply streams as server-sent events.")
+        XCTAssertEqual(
+            DocText.variantSummary(
+                "Returns the contents of the\nspecified file", adding: "Writes it to a file.", fallback: "unused"),
+            "Returns the contents of the specified file. Writes it to a file.")
+        XCTAssertEqual(DocText.variantSummary(nil, adding: "x", fallback: "Calls `GET /x`."), "Calls `GET /x`.")
+    }
+
+    func testTheLockedSpecHasNoPlaceholderAndNoRelativeLinkInTheGeneratedCode() throws {
+        let generated = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/OpenAI/Generated")
+        guard
+            let files = FileManager.default.enumerator(at: generated, includingPropertiesForKeys: nil)?
+                .compactMap({ $0 as? URL }).filter({ $0.pathExtension == "swift" }), !files.isEmpty
+        else { return XCTFail("no generated files at \(generated.path)") }
+        var placeholders = 0
+        var relativeLinks = 0
+        var members = 0
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("///") {
+                if line.hasSuffix("` schema.") && line.contains("/// The `") { placeholders += 1 }
+                if line.hasSuffix("` member.") && line.contains("/// The `") { members += 1 }
+                if line.contains("](/") { relativeLinks += 1 }
+            }
+        }
+        XCTAssertEqual(placeholders, 0, "doc comments that only say \"The `X` schema.\"")
+        XCTAssertEqual(members, 0, "doc comments that only say \"The `x` member.\"")
+        XCTAssertEqual(relativeLinks, 0, "root-relative links in doc comments")
+    }
+}

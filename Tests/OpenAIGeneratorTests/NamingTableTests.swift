@@ -1,0 +1,83 @@
+import XCTest
+
+@testable import OpenAIGeneratorCore
+
+/// Every identifier rule as a table, input → name (`Naming`); routes are in `RouteNamingTests`,
+/// file names in `FileLayoutTests`.
+final class NamingTableTests: XCTestCase {
+    func check(
+        _ table: [(String, String)], _ rule: (String) -> String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for (input, expected) in table {
+            XCTAssertEqual(rule(input), expected, "input \(input.debugDescription)", file: file, line: line)
+        }
+    }
+
+    func testTypeNames() {
+        check(
+            [
+                ("create_chat_completion", "CreateChatCompletion"),
+                ("file_id", "FileID"),
+                ("JSONSchema", "JSONSchema"),
+                ("vector_store_ids", "VectorStoreIDs"),
+                ("gpt-4.1", "Gpt4_1"),
+                ("4o", "_4o"),
+                ("realtime.session", "RealtimeSession"),
+                ("MCP_tool", "MCPTool"),
+                ("AUDIO", "Audio"),
+                // Reserved: a nested type cannot be named so, or it would hide what generated code uses.
+                ("type", "TypeValue"),
+                ("self", "SelfValue"),
+                ("coding_keys", "CodingKeysValue"),
+                ("", "Value"),
+                ("--", "Value"),
+            ], Naming.typeName)
+    }
+
+    func testMemberNames() {
+        check(
+            [
+                ("file_id", "fileID"),
+                ("image_urls", "imageURLs"),
+                ("HTTPHeaders", "httpHeaders"),
+                ("response.output_text.delta", "responseOutputTextDelta"),
+                ("1_minute", "_1Minute"),
+                ("gpt-4o-mini", "gpt4oMini"),
+                ("type", "type"),
+                ("default", "`default`"),
+                ("self", "`self`"),
+                ("Type", "type"),
+                ("", "value"),
+            ], Naming.memberName)
+    }
+
+    func testItemTypeNamesSingularizePlurals() {
+        check(
+            [
+                ("messages", "Message"),
+                ("entries", "Entry"),
+                ("tools", "Tool"),
+                ("status", "StatusItem"),
+                ("analysis", "AnalysisItem"),
+                ("address", "AddressItem"),
+                ("data", "DataItem"),
+                // Three letters or fewer are never singularized.
+                ("ids", "IDsItem"),
+            ], Naming.itemTypeName)
+    }
+
+    func testEscapingRoundTrips() {
+        for name in ["default", "self", "in", "fileID"] {
+            XCTAssertEqual(Naming.unescaped(Naming.escaped(name)), name)
+        }
+        XCTAssertEqual(Naming.escaped("in"), "`in`")
+        XCTAssertEqual(Naming.escaped("fileID"), "fileID")
+    }
+
+    func testWordsSplitAtCaseChangesAndPunctuation() {
+        XCTAssertEqual(Naming.words("fileId"), ["file", "Id"])
+        XCTAssertEqual(Naming.words("JSONSchema"), ["JSON", "Schema"])
+        XCTAssertEqual(Naming.words("gpt-4.1/mini"), ["gpt", "4", "1", "mini"])
+        XCTAssertEqual(Naming.words("a2B"), ["a2", "B"])
+    }
+}

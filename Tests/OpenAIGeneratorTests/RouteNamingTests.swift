@@ -1,0 +1,98 @@
+import Foundation
+import OpenAIGeneratorOpenAPI
+import XCTest
+
+@testable import OpenAIGeneratorCore
+
+/// Routes (resource chain + method name) from paths and methods, input → name, and the
+/// diagnostic for every name that falls back to an operationId.
+final class RouteNamingTests: XCTestCase {
+    static func model(_ paths: [(path: String, method: String, operationID: String)]) throws
+        -> (calls: [String: String], diagnostics: [Diagnostic])
+    {
+        var yaml = "openapi: 3.1.0\ninfo:\n  title: Routes\n  version: 1.0.0\npaths:\n"
+        for path in Set(paths.map(\.path)).sorted() {
+            yaml += "  \(path):\n"
+            for entry in paths where entry.path == path {
+                yaml += """
+                        \(entry.method):
+                          operationId: \(entry.operationID)
+                          parameters:
+                    \(path.contains("{id}") ? "        - {name: id, in: path, required: true, schema: {type: string}}\n" : "")\
+                          responses:
+                            "200":
+                              description: OK
+                              content:
+                                application/json:
+                                  schema: {type: object, properties: {id: {type: string}}}
+
+                    """
+            }
+        }
+        let document = try OpenAPILoader().load(Array(yaml.utf8), file: "routes.yaml")
+        let (model, diagnostics) = Translator().translate(document)
+        var calls: [String: String] = [:]
+        for operation in model.operations {
+            calls[operation.operationID] = (operation.resourcePath + [operation.methodName]).joined(separator: ".")
+        }
+        return (calls, diagnostics.filter { $0.kind == .routeFallback })
+    }
+
+    func testSingletonSubResourcesGetRetrieveAndUpdate() throws {
+        let (calls, diagnostics) = try Self.model([
+            ("/projects/{id}", "get", "getProject"),
+            ("/projects/{id}/spend_limit", "get", "getprojectspendlimit"),
+            ("/projects/{id}/spend_limit", "post", "updateprojectspendlimit"),
+            ("/projects/{id}/archive", "post", "archiveProject"),
+            ("/projects/{id}/usage", "get", "getProjectUsage"),
+        ])
+        XCTAssertEqual(
+            calls,
+            [
+                "getProject": "projects.retrieve",
+                "getprojectspendlimit": "projects.spendLimit.retrieve",
+                "updateprojectspendlimit": "projects.spendLimit.update",
+                // One method on a sub-path stays an action of its parent.
+                "archiveProject": "projects.archive",
+                "getProjectUsage": "projects.usage",
+            ])
+        XCTAssertEqual(diagnostics.map(\.message), [])
+    }
+
+    func testANameTakenTwiceFallsBackToTheOperationIDWithADiagnostic() throws {
+        let (calls, diagnostics) = try Self.model([
+            ("/things", "post", "createThing"),
+            ("/things?beta=true", "post", "createThingBeta"),
+            ("/things?mode=a", "post", "createThingA"),
+            ("/things?mode=b", "post", "createThingB"),
+        ])
+        XCTAssertEqual(calls["createThing"], "things.create")
+        XCTAssertEqual(calls["createThingBeta"], "things.createBeta")
+        XCTAssertEqual(calls["createThingA"], "things.createMode")
+        XCTAssertEqual(calls["createThingB"], "things.createThingB")
+        XCTAssertEqual(diagnostics.count, 1)
+        XCTAssertTrue(
+            diagnostics[0].message.contains("createThingB would be things.createMode"), diagnostics[0].message)
+        XCTAssertEqual(diagnostics[0].location.pointer, "#/paths/~1things?mode=b/post")
+    }
+
+    func testTheOperationIndexListsEveryOperationWithTheMethodThatCallsIt() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let index = try String(
+            contentsOf: root.appendingPathComponent("Sources/OpenAI/Generated/OperationIndex.swift"), encoding: .utf8)
+        let lines = index.split(separator: "\n").map(String.init)
+        let entries = lines.filter { $0.hasPrefix("//     client.") }
+        let routes = lines.filter {
+            $0.range(of: #"^// (GET|POST|PUT|PATCH|DELETE) /"#, options: .regularExpression) != nil
+        }
+        XCTAssertEqual(entries.count, routes.count)
+        XCTAssertGreaterThan(entries.count, 200)
+        let chat = try XCTUnwrap(lines.firstIndex(of: "// POST /chat/completions"))
+        XCTAssertEqual(lines[chat + 1], "//     client.chat.completions.create(_:) [createChatCompletion]")
+        let spend = try XCTUnwrap(lines.firstIndex(of: "// GET /organization/projects/{project_id}/spend_limit"))
+        XCTAssertTrue(
+            lines[spend + 1].hasPrefix("//     client.organization.projects.spendLimit.retrieve(projectID:)"),
+            lines[spend + 1])
+    }
+}
