@@ -5,10 +5,11 @@ Usage: portability.py LIST
 
 A Linux-only spelling compiles on Linux and nowhere else: `Glibc.` and `import Glibc`, `.rawValue` on a C
 constant (`SOCK_STREAM.rawValue`, `RUSAGE_SELF.rawValue`: Glibc imports these as enums, Darwin as integers), and the
-Linux file systems `/proc` and `/dev/shm`. Each must sit in a branch that only Linux compiles: an `#if` or `#elseif`
-whose condition names `os(Linux)`, `canImport(Glibc)` or `canImport(Musl)` or excludes Apple's platforms with
-`!canImport(Darwin)`, or the `#else` of a chain whose conditions name Apple's platforms only (`canImport(Darwin)`,
-`os(macOS)`, `os(iOS)`, `os(tvOS)`, `os(watchOS)`, `os(visionOS)`). Comments are not checked.
+Linux file systems `/proc` and `/dev/shm` as path literals (a string that starts with them). Each must sit in a
+branch that only Linux compiles: an `#if` or `#elseif` whose condition names `os(Linux)`, `canImport(Glibc)` or
+`canImport(Musl)` or excludes Apple's platforms with `!canImport(Darwin)`, or the `#else` of a chain whose conditions
+name Apple's platforms only (`canImport(Darwin)`, `os(macOS)`, `os(iOS)`, `os(tvOS)`, `os(watchOS)`,
+`os(visionOS)`). Comments are not checked.
 
 Prints one line per finding, `path:line:column: spelling ...`; exits 1 when there is any, 0 otherwise.
 """
@@ -23,8 +24,8 @@ SPELLINGS = [
         re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\.rawValue\b"),
         "`.rawValue` on a C constant (an enum in Glibc, an integer in Darwin)",
     ),
-    (re.compile(r"/proc\b"), "`/proc` (Linux's process file system)"),
-    (re.compile(r"/dev/shm\b"), "`/dev/shm` (Linux's shared-memory file system)"),
+    (re.compile(r'"/proc(/|")'), "a `/proc` path (Linux's process file system)"),
+    (re.compile(r'"/dev/shm(/|")'), "a `/dev/shm` path (Linux's shared-memory file system)"),
 ]
 LINUX = re.compile(r"(?<!!)\bos\(Linux\)|(?<!!)canImport\((Glibc|Musl)\)|!\s*canImport\(Darwin\)")
 APPLE = re.compile(r"canImport\(Darwin\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
@@ -32,21 +33,32 @@ NOT_APPLE_ONLY = re.compile(r"!|\|\||os\((Linux|Windows|Android|WASI|FreeBSD|Ope
 DIRECTIVE = re.compile(r"^\s*#(if|elseif|else|endif)\b(.*)$")
 
 
-def code_part(line):
-    """The line without a `//` comment outside string literals (a good approximation for this check)."""
-    in_string = False
-    i = 0
+def strip_comments(line, in_block):
+    """(the line without its comments, whether a block comment is still open at its end): `//` and `/* */` outside
+    string literals (a good approximation for this check: interpolations and raw strings are not parsed)."""
+    code, in_string, i = [], False, 0
     while i < len(line):
+        if in_block:
+            if line.startswith("*/", i):
+                in_block, i = False, i + 2
+            else:
+                i += 1
+            continue
         c = line[i]
-        if c == "\\" and in_string:
+        if in_string and c == "\\":
+            code.append(line[i : i + 2])
             i += 2
             continue
         if c == '"':
             in_string = not in_string
         elif not in_string and line.startswith("//", i):
-            return line[:i]
+            break
+        elif not in_string and line.startswith("/*", i):
+            in_block, i = True, i + 2
+            continue
+        code.append(c)
         i += 1
-    return line
+    return "".join(code), in_block
 
 
 def check(path):
@@ -54,18 +66,14 @@ def check(path):
     # One frame per open #if: whether its current branch is Linux-only, and whether every condition so far in the
     # chain named Apple's platforms only (so that its #else is compiled by no Apple platform).
     frames = []
-    in_block_comment = False
+    in_block = False
     with open(path, encoding="utf-8", errors="replace") as f:
         for number, line in enumerate(f, 1):
-            if in_block_comment:
-                if "*/" in line:
-                    in_block_comment = False
-                    line = line.split("*/", 1)[1]
-                else:
-                    continue
-            directive = DIRECTIVE.match(line)
+            code, in_block_after = strip_comments(line, in_block)
+            starts_in_block, in_block = in_block, in_block_after
+            directive = None if starts_in_block else DIRECTIVE.match(code)
             if directive:
-                keyword, condition = directive.group(1), code_part(directive.group(2))
+                keyword, condition = directive.group(1), directive.group(2)
                 if keyword == "if":
                     apple_only = bool(APPLE.search(condition)) and not NOT_APPLE_ONLY.search(condition)
                     frames.append([bool(LINUX.search(condition)), apple_only])
@@ -77,12 +85,6 @@ def check(path):
                 elif keyword == "endif" and frames:
                     frames.pop()
                 continue
-            code = code_part(line)
-            if "/*" in code:
-                before, _, after = code.partition("/*")
-                if "*/" not in after:
-                    in_block_comment = True
-                code = before
             if any(linux for linux, _ in frames):
                 continue
             for pattern, why in SPELLINGS:

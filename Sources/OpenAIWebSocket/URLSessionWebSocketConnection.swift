@@ -31,7 +31,16 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
         var task: URLSessionWebSocketTask?
         var session: URLSession?
         var cancelled = false
+        /// The connect deadline passed before the upgrade completed (``start()``'s timer).
+        var connectTimedOut = false
     }
+
+    /// `URLRequest.timeoutInterval` of the upgrade request, in seconds: on Apple platforms it is
+    /// the longest a task may go without receiving data, for a WebSocket task too, so the
+    /// connect deadline cannot be given there (a quiet session would end when the connect
+    /// deadline passed with no message). A day: the connection ends only when a side closes it
+    /// or the network drops it; ``WebSocketConfiguration/connectTimeout`` is ``start()``'s timer.
+    static let idleTimeoutSeconds: TimeInterval = 24 * 60 * 60
 
     let shared = Locked(Shared())
     private let request: URLRequest
@@ -50,7 +59,7 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
         sink: WebSocketMessageSink
     ) throws(WebSocketError) {
         var request = URLRequest(url: url)
-        request.timeoutInterval = Double(configuration.connectTimeout.wholeMilliseconds) / 1000
+        request.timeoutInterval = Self.idleTimeoutSeconds
         for header in handshake.extraHeaders {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
@@ -102,8 +111,10 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (opened: CheckedContinuation<String?, Error>) in
+                let sessionConfiguration = URLSessionConfiguration.ephemeral
+                sessionConfiguration.timeoutIntervalForRequest = Self.idleTimeoutSeconds
                 let session = URLSession(
-                    configuration: .ephemeral, delegate: self, delegateQueue: nil)
+                    configuration: sessionConfiguration, delegate: self, delegateQueue: nil)
                 let task = session.webSocketTask(with: request)
                 task.maximumMessageSize = configuration.maxMessageBytes
                 let cancelled = shared.withLock { state in
@@ -115,6 +126,7 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                 // Cancelled before the task existed: the handler below found no task to cancel.
                 if cancelled { task.cancel() }
                 task.resume()
+                startConnectDeadline(task)
             }
         } onCancel: {
             let task = shared.withLock { state in
@@ -122,6 +134,22 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                 return state.task
             }
             task?.cancel()
+        }
+    }
+
+    /// Cancels the task when the upgrade has not completed within
+    /// ``WebSocketConfiguration/connectTimeout``; ``urlSession(_:task:didCompleteWithError:)``
+    /// then throws ``WebSocketError/Kind/timeout`` from ``start()``.
+    private func startConnectDeadline(_ task: URLSessionWebSocketTask) {
+        let deadline = configuration.connectTimeout
+        Task { [self] in
+            try? await Task.sleep(for: deadline)
+            let stillOpening = shared.withLock { state -> Bool in
+                guard state.opened != nil, state.finished == nil else { return false }
+                state.connectTimedOut = true
+                return true
+            }
+            if stillOpening { task.cancel() }
         }
     }
 
@@ -195,21 +223,47 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
     }
 
     private func receiveNext(_ task: URLSessionWebSocketTask) {
-        task.receive { [self] result in
-            // Completions run on the session's serial delegate queue, where `finish` runs too.
-            guard shared.withLock({ $0.finished == nil }) else { return }
-            switch result {
-            case .success(.string(let text)):
-                sink.receive(.text(text))
-                receiveNext(task)
-            case .success(.data(let data)):
-                sink.receive(.binary(data))
-                receiveNext(task)
-            case .success:
-                receiveNext(task)
-            case .failure:
-                finishFromTask(task)
+        #if compiler(>=6.1) || !canImport(FoundationNetworking)
+            task.receive { [self] result in
+                // Completions run on the session's serial delegate queue, where `finish` runs too.
+                deliver(result, from: task)
             }
+        #else
+            // swift-corelibs-foundation 6.0 keeps `receive(completionHandler:)` private (public
+            // from 6.1): the async form, delivered on the delegate queue as the completion would be.
+            Task { [self] in
+                let result: Result<URLSessionWebSocketTask.Message, Error>
+                do {
+                    result = .success(try await task.receive())
+                } catch {
+                    result = .failure(error)
+                }
+                // `Message` is not `Sendable` in every swift-corelibs-foundation release.
+                nonisolated(unsafe) let message = result
+                shared.withLock { $0.session }?.delegateQueue.addOperation { [self] in
+                    deliver(message, from: task)
+                }
+            }
+        #endif
+    }
+
+    /// One `receive` result, on the delegate queue: the message to the sink and the next
+    /// `receive`, or the end.
+    private func deliver(
+        _ result: Result<URLSessionWebSocketTask.Message, Error>, from task: URLSessionWebSocketTask
+    ) {
+        guard shared.withLock({ $0.finished == nil }) else { return }
+        switch result {
+        case .success(.string(let text)):
+            sink.receive(.text(text))
+            receiveNext(task)
+        case .success(.data(let data)):
+            sink.receive(.binary(data))
+            receiveNext(task)
+        case .success:
+            receiveNext(task)
+        case .failure:
+            finishFromTask(task)
         }
     }
 
@@ -274,9 +328,9 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?
     ) {
-        let (opened, tlsFailure) = shared.withLock { state in
+        let (opened, tlsFailure, connectTimedOut) = shared.withLock { state in
             defer { state.opened = nil }
-            return (state.opened, state.tlsFailure)
+            return (state.opened, state.tlsFailure, state.connectTimedOut)
         }
         if let opened {
             let status = (task.response as? HTTPURLResponse)?.statusCode
@@ -289,7 +343,7 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                 failure = WebSocketError(
                     .handshakeRejected, "server answered the upgrade with HTTP \(status)",
                     httpStatus: status)
-            } else if urlError?.code == .timedOut {
+            } else if connectTimedOut || urlError?.code == .timedOut {
                 failure = WebSocketError(
                     .timeout, "connect timed out after \(configuration.connectTimeout)")
             } else if urlError?.code == .cancelled {
@@ -312,8 +366,20 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                     .tlsVerificationFailed,
                     error?.localizedDescription ?? "untrusted certificate")
             } else {
-                failure = WebSocketError(
-                    .connectionFailed, error?.localizedDescription ?? "connection failed")
+                #if os(watchOS)
+                    // TN3135: watchOS lets an app use URLSessionWebSocketTask only while it has an
+                    // active audio session (long-form audio) or a CallKit call; otherwise the
+                    // connection fails as if there were no network.
+                    failure = WebSocketError(
+                        .unsupported,
+                        "watchOS allows URLSessionWebSocketTask only in an app with an active "
+                            + "audio session or CallKit call (Apple TN3135, low-level networking on "
+                            + "watchOS); the connection failed: "
+                            + (error?.localizedDescription ?? "connection failed"))
+                #else
+                    failure = WebSocketError(
+                        .connectionFailed, error?.localizedDescription ?? "connection failed")
+                #endif
             }
             finish(info: nil, error: failure)
             opened.resume(throwing: failure)

@@ -125,11 +125,15 @@ final class FileDownloadTests: XCTestCase {
         }
     }
 
-    /// The process's resident memory, in bytes (`/proc/self/statm`).
+    /// The process's resident memory, in bytes (`/proc/self/statm`; 0 elsewhere).
     static func residentBytes() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-        let pages = Int(text.split(separator: " ")[1]) ?? 0
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #if os(Linux)
+            let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+            let pages = Int(text.split(separator: " ")[1]) ?? 0
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+            return 0
+        #endif
     }
 }
 

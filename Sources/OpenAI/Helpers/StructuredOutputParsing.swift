@@ -107,6 +107,9 @@ extension ChatCompletionsAPI {
     ///   - name: The format's name; by default `Output`'s.
     ///   - strict: Whether the model must follow the schema exactly (OpenAI's strict mode).
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    ///   - isolation: The actor on which `Output`'s schema is derived and the reply decoded; the
+    ///     caller's by default, where an app type's `Decodable` conformance may be isolated (the
+    ///     main actor in an app target with default MainActor isolation).
     /// - Returns: The reply and each choice's decoded output or refusal.
     /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or does
     ///   not fit strict mode; ``OpenAIError`` as ``create(_:options:)`` does;
@@ -114,14 +117,14 @@ extension ChatCompletionsAPI {
     ///   was filtered (``StructuredOutputError/Kind/contentFilter``), or its text does not decode.
     public func parse<Output: Decodable>(
         _ body: CreateChatCompletionRequest, as type: Output.Type, name: String? = nil, strict: Bool = true,
-        options: RequestOptions = RequestOptions()
+        options: RequestOptions = RequestOptions(), isolation: isolated (any Actor)? = #isolation
     ) async throws -> ParsedChatCompletion<Output> {
         var body = body
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
         return try Self.parsed(try await create(body, options: options), as: type)
     }
 
-    /// Reads every choice of a structured-output reply (see ``parse(_:as:name:strict:options:)``).
+    /// Reads every choice of a structured-output reply (see ``parse(_:as:name:strict:options:isolation:)``).
     static func parsed<Output: Decodable>(_ completion: CreateChatCompletionResponse, as type: Output.Type) throws
         -> ParsedChatCompletion<Output>
     {
@@ -179,6 +182,9 @@ extension ResponsesAPI {
     ///   - name: The format's name; by default `Output`'s.
     ///   - strict: Whether the model must follow the schema exactly.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    ///   - isolation: The actor on which `Output`'s schema is derived and the reply decoded; the
+    ///     caller's by default, where an app type's `Decodable` conformance may be isolated (the
+    ///     main actor in an app target with default MainActor isolation).
     /// - Returns: The reply and its decoded output, or the refusal.
     /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or does
     ///   not fit strict mode; ``OpenAIError`` as ``create(_:options:)`` does;
@@ -186,7 +192,7 @@ extension ResponsesAPI {
     ///   (``StructuredOutputError/Kind/lengthLimit``) or `content_filter`, or its text does not decode.
     public func parse<Output: Decodable>(
         _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
-        options: RequestOptions = RequestOptions()
+        options: RequestOptions = RequestOptions(), isolation: isolated (any Actor)? = #isolation
     ) async throws -> ParsedResponse<Output> {
         let body = try Self.requestingFormat(of: type, name: name, strict: strict, in: body)
         return try Self.parsed(try await create(body, options: options), as: type)
@@ -203,7 +209,7 @@ extension ResponsesAPI {
         return body
     }
 
-    /// Reads a structured-output response (see ``parse(_:as:name:strict:options:)``).
+    /// Reads a structured-output response (see ``parse(_:as:name:strict:options:isolation:)``).
     static func parsed<Output: Decodable>(_ response: Response, as type: Output.Type) throws -> ParsedResponse<Output> {
         // Each `output_text` part is one JSON value; the first is the answer.
         var outputText: String?

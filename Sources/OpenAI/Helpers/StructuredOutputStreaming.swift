@@ -32,7 +32,7 @@ public enum StructuredOutputStreamEvent<Output: Decodable, Final>: Sendable wher
 extension ChatCompletionsAPI {
     /// Streams a chat completion whose reply is structured output of `Output`'s schema: the value
     /// so far after each content delta of the first choice, then the whole reply decoded as
-    /// ``parse(_:as:name:strict:options:)`` does.
+    /// ``parse(_:as:name:strict:options:isolation:)`` does.
     ///
     /// ```swift
     /// for try await event in try client.chat.completions.parseStream(request, as: Recipe.self) {
@@ -46,6 +46,12 @@ extension ChatCompletionsAPI {
     /// Content that stops being JSON (a model not in strict mode) ends the partial events; the
     /// completed reply then throws what `parse` throws for it.
     ///
+    /// `Output` is `Sendable` and its `Decodable` conformance nonisolated: values are decoded in
+    /// the stream's task and handed to the task that iterates. In an app target with default
+    /// MainActor isolation, declare it `nonisolated struct Forecast: Decodable { … }`; the compiler
+    /// rejects a main-actor-isolated conformance here ("cannot satisfy conformance requirement for
+    /// a 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
+    ///
     /// - Parameters:
     ///   - body: The request; its `responseFormat` is replaced, and `stream` set.
     ///   - type: The Swift type of the structured output.
@@ -57,7 +63,7 @@ extension ChatCompletionsAPI {
     ///   cancelling its task) closes the stream.
     /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or
     ///   does not fit strict mode. The iteration throws what ``createStream(_:options:)``'s does
-    ///   and, at the end, what ``parse(_:as:name:strict:options:)`` throws for the reply
+    ///   and, at the end, what ``parse(_:as:name:strict:options:isolation:)`` throws for the reply
     ///   (``StructuredOutputError``).
     public func parseStream<Output: Decodable & Sendable>(
         _ body: CreateChatCompletionRequest, as type: Output.Type, name: String? = nil, strict: Bool = true,
@@ -88,7 +94,13 @@ extension ChatCompletionsAPI {
 extension ResponsesAPI {
     /// Streams a response whose output is structured output of `Output`'s schema: the value so
     /// far after each `response.output_text.delta` of the first text part, then the whole
-    /// response decoded as ``parse(_:as:name:strict:options:)`` does.
+    /// response decoded as ``parse(_:as:name:strict:options:isolation:)`` does.
+    ///
+    /// `Output` is `Sendable` and its `Decodable` conformance nonisolated: values are decoded in
+    /// the stream's task and handed to the task that iterates. In an app target with default
+    /// MainActor isolation, declare it `nonisolated struct Forecast: Decodable { … }`; the compiler
+    /// rejects a main-actor-isolated conformance here ("cannot satisfy conformance requirement for
+    /// a 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
     ///
     /// - Parameters:
     ///   - body: The request; its `text.format` is replaced (its verbosity kept), and `stream` set.
@@ -100,7 +112,7 @@ extension ResponsesAPI {
     ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``).
     /// - Throws: ``JSONSchemaError`` before sending. The iteration throws what
     ///   ``createStream(_:options:)``'s does, the accumulator's ``ResponseStreamAccumulator/apply(_:)``
-    ///   errors, and, at the end, what ``parse(_:as:name:strict:options:)`` throws for the response.
+    ///   errors, and, at the end, what ``parse(_:as:name:strict:options:isolation:)`` throws for the response.
     public func parseStream<Output: Decodable & Sendable>(
         _ body: CreateResponse, as type: Output.Type, name: String? = nil, strict: Bool = true,
         options: RequestOptions = RequestOptions()

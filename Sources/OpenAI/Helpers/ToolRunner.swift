@@ -33,21 +33,42 @@ public struct RunnableFunction: Sendable {
 
     /// A function whose arguments are `Arguments`, decoded from the model's JSON before `run`.
     ///
+    /// The arguments are decoded on `isolation`, the actor that creates the function (by default
+    /// the caller's: the main actor in an app target with default MainActor isolation), because
+    /// that is where an app type's `Decodable` conformance may be isolated: a plain
+    /// `struct Weather: Decodable` works as it is. `run` then gets the decoded value; it runs
+    /// where its closure is isolated (a closure written as `{ @MainActor arguments in … }` runs on
+    /// the main actor, any other concurrently).
+    ///
     /// - Parameters:
     ///   - name: The function's name (`a-z`, `A-Z`, `0-9`, `_`, `-`; at most 64 characters).
     ///   - description: What the function does, for the model.
     ///   - arguments: The Swift type of the arguments; its schema is the function's parameters.
     ///   - strict: Whether the model must follow the schema exactly (checked here, before any request).
+    ///   - isolation: The actor on which the arguments are decoded; the caller's by default.
     ///   - run: The function; what it returns is sent to the model as the call's result, and what it
     ///     throws is sent as `Error: <description>`.
     /// - Throws: ``JSONSchemaError`` when `Arguments`' schema cannot be derived or does not fit strict mode.
-    public init<Arguments: Decodable & Sendable>(
+    public init<Arguments: Decodable>(
         name: String, description: String? = nil, arguments: Arguments.Type, strict: Bool = true,
+        isolation: isolated (any Actor)? = #isolation,
         run: @escaping @Sendable (Arguments) async throws -> String
     ) throws {
         self.definition = try FunctionObject(name: name, description: description, arguments: arguments, strict: strict)
+        // `Arguments` (its metatype and conformance) is used only inside `decodeAndRun`, which
+        // captures `isolation` and so runs on it: the domain the caller passed the conformance
+        // from. The compiler cannot see that a closure stored in a `Sendable` value keeps its
+        // isolation, hence `nonisolated(unsafe)` on the closure; the decoded value is new (made
+        // from the model's text just now) and handed to `run` alone, hence on the value.
+        nonisolated(unsafe) let decodeAndRun: (String) async throws -> String = { text in
+            _ = isolation
+            nonisolated(unsafe) let value = try StructuredOutputError.decode(
+                Arguments.self, from: text, what: "the arguments")
+            return try await run(value)
+        }
         self.run = { text in
-            try await run(StructuredOutputError.decode(Arguments.self, from: text, what: "the arguments"))
+            _ = isolation
+            return try await decodeAndRun(text)
         }
     }
 

@@ -8,8 +8,10 @@ import Foundation
     import Darwin
 #endif
 
-/// An `InputStream` over a ``MultipartBodyReader``, for `URLRequest.httpBodyStream` and
-/// `HTTPBodyStream`. The bytes are produced as the transport reads them.
+/// An `InputStream` over a ``MultipartBodyReader``, for `HTTPBodyStream`. The bytes are produced
+/// as the reader asks for them: libcurl or `URLRequest.httpBodyStream` on Linux, `SpooledBody`
+/// on Apple platforms (CFNetwork never gets this subclass: it would call run-loop scheduling
+/// methods an `InputStream` subclass does not implement).
 ///
 /// Read from one thread at a time, as every `InputStream`.
 final class MultipartInputStream: InputStream {

@@ -14,7 +14,11 @@ import Foundation
 /// turns verification off.
 /// Cancelling the calling task cancels the `URLSessionTask`, which closes the connection.
 /// Request bodies may be streams (``HTTPBodyStream``); upload progress comes from the delegate's
-/// `didSendBodyData`. A file body is uploaded with its `Content-Length`.
+/// `didSendBodyData`. A file body is uploaded with its `Content-Length`. On Apple platforms any
+/// other streamed body (a multipart form) is first written to a temporary file, readable by its
+/// owner only and removed when the request ends, and uploaded from there: CFNetwork is never
+/// handed a custom `InputStream`, and it reads the file again when it must resend the body. The
+/// body passes through memory 512 KiB at a time and costs its size on disk while the request runs.
 ///
 /// On Linux, a request with a buffered reply (``send(_:timeouts:)``) whose streamed body is read
 /// from files and bytes (a large multipart upload) skips URLSession and goes through libcurl
@@ -33,12 +37,27 @@ public final class URLSessionTransport: HTTPTransport {
     private let directUploads: Bool
     /// The configuration's `httpAdditionalHeaders`, for direct uploads.
     private let additionalHeaders: [String: String]
+    /// Whether a streamed body not read from a file is written to a temporary file and uploaded
+    /// from there (`SpooledBody`): on Apple platforms, where CFNetwork must not read a custom
+    /// `InputStream`; elsewhere only in the tests that run that path.
+    let spoolsStreamedBodies: Bool
 
     /// Creates a transport with its own `URLSession`.
     ///
     /// - Parameter configuration: The session configuration (proxies, connection limits, TLS);
     ///   `.default` when not given.
-    public init(configuration: URLSessionConfiguration = .default) {
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        #if canImport(Darwin)
+            self.init(configuration: configuration, spoolsStreamedBodies: true)
+        #else
+            self.init(configuration: configuration, spoolsStreamedBodies: false)
+        #endif
+    }
+
+    /// Creates a transport; `spoolsStreamedBodies` chooses the upload path of Apple platforms
+    /// (`SpooledBody`) on any platform, so that the tests run it on Linux too.
+    init(configuration: URLSessionConfiguration, spoolsStreamedBodies: Bool) {
+        self.spoolsStreamedBodies = spoolsStreamedBodies
         let delegate = TransportDelegate()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -52,7 +71,7 @@ public final class URLSessionTransport: HTTPTransport {
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
             // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
             directUploads =
-                configuration.connectionProxyDictionary == nil
+                !spoolsStreamedBodies && configuration.connectionProxyDictionary == nil
                 && (configuration.protocolClasses ?? []).allSatisfy {
                     String(reflecting: $0).hasPrefix("FoundationNetworking.")
                 } && CurlUpload.isAvailable
@@ -90,7 +109,7 @@ public final class URLSessionTransport: HTTPTransport {
             }
         #endif
         let handler = TaskHandler(mode: .buffered, request: request, timeouts: timeouts)
-        let task = try makeTask(request, timeouts: timeouts, handler: handler)
+        let task = try await makeTask(request, timeouts: timeouts, handler: handler)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<HTTPResponse, any Swift.Error>) in
@@ -113,7 +132,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: As ``send(_:timeouts:)``.
     public func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
         let handler = TaskHandler(mode: .streaming, request: request, timeouts: timeouts)
-        let task = try makeTask(request, timeouts: timeouts, handler: handler)
+        let task = try await makeTask(request, timeouts: timeouts, handler: handler)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>) in
@@ -128,9 +147,30 @@ public final class URLSessionTransport: HTTPTransport {
     /// connection is closed once they have arrived, so a huge error body costs no memory.
     public static let maxErrorBodyBytes = 64 << 10
 
-    private func makeTask(_ request: HTTPRequest, timeouts: HTTPTimeouts, handler: TaskHandler) throws
+    /// The task for `request`, registered with `handler`. A streamed body is first spooled to a
+    /// temporary file when ``spoolsStreamedBodies`` (the handler removes the file when the task
+    /// ends).
+    private func makeTask(_ request: HTTPRequest, timeouts: HTTPTimeouts, handler: TaskHandler) async throws
         -> URLSessionDataTask
     {
+        if Task.isCancelled {
+            throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
+        }
+        var spooled: SpooledBody?
+        if spoolsStreamedBodies, case .stream(let stream)? = request.body, stream.fileURL == nil {
+            spooled = try await SpooledBody.spool(stream)
+        }
+        do {
+            return try makeTask(request, timeouts: timeouts, handler: handler, spooled: spooled)
+        } catch {
+            spooled?.remove()
+            throw error
+        }
+    }
+
+    private func makeTask(
+        _ request: HTTPRequest, timeouts: HTTPTimeouts, handler: TaskHandler, spooled: SpooledBody?
+    ) throws -> URLSessionDataTask {
         if Task.isCancelled {
             throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
         }
@@ -150,7 +190,13 @@ public final class URLSessionTransport: HTTPTransport {
             task = session.dataTask(with: urlRequest)
         case .stream(let stream):
             handler.expectedBodyLength = stream.length
-            if let file = stream.fileURL {
+            if let spooled {
+                // Sent with its Content-Length, and read again by URLSession when it must resend.
+                handler.expectedBodyLength = spooled.length
+                handler.cleanup = { spooled.remove() }
+                urlRequest.setValue(nil, forHTTPHeaderField: "Transfer-Encoding")
+                task = session.uploadTask(with: urlRequest, fromFile: spooled.url)
+            } else if let file = stream.fileURL {
                 // An upload from a file is sent with its Content-Length.
                 task = session.uploadTask(with: urlRequest, fromFile: file)
             } else {
@@ -227,8 +273,8 @@ public final class URLSessionTransport: HTTPTransport {
 }
 
 /// The state of one `URLSessionTask`: where its head and body go, and its time limits.
-/// `@unchecked Sendable`: `lock` guards every `var` except `expectedBodyLength`, which is set
-/// before the task starts.
+/// `@unchecked Sendable`: `lock` guards every `var` except `expectedBodyLength` and `cleanup`,
+/// which are set before the task starts.
 private final class TaskHandler: @unchecked Sendable {
     enum Mode { case buffered, streaming }
 
@@ -245,6 +291,8 @@ private final class TaskHandler: @unchecked Sendable {
     /// Whether the request has a body, for the redirect rule.
     let hasBody: Bool
     var expectedBodyLength: Int64?
+    /// Runs once when the task has ended (removes a spooled body's file).
+    var cleanup: (@Sendable () -> Void)?
 
     private let lock = NSLock()
     private var buffered: CheckedContinuation<HTTPResponse, any Swift.Error>?
@@ -454,7 +502,10 @@ private final class TaskHandler: @unchecked Sendable {
         self.bodyContinuation = nil
         self.data = Data()
         self.task = nil
+        let cleanup = self.cleanup
+        self.cleanup = nil
         lock.unlock()
+        cleanup?()
         if let buffered {
             if let failure {
                 buffered.resume(throwing: failure)

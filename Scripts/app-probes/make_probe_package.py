@@ -1,0 +1,178 @@
+"""Writes the app-probe package: the README's code compiled as apps configure their targets.
+
+Usage: make_probe_package.py README ROOT OUTPUT
+  README  the README whose Swift blocks the probes compile (the first ```swift block under each of the headings in
+          BLOCKS below).
+  ROOT    the SDK's package folder (the probes depend on it by path).
+  OUTPUT  the folder to write (Package.swift and Sources/<Probe>/); files are rewritten only when they change, so
+          that SwiftPM keeps its build.
+
+Each probe is one executable target with the same two files: Readme.swift (the README's blocks: type declarations at
+file scope, the statements in one async function per block, as an app's view model or command would hold them) and
+main.swift (calls them in order). The targets differ only in their Swift settings (PROBES below).
+"""
+
+import os
+import re
+import sys
+
+# (heading, function signature): the statements of the block under the heading become the function's body.
+BLOCKS = [
+    ("## Quick start", "func quickStart() async throws"),
+    ("### Five everyday tasks", "func fiveTasks(pdf: URL, mp3: URL) async throws"),
+    ("### Structured outputs and function tools", "func structuredOutputs(client: OpenAIClient) async throws"),
+]
+
+# The approachable-concurrency features Xcode 26 turns on for a new app target (SWIFT_APPROACHABLE_CONCURRENCY), and
+# MemberImportVisibility, which its templates also turn on. The Swift 6 language mode has the last three already (and
+# warns when they are named again).
+XCODE_FEATURES = ["NonisolatedNonsendingByDefault", "InferIsolatedConformances", "MemberImportVisibility"]
+XCODE_FEATURES_BEFORE_SWIFT_6 = [
+    "InferSendableFromCaptures",
+    "GlobalActorIsolatedTypesUsability",
+    "DisableOutwardActorInference",
+]
+
+# name: (what it stands for, swiftSettings, language mode)
+PROBES = {
+    "XcodeAppDefaults": (
+        "a new Xcode 26 app target: default MainActor isolation, approachable concurrency, Swift 5 language mode",
+        [".defaultIsolation(MainActor.self)"]
+        + [f'.enableUpcomingFeature("{f}")' for f in XCODE_FEATURES + XCODE_FEATURES_BEFORE_SWIFT_6],
+        ".v5",
+    ),
+    "XcodeAppDefaultsSwift6": (
+        "the same target moved to the Swift 6 language mode (every concurrency diagnostic an error)",
+        [".defaultIsolation(MainActor.self)"] + [f'.enableUpcomingFeature("{f}")' for f in XCODE_FEATURES],
+        ".v6",
+    ),
+    "Swift5Mode": ("an app still in the Swift 5 language mode, nothing else set", [], ".v5"),
+    "Swift6Complete": ("the Swift 6 language mode: complete concurrency checking, no default isolation", [], ".v6"),
+}
+
+HEADER = "// Written by Scripts/app-probes/make_probe_package.py from {source}: do not edit.\n"
+
+MAIN = """import Foundation
+import OpenAI
+
+// The README's code, in order, against the server OPENAI_BASE_URL names; the files it uploads are
+// in the folder given as the first argument.
+let folder = URL(fileURLWithPath: CommandLine.arguments[1])
+try await quickStart()
+print()
+try await fiveTasks(
+    pdf: folder.appendingPathComponent("handbook.pdf"), mp3: folder.appendingPathComponent("meeting.mp3"))
+// The test server answers structured outputs with JSON only when it is not asked to play tool rounds.
+var configuration = OpenAIClient.Configuration.fromEnvironment()
+configuration.defaultHeaders["x-testserver-tool-rounds"] = nil
+try await structuredOutputs(client: try OpenAIClient(configuration: configuration))
+print("probe: done")
+"""
+
+
+def swift_block(readme, heading):
+    """The first ```swift block after the line `heading`, as lines."""
+    lines = readme.splitlines()
+    try:
+        start = lines.index(heading)
+    except ValueError:
+        sys.exit(f"make_probe_package: README has no heading `{heading}`")
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("#") and not lines[i].startswith("#" * (heading.count("#") + 1)):
+            break
+        if lines[i].strip() == "```swift":
+            end = lines.index("```", i + 1)
+            return lines[i + 1 : end]
+    sys.exit(f"make_probe_package: no ```swift block under `{heading}`")
+
+
+def split(block):
+    """(type declarations, statements): a declaration starts at column 0 and ends where its braces balance."""
+    declarations, statements, depth, inside = [], [], 0, False
+    for line in block:
+        if re.match(r"(import)\s", line):
+            continue
+        if not inside and re.match(r"(struct|enum|final class|class|actor)\s", line):
+            inside, depth = True, 0
+        if inside:
+            declarations.append(line)
+            depth += line.count("{") - line.count("}")
+            if depth == 0:
+                inside = False
+        else:
+            statements.append(line)
+    while statements and not statements[0].strip():
+        statements.pop(0)
+    return declarations, statements
+
+
+def readme_swift(readme, source):
+    declarations, functions = [], []
+    for heading, signature in BLOCKS:
+        types, statements = split(swift_block(readme, heading))
+        declarations += types
+        body = "\n".join(("    " + line) if line.strip() else "" for line in statements)
+        functions.append(f"// {heading.lstrip('# ')}\n{signature} {{\n{body}\n}}\n")
+    return (
+        HEADER.format(source=source)
+        + "import Foundation\nimport OpenAI\n\n"
+        + "\n".join(declarations)
+        + "\n\n"
+        + "\n".join(functions)
+    )
+
+
+def package_swift(root):
+    targets = []
+    for name, (about, settings, mode) in PROBES.items():
+        flags = settings + ['.unsafeFlags(["-warnings-as-errors"])', f".swiftLanguageMode({mode})"]
+        rendered = ",\n".join(" " * 16 + s for s in flags)
+        targets.append(
+            f"""        // {about}
+        .executableTarget(
+            name: "{name}",
+            dependencies: [.product(name: "OpenAI", package: "swift-openai")],
+            swiftSettings: [
+{rendered},
+            ]
+        ),"""
+        )
+    return (
+        "// swift-tools-version:6.2\n"
+        + HEADER.format(source="README.md")
+        + f"""import PackageDescription
+
+let package = Package(
+    name: "openai-app-probes",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    dependencies: [.package(name: "swift-openai", path: {root!r})],
+    targets: [
+"""
+        + "\n".join(targets)
+        + "\n    ]\n)\n"
+    ).replace("'", '"')
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path) and open(path).read() == text:
+        return
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    readme_path, root, output = sys.argv[1:]
+    readme = open(readme_path, encoding="utf-8").read()
+    code = readme_swift(readme, "README.md")
+    write(os.path.join(output, "Package.swift"), package_swift(os.path.abspath(root)))
+    for name in PROBES:
+        write(os.path.join(output, "Sources", name, "Readme.swift"), code)
+        write(os.path.join(output, "Sources", name, "main.swift"), HEADER.format(source="its template") + MAIN)
+    print(" ".join(PROBES))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The README's code compiled as apps configure their targets, then run against the local test server.
+#
+# Scripts/app-probes/make_probe_package.py writes a package (under the build folder) whose executable targets each
+# hold the README's Quick start, Five everyday tasks and Structured outputs blocks, depend on this package's `OpenAI`
+# product by path, and differ only in their Swift settings, all with warnings as errors:
+#   XcodeAppDefaults        a new Xcode 26 app target: default MainActor isolation, the approachable-concurrency
+#                           features (NonisolatedNonsendingByDefault, InferIsolatedConformances, ...),
+#                           MemberImportVisibility, the Swift 5 language mode;
+#   XcodeAppDefaultsSwift6  the same in the Swift 6 language mode;
+#   Swift5Mode              the Swift 5 language mode and nothing else;
+#   Swift6Complete          the Swift 6 language mode (complete concurrency checking).
+# Each probe then runs against Scripts/testserver (on ../shared/spec/openapi.yaml and ../shared/fixtures), configured
+# from the environment as the README says (`OpenAIClient()` reads OPENAI_API_KEY, OPENAI_BASE_URL and
+# OPENAI_CUSTOM_HEADERS); Scripts/app-probes/check_probe_run.py checks every request it made against the spec and
+# its output, and the probes' outputs must be the same.
+#
+# Usage: Scripts/test-app-probes.sh          (no arguments)
+# Environment:
+#   SCRATCH_PATH        the root build folder (default .build); the probes build in SCRATCH_PATH/app-probes.
+#   OPENAI_TEST_PYTHON  the Python for the test server (default Scripts/.venv/bin/python).
+#   CI=true             without ../shared or the Python, fail instead of skipping the run (the build still runs).
+# Exit status: 0 every probe built and ran as expected (or, outside CI, the run was skipped); 1 otherwise.
+set -euo pipefail
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+if [[ $# -ne 0 ]]; then
+    echo "usage: Scripts/test-app-probes.sh   (takes no arguments)" >&2
+    exit 2
+fi
+
+PROBES_DIR="${SCRATCH_PATH:-$ROOT/.build}/app-probes"
+PACKAGE="$PROBES_DIR/package"
+mkdir -p "$PROBES_DIR"
+read -r -a PROBES <<<"$(python3 Scripts/app-probes/make_probe_package.py README.md "$ROOT" "$PACKAGE")"
+echo "test-app-probes: ${#PROBES[@]} probes (${PROBES[*]}) in $PACKAGE"
+
+start="$(now)"
+echo "+ swift build --package-path $PACKAGE --scratch-path $PROBES_DIR/scratch"
+swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch"
+BIN_DIR="$(swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch" --show-bin-path)"
+echo "test-app-probes: built in $(elapsed_since "$start")s"
+
+SHARED="$ROOT/../shared"
+PYTHON="${OPENAI_TEST_PYTHON:-$ROOT/Scripts/.venv/bin/python}"
+if [[ ! -f "$SHARED/spec/openapi.yaml" || ! -d "$SHARED/fixtures" ]]; then
+    skip_unless_ci "test-app-probes: the run" "../shared/spec/openapi.yaml or ../shared/fixtures is missing."
+    exit
+fi
+if [[ ! -x "$PYTHON" ]]; then
+    skip_unless_ci "test-app-probes: the run" "No Python for the test server at $PYTHON (run Scripts/test.sh)."
+    exit
+fi
+
+WORK="$(temp_dir openai-app-probes)"
+SERVER_PID=""
+cleanup() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$PYTHON" Scripts/testserver/server.py --spec "$SHARED/spec/openapi.yaml" --fixtures "$SHARED/fixtures" \
+    --port 0 --port-file "$WORK/port" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 1200); do
+    [[ -s "$WORK/port" ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.05
+done
+if [[ ! -s "$WORK/port" ]]; then
+    echo "test-app-probes: FAILED: the test server did not start:" >&2
+    tail -n 20 "$WORK/server.log" >&2
+    exit 1
+fi
+SERVER="http://127.0.0.1:$(tr -d '[:space:]' <"$WORK/port")"
+echo "test-app-probes: test server at $SERVER"
+
+# The files the five tasks upload.
+printf '%%PDF-1.4 handbook' >"$WORK/handbook.pdf"
+python3 -c 'import sys; sys.stdout.buffer.write(bytes([0xFF, 0xFB, 0x90, 0x00]) + bytes(400))' >"$WORK/meeting.mp3"
+
+FAILURES=0
+DIGESTS=()
+for probe in "${PROBES[@]}"; do
+    scenario="app-probe-$probe-$$"
+    status=0
+    # The headers ask the server for one tool round and a vector-store file that is already processed.
+    env -u OPENAI_ORG_ID -u OPENAI_PROJECT_ID -u OPENAI_LOG OPENAI_API_KEY=sk-app-probe \
+        OPENAI_BASE_URL="$SERVER/v1" OPENAI_CUSTOM_HEADERS="x-testserver-scenario: $scenario
+x-testserver-tool-rounds: 1
+x-testserver-status-sequence: completed" \
+        timeout 120 "$BIN_DIR/$probe" "$WORK" >"$WORK/$probe.out" 2>"$WORK/$probe.err" || status=$?
+    if [[ $status -ne 0 ]]; then
+        echo "test-app-probes: $probe exited with status $status:"
+        head -n 40 "$WORK/$probe.err" | sed 's/^/  | /'
+        FAILURES=$((FAILURES + 1))
+        continue
+    fi
+    if ! python3 Scripts/app-probes/check_probe_run.py "$SERVER" "$scenario" "$WORK/$probe.out" \
+        >"$WORK/$probe.check"; then
+        FAILURES=$((FAILURES + 1))
+    fi
+    cat "$WORK/$probe.check"
+    DIGESTS+=("$(sed -n 's/.*output sha256 //p' "$WORK/$probe.check")")
+done
+if [[ ${#DIGESTS[@]} -gt 1 && "$(printf '%s\n' "${DIGESTS[@]}" | sort -u | wc -l)" -ne 1 ]]; then
+    echo "test-app-probes: the probes printed different outputs:"
+    for probe in "${PROBES[@]}"; do
+        diff -u "$WORK/${PROBES[0]}.out" "$WORK/$probe.out" | sed 's/^/  | /' || true
+    done
+    FAILURES=$((FAILURES + 1))
+fi
+echo "test-app-probes: what the first probe printed:"
+sed 's/^/  | /' "$WORK/${PROBES[0]}.out" 2>/dev/null || true
+if [[ $FAILURES -ne 0 ]]; then
+    echo "test-app-probes: FAILED ($FAILURES)." >&2
+    exit 1
+fi
+echo "test-app-probes: ${#PROBES[@]} probes built with warnings as errors and ran against the local server."
