@@ -4,8 +4,17 @@ import OpenAISDKTestSupport
 
 /// Type-checks every snapshot fixture's `expected/` Swift as the module `OpenAI` against the
 /// built `OpenAIRuntime` module (the target the generated code imports, as in the package), in
-/// Swift 6 language mode: the expected outputs must compile with zero errors and zero warnings.
+/// Swift 6 language mode: the expected outputs must compile with zero errors, and with zero warnings
+/// on the newest compiler (``warningsFail``).
 final class SnapshotCompileTests: XCTestCase {
+    /// Whether a warning fails a fixture: on the newest compiler only. Older ones (Swift 6.0–6.2,
+    /// in `platforms.yml`) warn differently about the same code; there errors alone decide.
+    #if compiler(>=6.3)
+        static let warningsFail = true
+    #else
+        static let warningsFail = false
+    #endif
+
     /// The runtime target the generated code is compiled against.
     static let runtimeModule = "OpenAIRuntime"
 
@@ -45,7 +54,7 @@ final class SnapshotCompileTests: XCTestCase {
         let slowest = outcomes.max { $0.seconds < $1.seconds }
         for outcome in outcomes.sorted(by: { $0.fixture < $1.fixture }) {
             let warnings = outcome.output.split(separator: "\n").filter { $0.contains(": warning:") }
-            if outcome.status != 0 || !warnings.isEmpty {
+            if outcome.status != 0 || (Self.warningsFail && !warnings.isEmpty) {
                 XCTFail(
                     """
                     \(outcome.fixture): swiftc exited \(outcome.status) with \(warnings.count) warning(s):

@@ -5,8 +5,10 @@ import OpenAISDKTestSupport
 @testable import OpenAIRealtime
 @testable import OpenAIWebSocket
 
-// Used only by the Linux integration tests (WebSocketIntegrationTests).
-#if canImport(Glibc)
+// Used by the integration tests: the built-in transport's on Linux (WebSocketIntegrationTests), the
+// session layer's on Linux and macOS (RealtimeSessionIntegrationTests, through URLSessionWebSocketTask
+// on macOS). `Process` exists on neither iOS, tvOS nor watchOS.
+#if os(Linux) || os(macOS)
 
     /// The Python `websockets` test server (Scripts/realtime-testserver/server.py), started once per
     /// test process on free loopback ports, with a throwaway CA made by make-test-certs.sh.
@@ -147,6 +149,10 @@ import OpenAISDKTestSupport
             )!
         }
     }
+
+#endif
+
+#if canImport(Glibc)
 
     /// What a connection holds in this process, read from `/proc` (Linux).
     enum ProcessResources {

@@ -9,7 +9,7 @@ import XCTest
 ///
 /// The body arrives at 200 MB/s, a fast network. (Unthrottled on loopback, FoundationNetworking
 /// can take up to a few hundred milliseconds to act on the cancellation while libcurl reads on,
-/// and holds what it read in its delegate queue meanwhile; see README, Security.)
+/// and holds what it read in its delegate queue meanwhile; see CONTRIBUTING.md, Security.)
 final class ErrorBodyBoundTests: XCTestCase {
     func testA200MegabyteErrorBodyIsCutAfterItsStartOnEveryPath() async throws {
         let server = try TestServer.shared()
