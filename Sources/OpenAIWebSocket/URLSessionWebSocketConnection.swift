@@ -142,8 +142,9 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
     /// then throws ``WebSocketError/Kind/timeout`` from ``start()``.
     private func startConnectDeadline(_ task: URLSessionWebSocketTask) {
         let deadline = configuration.connectTimeout
-        Task { [self] in
+        Task { [weak self] in
             try? await Task.sleep(for: deadline)
+            guard let self else { return }
             let stillOpening = shared.withLock { state -> Bool in
                 guard state.opened != nil, state.finished == nil else { return false }
                 state.connectTimedOut = true
