@@ -23,7 +23,7 @@ read -r -a CONFIGURATIONS <<<"${CONFIGURATIONS:-debug release}"
 
 WORK="$(temp_dir openai-first-build)"
 trap 'rm -rf "$WORK"' EXIT
-echo "# bench-first-build: swift build --target OpenAI, fresh scratch folder ($(uname -m), $(nproc) cores," \
+echo "# bench-first-build: swift build --target OpenAI, fresh scratch folder ($(uname -m), $(getconf _NPROCESSORS_ONLN) cores," \
     "$(swift --version 2>&1 | sed -n 1p), $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 for configuration in "${CONFIGURATIONS[@]}"; do
     times=()

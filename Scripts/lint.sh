@@ -25,11 +25,11 @@
 #            and version, then DO NOT EDIT) exactly as the folder's Manifest.swift does; the manifest's spec-sha256
 #            (the spec hash is in the manifest alone) is Spec/lock.json's sha256; the manifest lists exactly the
 #            folder's Swift files.
-#   portability  no Linux-only spelling outside a branch only Linux compiles (Scripts/lint/portability.py), in
-#            hand-written and generated Swift: `Glibc.`, `import Glibc`, `.rawValue` on a C constant
-#            (`SOCK_STREAM.rawValue`), `/proc`, `/dev/shm`; a branch only Linux compiles is an `#if`/`#elseif` naming
-#            `os(Linux)`, `canImport(Glibc)` or `canImport(Musl)`, or excluding Apple with `!canImport(Darwin)`, or
-#            the `#else` of a chain that names Apple's platforms only. Such a spelling stops a build on Apple platforms.
+#   portability  no Linux-only spelling outside a branch only Linux compiles (Scripts/lint/portability.py, which
+#            lists the spellings and the branches), in every Swift file of the tree (hand-written, generated, snapshot
+#            data): `Glibc.`, `import Glibc`, `import FoundationNetworking` unguarded, `.rawValue` on a C constant
+#            (`SOCK_STREAM.rawValue`), `MSG_NOSIGNAL`, `/proc` and `/dev/shm` paths. Such a spelling stops a build on
+#            Apple platforms.
 # Each check ends with a line `lint: CHECK: ok|FAILED|SKIPPED (details; seconds)`; a summary of them comes last.
 # Environment:
 #   CI=true              a check that cannot run here (swift format, ruff, pytest or ../shared/spec missing) fails
@@ -422,8 +422,8 @@ PY
 
 check_portability() {
     local status=0
-    cat "$WORK/hand-written" "$WORK/generated" >"$WORK/portable"
-    python3 "$ROOT/Scripts/lint/portability.py" "$WORK/portable" >"$WORK/portability.out" || status=$?
+    # Every Swift file of the tree: hand-written, generated, and the snapshots' expected output (compiled on macOS too).
+    python3 "$ROOT/Scripts/lint/portability.py" "$WORK/files" >"$WORK/portability.out" || status=$?
     cat "$WORK/portability.out"
     NOTE="$(tail -n 1 "$WORK/portability.out" | sed 's/^portability: //')"
     [[ $status -eq 0 ]]

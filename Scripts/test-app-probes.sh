@@ -35,7 +35,12 @@ fi
 PROBES_DIR="${SCRATCH_PATH:-$ROOT/.build}/app-probes"
 PACKAGE="$PROBES_DIR/package"
 mkdir -p "$PROBES_DIR"
-read -r -a PROBES <<<"$(python3 Scripts/app-probes/make_probe_package.py README.md "$ROOT" "$PACKAGE")"
+probes="$(python3 Scripts/app-probes/make_probe_package.py README.md "$ROOT" "$PACKAGE")"
+read -r -a PROBES <<<"$probes"
+if [[ ${#PROBES[@]} -eq 0 ]]; then
+    echo "test-app-probes: FAILED: make_probe_package.py named no probe" >&2
+    exit 1
+fi
 echo "test-app-probes: ${#PROBES[@]} probes (${PROBES[*]}) in $PACKAGE"
 
 start="$(now)"
@@ -96,7 +101,8 @@ for probe in "${PROBES[@]}"; do
         OPENAI_BASE_URL="$SERVER/v1" OPENAI_CUSTOM_HEADERS="x-testserver-scenario: $scenario
 x-testserver-tool-rounds: 1
 x-testserver-status-sequence: completed" \
-        timeout 120 "$BIN_DIR/$probe" "$WORK" >"$WORK/$probe.out" 2>"$WORK/$probe.err" || status=$?
+        python3 Scripts/app-probes/run_with_timeout.py 120 "$BIN_DIR/$probe" "$WORK" \
+        >"$WORK/$probe.out" 2>"$WORK/$probe.err" || status=$?
     if [[ $status -ne 0 ]]; then
         echo "test-app-probes: $probe exited with status $status:"
         head -n 40 "$WORK/$probe.err" | sed 's/^/  | /'

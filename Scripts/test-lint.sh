@@ -15,10 +15,12 @@
 #                   one line over the generator's line cap (the cap lint.sh prints) fails naming it;
 #   headers         a generated file without its first header line fails naming it; a Spec/lock.json whose sha256
 #                   is not the manifest's fails naming Sources/OpenAI/Generated/Manifest.swift;
-#   portability     each Linux-only spelling (`Glibc.close`, `import Glibc`, `SOCK_STREAM.rawValue`, `/proc/self/fd`,
-#                   `/dev/shm`) planted in a hand-written file outside any `#if` fails naming it; the same lines
-#                   inside `#if os(Linux)`, `#if canImport(Glibc)`, `#if !canImport(Darwin)` and the `#else` of
-#                   `#if canImport(Darwin)`, or in comments, pass.
+#   portability     each Linux-only spelling (`Glibc.close`, `import Glibc` with and without an attribute, an
+#                   unguarded `import FoundationNetworking`, `SOCK_STREAM.rawValue`, `MSG_NOSIGNAL`, `/proc/self/fd`,
+#                   `/dev/shm`) planted in a hand-written file outside any `#if`, and `Glibc.` or `import Glibc` in
+#                   branches an Apple platform also compiles (the `#else` of `os(macOS)` alone, `os(Linux) ||
+#                   os(macOS)`, `! os(Linux)`, `!(os(Linux))`): each fails naming the file. The same spellings in
+#                   Linux branches of every kind, in comments, and a `"*/*"` string before them, pass.
 # To stay cheap, the copy's Scripts/testserver/tests keeps only conftest.py and test_structured_outputs.py (they start
 # no server); the whole suite runs in Scripts/lint.sh on the checkout (Scripts/test.sh's Lint step).
 #
@@ -258,19 +260,26 @@ finish
 
 begin portability "Linux-only spellings outside a Linux branch"
 PORTABLE="Sources/OpenAIRuntime/LintSelfTestPortability.swift"
-for spelling in 'let fd = Glibc.close(3)' 'import Glibc' 'let kind = Int32(SOCK_STREAM.rawValue)' \
+# Each case: a Linux-only spelling outside any branch, or in a branch that an Apple platform also compiles.
+for planted in 'let fd = Glibc.close(3)' 'import Glibc' '@preconcurrency import Glibc' 'import FoundationNetworking' \
+    'let kind = Int32(SOCK_STREAM.rawValue)' 'let flags = MSG_NOSIGNAL' \
     'let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")' \
-    'let shm = URL(fileURLWithPath: "/dev/shm/openai")'; do
+    'let shm = URL(fileURLWithPath: "/dev/shm/openai")' \
+    $'#if os(macOS)\n#else\n    import Glibc\n#endif' \
+    $'#if os(Linux) || os(macOS)\n    let fd = Glibc.close(3)\n#endif' \
+    $'#if ! os(Linux)\n    let fd = Glibc.close(3)\n#endif' \
+    $'#if !(os(Linux))\n    let fd = Glibc.close(3)\n#endif'; do
     plant "$PORTABLE"
-    printf 'import Foundation\n\n%s\n' "$spelling" >"$COPY/$PORTABLE"
-    expect_failure portability "$PORTABLE" "\`$spelling\` outside any #if"
+    printf 'import Foundation\n\n%s\n' "$planted" >"$COPY/$PORTABLE"
+    expect_failure portability "$PORTABLE" "\`${planted//$'\n'/ ⏎ }\`"
     restore
 done
 plant "$PORTABLE"
 cat >"$COPY/$PORTABLE" <<'SWIFT'
 import Foundation
 
-// Glibc.close(3), SOCK_STREAM.rawValue and /proc/self/fd in a comment.
+// Glibc.close(3), SOCK_STREAM.rawValue and "/proc/self/fd" in a comment; "*/*" in a string opens no comment.
+let accept = "*/*"
 #if os(Linux)
     import Glibc
     let kind = Int32(SOCK_STREAM.rawValue)
@@ -278,13 +287,24 @@ import Foundation
 #if canImport(Glibc)
     let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
 #endif
+#if (os(Linux) && arch(x86_64)) || canImport(Musl)
+    let flags = MSG_NOSIGNAL
+#endif
 #if !canImport(Darwin) && canImport(Foundation)
     let closed = Glibc.close(3)
+#endif
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
 #endif
 #if canImport(Darwin)
     let shm = ""
 #else
     let shm = "/dev/shm/openai"
+#endif
+#if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+#elseif os(Windows)
+#else
+    let musl = Musl.close(3)
 #endif
 SWIFT
 expect_pass portability "the same spellings inside Linux branches and in a comment"

@@ -12,6 +12,7 @@ file scope, the statements in one async function per block, as an app's view mod
 main.swift (calls them in order). The targets differ only in their Swift settings (PROBES below).
 """
 
+import json
 import os
 import re
 import sys
@@ -86,13 +87,17 @@ def swift_block(readme, heading):
     sys.exit(f"make_probe_package: no ```swift block under `{heading}`")
 
 
+# A type declaration at column 0, with its attributes and modifiers (`nonisolated struct`, `@MainActor final class`).
+DECLARATION = re.compile(r"(@\w+\s+|nonisolated\s+|final\s+|public\s+|private\s+)*(struct|enum|class|actor)\s")
+
+
 def split(block):
     """(type declarations, statements): a declaration starts at column 0 and ends where its braces balance."""
     declarations, statements, depth, inside = [], [], 0, False
     for line in block:
         if re.match(r"(import)\s", line):
             continue
-        if not inside and re.match(r"(struct|enum|final class|class|actor)\s", line):
+        if not inside and DECLARATION.match(line):
             inside, depth = True, 0
         if inside:
             declarations.append(line)
@@ -145,12 +150,12 @@ def package_swift(root):
 let package = Package(
     name: "openai-app-probes",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
-    dependencies: [.package(name: "swift-openai", path: {root!r})],
+    dependencies: [.package(name: "swift-openai", path: {json.dumps(root)})],
     targets: [
 """
         + "\n".join(targets)
         + "\n    ]\n)\n"
-    ).replace("'", '"')
+    )
 
 
 def write(path, text):

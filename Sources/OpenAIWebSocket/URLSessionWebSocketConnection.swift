@@ -42,6 +42,16 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
     /// or the network drops it; ``WebSocketConfiguration/connectTimeout`` is ``start()``'s timer.
     static let idleTimeoutSeconds: TimeInterval = 24 * 60 * 60
 
+    /// Whether this is watchOS, where a failed connection may be TN3135's restriction (the check
+    /// that reads it compiles on every platform).
+    static var runsOnWatchOS: Bool {
+        #if os(watchOS)
+            true
+        #else
+            false
+        #endif
+    }
+
     let shared = Locked(Shared())
     private let request: URLRequest
     private let configuration: WebSocketConfiguration
@@ -239,10 +249,8 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                 } catch {
                     result = .failure(error)
                 }
-                // `Message` is not `Sendable` in every swift-corelibs-foundation release.
-                nonisolated(unsafe) let message = result
                 shared.withLock { $0.session }?.delegateQueue.addOperation { [self] in
-                    deliver(message, from: task)
+                    deliver(result, from: task)
                 }
             }
         #endif
@@ -366,21 +374,19 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                 failure = WebSocketError(
                     .tlsVerificationFailed,
                     error?.localizedDescription ?? "untrusted certificate")
+            } else if Self.runsOnWatchOS, urlError?.code == .notConnectedToInternet {
+                // TN3135: watchOS lets an app use URLSessionWebSocketTask only while it has an
+                // active audio session (long-form audio) or a CallKit call; otherwise the
+                // connection fails as if there were no network.
+                failure = WebSocketError(
+                    .unsupported,
+                    "watchOS allows URLSessionWebSocketTask only in an app with an active audio "
+                        + "session or CallKit call (Apple TN3135, low-level networking on watchOS); "
+                        + "the connection failed: "
+                        + (error?.localizedDescription ?? "not connected to the internet"))
             } else {
-                #if os(watchOS)
-                    // TN3135: watchOS lets an app use URLSessionWebSocketTask only while it has an
-                    // active audio session (long-form audio) or a CallKit call; otherwise the
-                    // connection fails as if there were no network.
-                    failure = WebSocketError(
-                        .unsupported,
-                        "watchOS allows URLSessionWebSocketTask only in an app with an active "
-                            + "audio session or CallKit call (Apple TN3135, low-level networking on "
-                            + "watchOS); the connection failed: "
-                            + (error?.localizedDescription ?? "connection failed"))
-                #else
-                    failure = WebSocketError(
-                        .connectionFailed, error?.localizedDescription ?? "connection failed")
-                #endif
+                failure = WebSocketError(
+                    .connectionFailed, error?.localizedDescription ?? "connection failed")
             }
             finish(info: nil, error: failure)
             opened.resume(throwing: failure)

@@ -36,6 +36,8 @@ public enum POSIX {
     }
 
     /// `getrusage(2)` of the terminated and waited-for children of this process.
+    ///
+    /// - Returns: Their summed usage (times, peak resident size: see ``childrenPeakResidentKiB()``).
     public static func childrenUsage() -> rusage {
         var usage = rusage()
         #if canImport(Glibc)

@@ -12,25 +12,17 @@ import XCTest
     /// Large streamed uploads through ``URLSessionTransport`` on Linux go through libcurl directly
     /// (`CurlUpload`), against the local test server.
     final class DirectUploadTests: XCTestCase {
-        private var directory: URL!
+        private var folder: UploadTestFolder!
 
         override func setUpWithError() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-upload-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            folder = try UploadTestFolder(prefix: "direct-upload")
         }
 
         override func tearDownWithError() throws {
-            try? FileManager.default.removeItem(at: directory)
+            folder.remove()
         }
 
-        /// A file of `size` bytes, 3 MiB by default: over the 1 MiB in-memory limit, so streamed.
-        private func file(size: Int = 3 << 20) throws -> URL {
-            let url = directory.appendingPathComponent("train.jsonl")
-            var bytes = [UInt8](repeating: 0, count: size)
-            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
-            try Data(bytes).write(to: url)
-            return url
-        }
+        private func file(size: Int = 3 << 20) throws -> URL { try folder.file(size: size) }
 
         func testAStreamedUploadIsSentWithItsContentLengthAndReportsProgress() async throws {
             XCTAssertTrue(CurlUpload.isAvailable, "libcurl.so.4 loads where FoundationNetworking runs")

@@ -13,25 +13,17 @@ import XCTest
 /// through `URLSessionTransport(configuration:spoolsStreamedBodies: true)` against the local test
 /// server.
 final class SpooledUploadTests: XCTestCase {
-    private var directory: URL!
+    private var folder: UploadTestFolder!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("spooled-upload-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try UploadTestFolder(prefix: "spooled-upload")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        folder.remove()
     }
 
-    /// A file of `size` bytes (3 MiB by default: over the 1 MiB in-memory limit, so streamed).
-    private func file(size: Int = 3 << 20) throws -> URL {
-        let url = directory.appendingPathComponent("train.jsonl")
-        var bytes = [UInt8](repeating: 0, count: size)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
-        try Data(bytes).write(to: url)
-        return url
-    }
+    private func file(size: Int = 3 << 20) throws -> URL { try folder.file(size: size) }
 
     /// The spooled files of this process's temporary folder.
     private func spooledFiles() throws -> [String] {
@@ -75,7 +67,7 @@ final class SpooledUploadTests: XCTestCase {
         XCTAssertEqual(sent.sha256, hex(HMACSHA256.digest(Array(try Data(contentsOf: url)))), "the file's bytes")
         XCTAssertNil(record.headers["transfer-encoding"], "not chunked")
         XCTAssertEqual(progress.withLock { $0.last }.map(Int.init), length, "progress ends at the whole body")
-        XCTAssertEqual(try spooledFiles(), before, "the temporary file is gone")
+        XCTAssertEqual(Set(try spooledFiles()), Set(before), "the temporary file is gone")
     }
 
     func testASpooledBodyIsSentAgainOnASameOriginRedirect() async throws {
@@ -115,20 +107,48 @@ final class SpooledUploadTests: XCTestCase {
         let url = try file(size: 1000)
         let body = HTTPBodyStream.replayable(length: 2000) { InputStream(url: url)! }
         do {
-            _ = try await SpooledBody.spool(body, in: directory)
+            _ = try await SpooledBody.spool(body, in: folder.url)
             XCTFail("a body shorter than its length is refused")
         } catch let error as OpenAIError {
             XCTAssertEqual(error.kind, .invalidRequest)
             XCTAssertTrue(error.message.contains("1000 bytes"), error.message)
             XCTAssertTrue(error.message.contains("2000"), error.message)
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         XCTAssertEqual(left, ["train.jsonl"], "no spooled file is left")
-        let spooled = try await SpooledBody.spool(try HTTPBodyStream.file(url), in: directory)
+        let spooled = try await SpooledBody.spool(try HTTPBodyStream.file(url), in: folder.url)
         defer { spooled.remove() }
         XCTAssertEqual(spooled.length, 1000)
         XCTAssertEqual(try Data(contentsOf: spooled.url), try Data(contentsOf: url))
         let permissions = try FileManager.default.attributesOfItem(atPath: spooled.url.path)[.posixPermissions]
         XCTAssertEqual((permissions as? NSNumber)?.intValue, 0o600, "readable by its owner only")
+    }
+
+    func testAStalledStreamPartEndsAtTheRequestTimeoutAndLeavesNoFile() async throws {
+        let server = try TestServer.shared()
+        let before = Set(try spooledFiles())
+        // A stream that promises a megabyte and never yields.
+        let stalled = AsyncStream<Data> { _ in }
+        let client = try server.client(
+            maxRetries: 0, timeout: 1,
+            transport: URLSessionTransport(configuration: .default, spoolsStreamedBodies: true)
+        )
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.files.create(
+                .init(file: FileUpload(stream: stalled, length: 1 << 20, filename: "train.jsonl"), purpose: .batch))
+            XCTFail("a body that never comes cannot be sent")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .timeout, error.message)
+            XCTAssertTrue(error.message.contains("request timeout of 1"), error.message)
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10), "the spool stopped at its limit")
+        // The writer thread, woken by the stopped stream, removes its file.
+        var left = Set(try spooledFiles()).subtracting(before)
+        for _ in 0..<100 where !left.isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+            left = Set(try spooledFiles()).subtracting(before)
+        }
+        XCTAssertEqual(left, [], "no spooled file is left")
     }
 }

@@ -73,15 +73,21 @@ final class ChunkHandoff: @unchecked Sendable {
         }
     }
 
-    /// Reader side: stops the producer (the request ended early).
+    /// Stops the producer (the request ended early) and wakes a reader waiting in ``next()``,
+    /// which then throws ``OpenAIError`` of kind ``OpenAIError/Kind/cancelled``; from any thread.
     func cancel() {
         lock.lock()
         cancelled = true
+        if !finished {
+            finished = true
+            failure = OpenAIError(kind: .cancelled, message: "The request body's stream was stopped.")
+        }
         let waiting = producer
         producer = nil
         let task = _task
         lock.unlock()
         waiting?.resume(returning: false)
         task?.cancel()
+        available.signal()
     }
 }

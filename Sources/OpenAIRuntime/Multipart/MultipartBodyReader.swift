@@ -18,7 +18,8 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt
 /// the body is collected), streams chunk by chunk. No file is ever held in memory, and at most
 /// one stream chunk, so memory stays flat whatever the files' sizes.
 ///
-/// Used from one thread at a time (the transport's I/O thread, or ``MultipartBody/collectData()``).
+/// Used from one thread at a time (the transport's I/O thread, or ``MultipartBody/collectData()``),
+/// but for ``abort()``, which any thread may call.
 final class MultipartBodyReader {
     /// The size of the chunks read from files, in bytes (64 KiB).
     static let chunkSize = 64 * 1024
@@ -31,6 +32,9 @@ final class MultipartBodyReader {
     private var current: Source?
     /// The number of bytes produced so far.
     private(set) var bytesRead: Int64 = 0
+    /// The stream parts started so far, and whether ``abort()`` was called: the only state shared
+    /// across threads.
+    private let started = Locked((handoffs: [ChunkHandoff](), aborted: false))
 
     private enum Source {
         case file(FileHandle, remaining: Int64, name: String)
@@ -158,8 +162,25 @@ final class MultipartBodyReader {
                     kind: .invalidRequest, message: "Cannot open \(url.path): \(error.localizedDescription)")
             }
         case .stream(let source):
-            current = .stream(try source.claim(), remaining: source.length, name: file.filename)
+            let handoff = try source.claim()
+            let aborted = started.withLock { state in
+                state.handoffs.append(handoff)
+                return state.aborted
+            }
+            if aborted { handoff.cancel() }
+            current = .stream(handoff, remaining: source.length, name: file.filename)
         }
+    }
+
+    /// Stops every stream part's producer and wakes a read waiting for its next chunk, which then
+    /// throws ``OpenAIError`` of kind ``OpenAIError/Kind/cancelled``; from any thread (a request
+    /// that was cancelled or ran out of time while its body was being read).
+    func abort() {
+        let handoffs = started.withLock { state in
+            state.aborted = true
+            return state.handoffs
+        }
+        for handoff in handoffs { handoff.cancel() }
     }
 
     /// Releases the open file or stops the stream producer.

@@ -28,6 +28,12 @@ final class MultipartInputStream: InputStream {
         if status == .notOpen { status = .open }
     }
 
+    /// Stops the stream parts' producers from any thread: a `read` waiting for a chunk returns -1
+    /// (``MultipartBodyReader/abort()``).
+    func abort() {
+        reader.abort()
+    }
+
     override func close() {
         reader.close()
         status = .closed

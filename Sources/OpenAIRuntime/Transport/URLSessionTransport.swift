@@ -54,8 +54,13 @@ public final class URLSessionTransport: HTTPTransport {
         #endif
     }
 
-    /// Creates a transport; `spoolsStreamedBodies` chooses the upload path of Apple platforms
-    /// (`SpooledBody`) on any platform, so that the tests run it on Linux too.
+    /// Creates a transport that may take the upload path of Apple platforms on any platform, so
+    /// that the tests run it on Linux too.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session configuration.
+    ///   - spoolsStreamedBodies: Whether a streamed body that is not a file is written to a
+    ///     temporary file and uploaded from there (`SpooledBody`), as on Apple platforms.
     init(configuration: URLSessionConfiguration, spoolsStreamedBodies: Bool) {
         self.spoolsStreamedBodies = spoolsStreamedBodies
         let delegate = TransportDelegate()
@@ -149,7 +154,10 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// The task for `request`, registered with `handler`. A streamed body is first spooled to a
     /// temporary file when ``spoolsStreamedBodies`` (the handler removes the file when the task
-    /// ends).
+    /// ends), within `timeouts`' request and idle limits of its own.
+    ///
+    /// - Throws: ``OpenAIError``: of kind ``OpenAIError/Kind/cancelled`` when the task is
+    ///   cancelled, or what `SpooledBody.spool(_:timeouts:in:)` throws.
     private func makeTask(_ request: HTTPRequest, timeouts: HTTPTimeouts, handler: TaskHandler) async throws
         -> URLSessionDataTask
     {
@@ -158,7 +166,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         var spooled: SpooledBody?
         if spoolsStreamedBodies, case .stream(let stream)? = request.body, stream.fileURL == nil {
-            spooled = try await SpooledBody.spool(stream)
+            spooled = try await SpooledBody.spool(stream, timeouts: timeouts)
         }
         do {
             return try makeTask(request, timeouts: timeouts, handler: handler, spooled: spooled)
