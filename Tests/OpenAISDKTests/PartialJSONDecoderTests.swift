@@ -31,6 +31,37 @@ final class PartialJSONDecoderTests: XCTestCase {
         XCTAssertEqual(try value(after: #"[-0.25, 1E-2"#), [-0.25])
     }
 
+    func testNestingDeeperThanTheLimitThrowsAtItsOpeningCharacterInsteadOfExhaustingTheStack() throws {
+        // 50 KB of `[` once overflowed the stack when the value so far was released.
+        var deep = PartialJSONDecoder()
+        XCTAssertThrowsError(try deep.append(String(repeating: "[", count: 50_000))) { error in
+            XCTAssertEqual((error as? PartialJSONError)?.offset, PartialJSONDecoder.maxDepth)
+            XCTAssertEqual(
+                (error as? PartialJSONError)?.message,
+                "objects and arrays nest deeper than 512 levels, the most this decoder reads")
+        }
+        XCTAssertEqual(deep.byteCount, PartialJSONDecoder.maxDepth, "nothing past the limit was read")
+        // 512 levels, objects and arrays mixed, are read and closed.
+        var atLimit = PartialJSONDecoder()
+        let open = (0..<PartialJSONDecoder.maxDepth).map { $0.isMultiple(of: 2) ? "[" : #"{"a":"# }.joined()
+        let close = (0..<PartialJSONDecoder.maxDepth).reversed().map { $0.isMultiple(of: 2) ? "]" : "}" }.joined()
+        try atLimit.append(open + "1" + close)
+        XCTAssertTrue(atLimit.isComplete)
+        var depth = 0
+        var value = try atLimit.finish()
+        while true {
+            switch value {
+            case .array(let elements): value = elements[0]
+            case .object(let members): value = members["a"]!
+            default:
+                XCTAssertEqual(value, 1)
+                XCTAssertEqual(depth, PartialJSONDecoder.maxDepth)
+                return
+            }
+            depth += 1
+        }
+    }
+
     func testTheRevisionGrowsExactlyWhenTheValueSoFarChanges() throws {
         var decoder = PartialJSONDecoder()
         try decoder.append(#"{"na"#)

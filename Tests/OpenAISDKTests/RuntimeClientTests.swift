@@ -245,6 +245,50 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertTrue(transport.requests.isEmpty)
     }
 
+    func testTimeoutsAndEventSizesThatCannotWorkAreRefusedBeforeAnythingIsSent() async throws {
+        // 1e300 once trapped on every request, and .nan crashed inside FoundationNetworking.
+        let refused: [(String, (inout OpenAIClient.Configuration) -> Void)] = [
+            ("Configuration.requestTimeout is 1e+300 s", { $0.requestTimeout = 1e300 }),
+            ("Configuration.idleTimeout is nan s", { $0.idleTimeout = .nan }),
+            ("Configuration.connectTimeout is inf s", { $0.connectTimeout = .infinity }),
+            ("Configuration.requestTimeout is 0.0 s", { $0.requestTimeout = 0 }),
+            ("Configuration.idleTimeout is -1.0 s", { $0.idleTimeout = -1 }),
+            ("Configuration.requestTimeout is 31536000.5 s", { $0.requestTimeout = HTTPTimeouts.longest + 0.5 }),
+            ("Configuration.maxStreamEventBytes is 0", { $0.maxStreamEventBytes = 0 }),
+        ]
+        for (message, change) in refused {
+            var configuration = OpenAIClient.Configuration(apiKey: "sk-1")
+            change(&configuration)
+            XCTAssertThrowsError(try OpenAIClient(configuration: configuration)) { error in
+                XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest, message)
+                XCTAssertTrue("\(error)".contains(message), "\(error)")
+            }
+        }
+        var longest = OpenAIClient.Configuration(apiKey: "sk-1")
+        longest.requestTimeout = HTTPTimeouts.longest
+        longest.idleTimeout = 0.001
+        XCTAssertNoThrow(try OpenAIClient(configuration: longest), "a year and a millisecond are limits")
+
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 200) }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1"), transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        for (name, options) in [
+            ("RequestOptions.requestTimeout is 1e+300 s", RequestOptions(requestTimeout: 1e300)),
+            ("RequestOptions.idleTimeout is nan s", RequestOptions(idleTimeout: .nan)),
+            ("RequestOptions.connectTimeout is -inf s", RequestOptions(connectTimeout: -.infinity)),
+        ] {
+            do {
+                _ = try await client.sendRaw(
+                    APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: options)
+                XCTFail("\(name): accepted")
+            } catch let error as OpenAIError {
+                XCTAssertEqual(error.kind, .invalidRequest)
+                XCTAssertTrue(error.message.contains(name), error.message)
+            }
+        }
+        XCTAssertTrue(transport.requests.isEmpty, "nothing was sent")
+    }
+
     func testCustomHeadersComeFromTheEnvironmentOnePerLine() throws {
         let configuration = OpenAIClient.Configuration.fromEnvironment([
             "OPENAI_API_KEY": "sk-1",

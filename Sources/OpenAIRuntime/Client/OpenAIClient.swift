@@ -38,8 +38,10 @@ public final class OpenAIClient: Sendable {
     ///   - transport: The HTTP transport; ``URLSessionTransport`` by default.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when the
     ///   configuration has no credential at all (no API key, admin key or key provider), or a
-    ///   negative `maxRetries` (rejected rather than read as 0, so that a mistake shows), Azure
-    ///   settings with both an API key and a key provider, a ``Configuration/dataResidency``
+    ///   negative `maxRetries` (rejected rather than read as 0, so that a mistake shows), a
+    ///   timeout that is not a number of seconds greater than 0 and at most a year
+    ///   (``HTTPTimeouts/longest``; `.nan`, `.infinity`, `1e300` included), a
+    ///   `maxStreamEventBytes` under 1, Azure settings with both an API key and a key provider, a ``Configuration/dataResidency``
     ///   beside a ``Configuration/baseURL`` other than the default, or a data residency prefix
     ///   that is not a DNS label.
     public convenience init(
@@ -66,6 +68,15 @@ public final class OpenAIClient: Sendable {
             throw OpenAIError(
                 kind: .invalidRequest,
                 message: "Configuration.maxRetries is \(configuration.maxRetries); it must be 0 or more.")
+        }
+        try HTTPTimeouts.check(configuration.requestTimeout, "Configuration.requestTimeout")
+        try HTTPTimeouts.check(configuration.idleTimeout, "Configuration.idleTimeout")
+        try HTTPTimeouts.check(configuration.connectTimeout, "Configuration.connectTimeout")
+        guard configuration.maxStreamEventBytes > 0 else {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message:
+                    "Configuration.maxStreamEventBytes is \(configuration.maxStreamEventBytes); it must be 1 or more.")
         }
         if configuration.azure != nil, configuration.apiKey != nil, configuration.apiKeyProvider != nil {
             throw OpenAIError(

@@ -23,8 +23,15 @@ import Foundation
 /// not the length of the whole text (`Scripts/bench-partial-json.sh` measures it). Text that is
 /// not JSON (RFC 8259) throws at the first character that cannot continue it (for a malformed
 /// number, at the character after it); bytes that are not UTF-8 read as U+FFFD, as `String`
-/// does, and a lone surrogate escape (`\ud83d` not followed by its low half) as U+FFFD.
+/// does, and a lone surrogate escape (`\ud83d` not followed by its low half) as U+FFFD. Objects and
+/// arrays nest at most ``maxDepth`` deep (512, as Foundation's `JSONDecoder`): a deeper one throws
+/// at its opening character, so no reply can build a value whose release or decoding would
+/// exhaust the stack.
 public struct PartialJSONDecoder: Sendable {
+    /// The deepest nesting of objects and arrays read (512 levels, Foundation's `JSONDecoder`'s
+    /// limit too); the opening `{` or `[` of level 513 throws ``PartialJSONError``.
+    public static let maxDepth = 512
+
     /// An open object or array; mutated in place, so a value completing in it costs a copy of
     /// its storage only when a snapshot (``value``) shares it.
     private struct Frame: Sendable {
@@ -266,10 +273,12 @@ public struct PartialJSONDecoder: Sendable {
     private mutating func readStructural(_ byte: UInt8) throws {
         switch (state, byte) {
         case (.value, UInt8(ascii: "{")):
+            try checkDepth()
             stack.append(Frame(isObject: true))
             revision += 1
             state = .firstKey
         case (.value, UInt8(ascii: "[")):
+            try checkDepth()
             stack.append(Frame(isObject: false))
             revision += 1
             state = .value
@@ -391,6 +400,13 @@ public struct PartialJSONDecoder: Sendable {
 
     private mutating func appendScalar(_ scalar: Unicode.Scalar) {
         UTF8.encode(scalar) { token.append($0) }
+    }
+
+    /// Throws when one more object or array would nest deeper than ``maxDepth``.
+    private func checkDepth() throws {
+        if stack.count >= Self.maxDepth {
+            throw failure("objects and arrays nest deeper than \(Self.maxDepth) levels, the most this decoder reads")
+        }
     }
 
     private func failure(_ message: String) -> PartialJSONError {

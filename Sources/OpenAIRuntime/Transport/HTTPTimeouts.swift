@@ -32,6 +32,27 @@ public struct HTTPTimeouts: Sendable, Hashable {
 
     /// The defaults: 600 s per attempt and without bytes (as OpenAI's SDKs), 10 s to connect.
     public static let `default` = HTTPTimeouts(request: 600, idle: 600, connect: 10)
+
+    /// The longest limit a client takes, in seconds: a year (31,536,000 s). Longer ones, and
+    /// limits that are not finite, would overflow the timers' nanosecond arithmetic.
+    public static let longest: TimeInterval = 365 * 24 * 3600
+
+    /// Checks one limit as a client takes it: a number of seconds greater than 0 and at most
+    /// ``longest``.
+    ///
+    /// - Parameters:
+    ///   - value: The limit, in seconds.
+    ///   - name: Where it was set, for the error (`Configuration.requestTimeout`).
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` naming `name` and the value
+    ///   when it is not finite, not greater than 0, or longer than ``longest``.
+    package static func check(_ value: TimeInterval, _ name: String) throws {
+        guard value.isFinite, value > 0, value <= longest else {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message: "\(name) is \(value) s; a timeout must be a number of seconds greater than 0 and at most "
+                    + "\(Int(longest)) (a year).")
+        }
+    }
 }
 
 extension Duration {

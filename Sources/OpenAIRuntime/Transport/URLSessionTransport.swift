@@ -186,7 +186,7 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         // URLSession's interval is an idle timer (FoundationNetworking truncates it to whole
         // seconds); the handler's timers enforce the exact limits, this is a backstop behind them.
-        urlRequest.timeoutInterval = min(max(timeouts.idle.rounded(.up) + 2, 3), Self.longestTimeout)
+        urlRequest.timeoutInterval = min(max(timeouts.idle.rounded(.up) + 2, 3), HTTPTimeouts.longest)
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task: URLSessionDataTask
         switch request.body {
@@ -224,10 +224,6 @@ public final class URLSessionTransport: HTTPTransport {
         delegate.register(handler, for: task.taskIdentifier)
         return task
     }
-
-    /// The longest interval handed to URLSession, in seconds (a year): FoundationNetworking turns
-    /// the interval into integer milliseconds.
-    private static let longestTimeout: TimeInterval = 365 * 24 * 3600
 
     /// Routes the session's delegate callbacks to the handler of each task.
     /// `@unchecked Sendable`: `lock` guards `handlers`.
