@@ -47,6 +47,48 @@ final class ChatToolRunnerTests: XCTestCase {
         XCTAssertEqual(declared.first?["function"]?["strict"], true)
     }
 
+    func testAtMostMaxConcurrentCallsRunAtOnceAndEveryResultGoesBackInOrder() async throws {
+        let scenario = TestServer.scenario()
+        let client = try server.client(
+            maxRetries: 0, headers: ["x-testserver-scenario": scenario, "x-testserver-tool-rounds": "1"])
+        let probe = ConcurrencyProbe()
+        // The test server's model calls every tool offered, at once: 12 calls in one reply.
+        let tools = try (0..<12).map { index in
+            try RunnableFunction(name: "tool_\(index)", arguments: NoArguments.self) { _ in
+                await probe.enter()
+                try await Task.sleep(for: .milliseconds(30))
+                await probe.leave()
+                return "done \(index)"
+            }
+        }
+        let run = try await client.chat.completions.runTools(try request(), tools: tools, maxConcurrentCalls: 3)
+        let mostAtOnce = await probe.mostAtOnce
+        XCTAssertEqual(mostAtOnce, 3, "three calls at once, never more")
+        XCTAssertEqual(run.content, "tool results: " + (0..<12).map { "done \($0)" }.joined(separator: " | "))
+    }
+
+    func testTwoToolsWithOneNameAreRefusedBeforeAnythingIsSent() async throws {
+        let scenario = TestServer.scenario()
+        let client = try server.client(maxRetries: 0, headers: ["x-testserver-scenario": scenario])
+        let tools = try weatherAndTimeTools() + [weatherAndTimeTools()[0]]
+        do {
+            _ = try await client.chat.completions.runTools(try request(), tools: tools)
+            XCTFail("two tools named get_weather were sent")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+            XCTAssertEqual(
+                error.message, "Two tools are named `get_weather`: a function's name must be unique among the tools.")
+        }
+        do {
+            _ = try await client.responses.runTools(.init(model: "gpt-4.1", input: "Weather?"), tools: tools)
+            XCTFail("two tools named get_weather were sent")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .invalidRequest)
+        }
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 0)
+    }
+
     func testTheStreamedLoopYieldsChunksCallsAndResultsAsTheyHappen() async throws {
         let scenario = TestServer.scenario()
         let client = try server.client(

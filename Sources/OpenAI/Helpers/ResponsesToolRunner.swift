@@ -78,7 +78,7 @@ extension Tool {
     }
 }
 
-/// What ``ResponsesAPI/runTools(_:tools:maxRounds:approve:options:)`` did.
+/// What ``ResponsesAPI/runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)`` did.
 public struct ResponseToolRun: Sendable {
     /// Every reply, in order; the last is the final answer unless ``stoppedAtMaxRounds``.
     public var responses: [Response]
@@ -115,6 +115,9 @@ extension ResponsesAPI {
     ///   - body: The request: its input starts the conversation; the tools are added to its own.
     ///   - tools: The functions the model may call.
     ///   - maxRounds: The most replies to ask for (at least 1).
+    ///   - maxConcurrentCalls: The most calls of one reply that run at once (at least 1; 8 by
+    ///     default): the others wait for a slot, so a reply asking for thousands of calls does not
+    ///     start them all.
     ///   - approve: Asked before each call, concurrently for the calls of one reply; `nil` runs every call.
     ///   - options: Per-request headers, query items, timeout and retries, for every request; an
     ///     idempotency key `k` is sent as `k-round-1`, `k-round-2`, ….
@@ -123,35 +126,39 @@ extension ResponsesAPI {
     ///   cancelled; `DecodingError` when `body.input` is of a kind this SDK does not know and not a
     ///   list of items.
     public func runTools(
-        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int = 10,
+        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int = 10, maxConcurrentCalls: Int = 8,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ResponseToolRun {
-        try await runToolLoop(body, tools: tools, maxRounds: maxRounds, approve: approve, options: options) {
+        try await runToolLoop(
+            body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
+            options: options
+        ) {
             body, options, _ in
             try await create(body, options: options)
         } emit: { _ in
         }
     }
 
-    /// ``runTools(_:tools:maxRounds:approve:options:)`` with each reply streamed: yields every
+    /// ``runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)`` with each reply streamed: yields every
     /// event as it arrives (text deltas, function-call argument deltas, …), each tool call before
     /// it runs and its result when it is ready, then the whole run.
     ///
-    /// - Parameters: As ``runTools(_:tools:maxRounds:approve:options:)``.
+    /// - Parameters: As ``runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)``.
     /// - Returns: The events, in the order they happen; the first request is sent when iteration
     ///   starts (each iteration runs the loop again), and stopping the iteration (or cancelling
     ///   its task) stops the loop.
     /// - Throws: The iteration throws what ``createStream(_:options:)``'s iteration throws, the
     ///   accumulator's errors, and `CancellationError`.
     public func runToolsStream(
-        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int = 10,
+        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int = 10, maxConcurrentCalls: Int = 8,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<ResponseStreamEvent, ResponseToolRun>> {
         EventSequence { emit in
             let run = try await runToolLoop(
-                body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
+                body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
+                options: options
             ) { body, options, round in
                 var accumulator = try ResponseStreamAccumulator()
                 for try await event in try createStream(body, options: options) {
@@ -173,14 +180,14 @@ extension ResponsesAPI {
 
     /// The loop of both forms: `reply` gets one round's response.
     private func runToolLoop(
-        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int,
+        _ body: CreateResponse, tools: [RunnableFunction], maxRounds: Int, maxConcurrentCalls: Int,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, options: RequestOptions,
         reply: (_ body: CreateResponse, _ options: RequestOptions, _ round: Int) async throws -> Response,
         emit: (ToolRunEvent<ResponseStreamEvent, ResponseToolRun>) -> Void
     ) async throws -> ResponseToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function($0.responsesTool) }
-        let byName = RunnableFunction.byName(tools)
+        let byName = try RunnableFunction.byName(tools)
         let serverKeepsItems = body.conversation != nil
         var run = ResponseToolRun(responses: [], items: try body.input?.items() ?? [], stoppedAtMaxRounds: false)
         let rounds = max(1, maxRounds)
@@ -215,7 +222,8 @@ extension ResponsesAPI {
                 run.stoppedAtMaxRounds = true
                 return run
             }
-            let outputs = try await RunnableFunction.results(of: requests, tools: byName, approve: approve, emit: emit)
+            let outputs = try await RunnableFunction.results(
+                of: requests, tools: byName, maxConcurrent: maxConcurrentCalls, approve: approve, emit: emit)
             for (slot, (request, output)) in zip(slots, zip(requests, outputs)) {
                 results[slot] = .functionCallOutput(callID: request.id, output: output)
             }

@@ -13,8 +13,8 @@ extension ChatCompletionResponseMessage {
 }
 
 /// A function the model may call, with the Swift code that runs it: the tools of
-/// ``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)`` and
-/// ``ResponsesAPI/runTools(_:tools:maxRounds:approve:options:)``.
+/// ``ChatCompletionsAPI/runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)`` and
+/// ``ResponsesAPI/runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)``.
 public struct RunnableFunction: Sendable {
     /// The function as a Chat Completions request declares it.
     public var definition: FunctionObject
@@ -99,7 +99,7 @@ public enum ToolCallApproval: Sendable, Equatable {
     case decline(reason: String)
 }
 
-/// What ``ChatCompletionsAPI/runTools(_:tools:maxRounds:approve:options:)`` did.
+/// What ``ChatCompletionsAPI/runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)`` did.
 public struct ChatToolRun: Sendable {
     /// Every reply, in order; the last is the final answer unless ``stoppedAtMaxRounds``.
     public var completions: [CreateChatCompletionResponse]
@@ -130,6 +130,9 @@ extension ChatCompletionsAPI {
     ///   - body: The request: its messages start the conversation; the tools are added to its own.
     ///   - tools: The functions the model may call.
     ///   - maxRounds: The most replies to ask for (at least 1).
+    ///   - maxConcurrentCalls: The most calls of one reply that run at once (at least 1; 8 by
+    ///     default): the others wait for a slot, so a reply asking for thousands of calls does not
+    ///     start them all.
     ///   - approve: Asked before each call, concurrently for the calls of one reply; `nil` runs every call.
     ///   - options: Per-request headers, query items, timeout and retries, for every request; an
     ///     idempotency key `k` is sent as `k-round-1`, `k-round-2`, … so that each reply is its own
@@ -139,17 +142,21 @@ extension ChatCompletionsAPI {
     ///   cancelled (between replies; running tools see the cancellation).
     public func runTools(
         _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int = 10,
+        maxConcurrentCalls: Int = 8,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatToolRun {
-        try await runToolLoop(body, tools: tools, maxRounds: maxRounds, approve: approve, options: options) {
+        try await runToolLoop(
+            body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
+            options: options
+        ) {
             body, options, _ in
             try await create(body, options: options)
         } emit: { _ in
         }
     }
 
-    /// ``runTools(_:tools:maxRounds:approve:options:)`` with each reply streamed: yields every
+    /// ``runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)`` with each reply streamed: yields every
     /// chunk as it arrives, each tool call before it runs and its result when it is ready, then
     /// the whole run.
     ///
@@ -164,7 +171,7 @@ extension ChatCompletionsAPI {
     /// }
     /// ```
     ///
-    /// - Parameters: As ``runTools(_:tools:maxRounds:approve:options:)``.
+    /// - Parameters: As ``runTools(_:tools:maxRounds:maxConcurrentCalls:approve:options:)``.
     /// - Returns: The events, in the order they happen; the first request is sent when iteration
     ///   starts (each iteration runs the loop again), and stopping the iteration (or cancelling
     ///   its task) stops the loop.
@@ -172,12 +179,14 @@ extension ChatCompletionsAPI {
     ///   `CancellationError`.
     public func runToolsStream(
         _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int = 10,
+        maxConcurrentCalls: Int = 8,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<CreateChatCompletionStreamResponse, ChatToolRun>> {
         EventSequence { emit in
             let run = try await runToolLoop(
-                body, tools: tools, maxRounds: maxRounds, approve: approve, options: options
+                body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
+                options: options
             ) { body, options, round in
                 var accumulator = ChatCompletionStreamAccumulator()
                 for try await chunk in try createStream(body, options: options) {
@@ -197,7 +206,7 @@ extension ChatCompletionsAPI {
 
     /// The loop of both forms: `reply` gets one round's reply.
     private func runToolLoop(
-        _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int,
+        _ body: CreateChatCompletionRequest, tools: [RunnableFunction], maxRounds: Int, maxConcurrentCalls: Int,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, options: RequestOptions,
         reply: (_ body: CreateChatCompletionRequest, _ options: RequestOptions, _ round: Int) async throws ->
             CreateChatCompletionResponse,
@@ -205,7 +214,7 @@ extension ChatCompletionsAPI {
     ) async throws -> ChatToolRun {
         var body = body
         body.tools = (body.tools ?? []) + tools.map { .function(ChatCompletionTool(function: $0.definition)) }
-        let byName = RunnableFunction.byName(tools)
+        let byName = try RunnableFunction.byName(tools)
         var run = ChatToolRun(completions: [], messages: body.messages, stoppedAtMaxRounds: false)
         let rounds = max(1, maxRounds)
         for round in 1...rounds {
@@ -221,7 +230,8 @@ extension ChatCompletionsAPI {
                 run.stoppedAtMaxRounds = true
                 return run
             }
-            let results = try await Self.results(of: calls, round: round, tools: byName, approve: approve, emit: emit)
+            let results = try await Self.results(
+                of: calls, round: round, tools: byName, maxConcurrent: maxConcurrentCalls, approve: approve, emit: emit)
             for (id, result) in results {
                 run.messages.append(.tool(ChatCompletionRequestToolMessage(content: .string(result), toolCallID: id)))
             }
@@ -230,8 +240,8 @@ extension ChatCompletionsAPI {
     }
 }
 
-/// An event of a streamed tool run (``ChatCompletionsAPI/runToolsStream(_:tools:maxRounds:approve:options:)``,
-/// ``ResponsesAPI/runToolsStream(_:tools:maxRounds:approve:options:)``), in the order it happens.
+/// An event of a streamed tool run (``ChatCompletionsAPI/runToolsStream(_:tools:maxRounds:maxConcurrentCalls:approve:options:)``,
+/// ``ResponsesAPI/runToolsStream(_:tools:maxRounds:maxConcurrentCalls:approve:options:)``), in the order it happens.
 public enum ToolRunEvent<StreamEvent: Sendable, Run: Sendable>: Sendable {
     /// An event of the reply of round `round` (from 1): a chat chunk or a Responses stream event.
     case event(StreamEvent, round: Int)
@@ -244,11 +254,13 @@ public enum ToolRunEvent<StreamEvent: Sendable, Run: Sendable>: Sendable {
 }
 
 extension ChatCompletionsAPI {
-    /// The result of each call, in call order: function calls run by ``RunnableFunction/results(of:tools:approve:emit:)``,
-    /// an `Error:` result for the kinds `runTools` does not run.
+    /// The result of each call, in call order: function calls run by
+    /// ``RunnableFunction/results(of:tools:maxConcurrent:approve:emit:)``, an `Error:` result for the
+    /// kinds `runTools` does not run.
     static func results<Event, Run>(
         of calls: [ChatCompletionMessageToolCallValue], round: Int, tools: [String: RunnableFunction],
-        approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, emit: (ToolRunEvent<Event, Run>) -> Void
+        maxConcurrent: Int, approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?,
+        emit: (ToolRunEvent<Event, Run>) -> Void
     ) async throws -> [(id: String, result: String)] {
         var results: [(id: String, result: String)] = []
         var requests: [(index: Int, request: ToolCallRequest)] = []
@@ -266,37 +278,56 @@ extension ChatCompletionsAPI {
             }
         }
         let outputs = try await RunnableFunction.results(
-            of: requests.map(\.request), tools: tools, approve: approve, emit: emit)
+            of: requests.map(\.request), tools: tools, maxConcurrent: maxConcurrent, approve: approve, emit: emit)
         for (slot, output) in zip(requests.map(\.index), outputs) { results[slot].result = output }
         return results
     }
 }
 
 extension RunnableFunction {
-    /// The tools by function name; of two with one name, the first.
-    static func byName(_ tools: [RunnableFunction]) -> [String: RunnableFunction] {
-        Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// The tools by function name.
+    ///
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` naming the first name
+    ///   two tools share: the model could not tell them apart, and the API refuses the request.
+    static func byName(_ tools: [RunnableFunction]) throws -> [String: RunnableFunction] {
+        var byName: [String: RunnableFunction] = [:]
+        for tool in tools {
+            let name = tool.definition.name
+            guard byName.updateValue(tool, forKey: name) == nil else {
+                throw OpenAIError(
+                    kind: .invalidRequest,
+                    message: "Two tools are named `\(name)`: a function's name must be unique among the tools.")
+            }
+        }
+        return byName
     }
 
-    /// Runs the calls concurrently, each at most once, and gives their results in call order
-    /// (`emit` hears of each call as it starts and of each result as it is ready): a
+    /// Runs the calls concurrently, at most `maxConcurrent` at once (at least 1), each at most once,
+    /// and gives their results in call order (`emit` hears of each call when it is asked for and
+    /// of each result as it is ready): a
     /// call the tools do not define, that the hook declines, whose arguments do not decode or
     /// that throws gets a result that says so (`Error: …`, `The call was declined: …`).
     ///
     /// - Throws: `CancellationError` when the task is cancelled while they run.
     static func results<Event, Run>(
-        of requests: [ToolCallRequest], tools: [String: RunnableFunction],
+        of requests: [ToolCallRequest], tools: [String: RunnableFunction], maxConcurrent: Int,
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)?, emit: (ToolRunEvent<Event, Run>) -> Void
     ) async throws -> [String] {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for (index, request) in requests.enumerated() {
-                emit(.toolCall(request))
+            for request in requests { emit(.toolCall(request)) }
+            var next = 0
+            func startNext() {
+                let index = next
+                let request = requests[index]
+                next += 1
                 group.addTask { (index, await result(of: request, tools: tools, approve: approve)) }
             }
+            while next < min(max(1, maxConcurrent), requests.count) { startNext() }
             var results = [String](repeating: "", count: requests.count)
             for try await (index, result) in group {
                 results[index] = result
                 emit(.toolResult(requests[index], output: result))
+                if next < requests.count, !Task.isCancelled { startNext() }
             }
             try Task.checkCancellation()
             return results
