@@ -189,6 +189,8 @@ class _Context:
         warnings = self.record.get("validation", {}).get("warnings")
         if warnings:
             out["x-testserver-warnings"] = str(len(warnings))
+        if "set-cookie" in self.control:
+            out["Set-Cookie"] = f"{self.control['set-cookie']}; Path=/"
         return out
 
     def reply(self, status: int, body: bytes, content_type: str = "application/json", extra=None) -> web.Response:

@@ -165,4 +165,28 @@ final class RedirectTests: XCTestCase {
             RedirectPolicy.sameOriginLocation(
                 of: HTTPResponse(statusCode: 302, headers: ["Location": "/v2/models"]), for: original))
     }
+
+    func testEachClientKeepsItsOwnCookiesAndWritesNoneToTheSharedStore() async throws {
+        // A server (an edge proxy) sets a cookie on client A's replies.
+        let scenarioA = TestServer.scenario("cookiesA")
+        let first = try server.client(
+            apiKey: "sk-test-client-a", maxRetries: 0,
+            headers: ["x-testserver-scenario": scenarioA, "x-testserver-set-cookie": "edge=alpha"])
+        _ = try await first.models.list()
+        _ = try await first.models.list()
+        let recordsA = try await server.requests(scenario: scenarioA)
+        XCTAssertNil(recordsA.first?.headers["cookie"])
+        XCTAssertEqual(recordsA.last?.headers["cookie"], "edge=alpha", "a client sends back what it was given")
+        // Client B, with another key, in the same process: it never sends A's cookie.
+        let scenarioB = TestServer.scenario("cookiesB")
+        let second = try server.client(
+            apiKey: "sk-test-client-b", maxRetries: 0, headers: ["x-testserver-scenario": scenarioB])
+        _ = try await second.models.list()
+        let recordsB = try await server.requests(scenario: scenarioB)
+        XCTAssertEqual(recordsB.count, 1)
+        XCTAssertNil(recordsB.first?.headers["cookie"], "another client's cookie crossed over")
+        XCTAssertFalse(
+            (HTTPCookieStorage.shared.cookies ?? []).contains { $0.name == "edge" },
+            "the process's shared (persisted) store holds no cookie of the SDK's")
+    }
 }

@@ -45,7 +45,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own `URLSession`.
     ///
     /// - Parameter configuration: The session configuration (proxies, connection limits, TLS);
-    ///   `.default` when not given.
+    ///   `.default` when not given. It is copied; when it uses the process's shared cookie store
+    ///   (as `.default` does), the copy gets a store of its own in memory: each transport, so each
+    ///   client, keeps its cookies to itself and writes none to disk.
     public convenience init(configuration: URLSessionConfiguration = .default) {
         #if canImport(Darwin)
             self.init(configuration: configuration, spoolsStreamedBodies: true)
@@ -63,6 +65,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///     temporary file and uploaded from there (`SpooledBody`), as on Apple platforms.
     init(configuration: URLSessionConfiguration, spoolsStreamedBodies: Bool) {
         self.spoolsStreamedBodies = spoolsStreamedBodies
+        let configuration = Self.ownCookies(configuration)
         let delegate = TransportDelegate()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -92,6 +95,19 @@ public final class URLSessionTransport: HTTPTransport {
 
     deinit {
         session.finishTasksAndInvalidate()
+    }
+
+    /// A copy of `configuration` whose cookies are this transport's own when it would use the
+    /// process's shared store: a cookie a server set for one client (another API key) is never
+    /// sent by another, and none is written to disk (FoundationNetworking persists the shared
+    /// store in the home folder). A store the caller chose, or none, is kept as it is.
+    private static func ownCookies(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        guard let copy = configuration.copy() as? URLSessionConfiguration else { return configuration }
+        if copy.httpCookieStorage === HTTPCookieStorage.shared {
+            // An ephemeral configuration's store: in memory, and new for each configuration.
+            copy.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
+        }
+        return copy
     }
 
     /// Sends `request` and returns the response with its whole body.
