@@ -37,7 +37,7 @@ final class RedirectTests: XCTestCase {
 
     private func headers(_ record: TestServer.Record) -> [String: String] { record.headers }
 
-    func testCrossOriginRedirectsOfAPostAreFollowedOnlyWithoutCredentialsOrBody() async throws {
+    func testNoRedirectOfAPostIsFollowedAcrossOriginsNorTurnedIntoAGet() async throws {
         for status in [301, 302, 303, 307, 308] {
             let scenario = TestServer.scenario("crossOrigin\(status)")
             let client = try client(scenario, redirect: status, to: otherOrigin)
@@ -49,25 +49,43 @@ final class RedirectTests: XCTestCase {
             }
             let records = try await server.requests(scenario: scenario)
             XCTAssertEqual(records.first?.headers["authorization"], "Bearer sk-test-redirect-secret", "\(status)")
-            if status == 307 || status == 308 {
-                // Following would send the body to the other origin: the 3xx is the reply.
-                XCTAssertEqual(records.count, 1, "\(status): not followed")
-                XCTAssertEqual(thrown?.statusCode, status)
-                XCTAssertEqual(thrown?.headers.first { $0.key.lowercased() == "location" }?.value, otherOrigin)
-                continue
-            }
-            XCTAssertEqual(records.count, 2, "\(status): followed")
-            let redirected = try XCTUnwrap(records.last)
-            XCTAssertEqual(
-                redirected.headers["host"], server.secondRootURL.host.map { "\($0):\(server.secondRootURL.port!)" })
-            XCTAssertEqual(redirected.method, "GET", "\(status) turns the POST into a GET")
-            XCTAssertNil(redirected.headers["authorization"], "\(status)")
-            XCTAssertNil(redirected.headers["openai-organization"], "\(status)")
-            XCTAssertNil(redirected.headers["openai-project"], "\(status)")
-            XCTAssertEqual(redirected.bodySize, 0, "\(status): no body")
-            XCTAssertGreaterThan(records[0].bodySize, 0, "\(status): the first request had its body")
-            XCTAssertFalse("\(redirected.raw)".contains("secret"), "\(status): nothing secret arrived")
+            // 307/308 would send the body to the other origin; 301-303 would turn the POST into a
+            // GET whose reply is not the POST's: the 3xx is the reply, thrown with its Location.
+            XCTAssertEqual(records.count, 1, "\(status): not followed")
+            XCTAssertEqual(thrown?.statusCode, status)
+            XCTAssertEqual(thrown?.headers.first { $0.key.lowercased() == "location" }?.value, otherOrigin)
         }
+        // The same origin: 301-303 of a POST are not followed either (a 307 is: the body goes again).
+        for status in [301, 302, 303] {
+            let scenario = TestServer.scenario("sameOrigin\(status)")
+            let client = try client(scenario, redirect: status, to: server.baseURL.absoluteString + "/embeddings")
+            do {
+                _ = try await client.embeddings.create(try Self.embedding.decode())
+                XCTFail("\(status): the POST was answered by a GET")
+            } catch let error as OpenAIError {
+                XCTAssertEqual(error.statusCode, status)
+            }
+            let records = try await server.requests(scenario: scenario)
+            XCTAssertEqual(records.map(\.method), ["POST"], "\(status): not followed")
+        }
+    }
+
+    func testARedirectOfAGetIsFollowedAcrossOriginsWithoutCredentials() async throws {
+        let scenario = TestServer.scenario()
+        let client = try client(scenario, redirect: 302, to: server.secondRootURL.absoluteString + "/v1/models")
+        // The other origin refuses the request without its credential (a 400 from the test server).
+        _ = try? await client.models.list()
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 2, "followed")
+        let redirected = try XCTUnwrap(records.last)
+        XCTAssertEqual(
+            redirected.headers["host"], server.secondRootURL.host.map { "\($0):\(server.secondRootURL.port!)" })
+        XCTAssertEqual(redirected.method, "GET")
+        XCTAssertEqual(records.first?.headers["authorization"], "Bearer sk-test-redirect-secret")
+        XCTAssertNil(redirected.headers["authorization"])
+        XCTAssertNil(redirected.headers["openai-organization"])
+        XCTAssertNil(redirected.headers["openai-project"])
+        XCTAssertFalse("\(redirected.raw)".contains("secret"), "nothing secret arrived")
     }
 
     func testSameOriginRedirectIsFollowedWithCredentialsAndBody() async throws {
@@ -103,7 +121,8 @@ final class RedirectTests: XCTestCase {
             "x-testserver-redirect-location": otherOrigin,
         ]
         let client = try OpenAIClient(configuration: configuration)
-        _ = try? await client.embeddings.create(try Self.embedding.decode())
+        // A GET: a redirect of a POST is not followed at all.
+        _ = try? await client.models.list()
         let records = try await server.requests(scenario: scenario)
         XCTAssertEqual(records.first?.headers["api-key"], "azure-secret-key")
         XCTAssertEqual(records.count, 2)
@@ -133,26 +152,35 @@ final class RedirectTests: XCTestCase {
         ]
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let original = URL(string: "https://api.openai.com/v1/models")!
-        let followed = try XCTUnwrap(RedirectPolicy.follow(from: original, to: request, hasBody: true))
+        let followed = try XCTUnwrap(RedirectPolicy.follow(from: original, method: "GET", to: request, hasBody: false))
         XCTAssertEqual(followed.allHTTPHeaderFields, ["Accept": "application/json"])
         // Same origin: as URLSession built it.
         XCTAssertEqual(
-            RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: request, hasBody: false)?
+            RedirectPolicy.follow(
+                from: URL(string: "https://elsewhere.example/v0")!, method: "GET", to: request, hasBody: false)?
                 .allHTTPHeaderFields?.count, headers.count)
         // A redirect that keeps the body is left to the client, whatever the origin.
         var post = request
         post.httpMethod = "POST"
-        XCTAssertNil(RedirectPolicy.follow(from: original, to: post, hasBody: true))
-        XCTAssertNil(RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: post, hasBody: true))
+        XCTAssertNil(RedirectPolicy.follow(from: original, method: "POST", to: post, hasBody: true))
+        XCTAssertNil(
+            RedirectPolicy.follow(
+                from: URL(string: "https://elsewhere.example/v0")!, method: "POST", to: post, hasBody: true))
+        // A POST that a 301-303 turns into a GET, with a body or without (an action such as cancel).
+        XCTAssertNil(RedirectPolicy.follow(from: original, method: "POST", to: request, hasBody: true))
+        XCTAssertNil(
+            RedirectPolicy.follow(
+                from: URL(string: "https://elsewhere.example/v0")!, method: "POST", to: request, hasBody: false))
         var put = request
         put.httpMethod = "PUT"
-        XCTAssertNil(RedirectPolicy.follow(from: original, to: put, hasBody: true))
+        XCTAssertNil(RedirectPolicy.follow(from: original, method: "PUT", to: put, hasBody: true))
         // A body-less DELETE keeps its method on a 307: not to another origin, as is to the same one.
         var delete = request
         delete.httpMethod = "DELETE"
-        XCTAssertNil(RedirectPolicy.follow(from: original, to: delete, hasBody: false))
+        XCTAssertNil(RedirectPolicy.follow(from: original, method: "DELETE", to: delete, hasBody: false))
         XCTAssertNotNil(
-            RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: delete, hasBody: false))
+            RedirectPolicy.follow(
+                from: URL(string: "https://elsewhere.example/v0")!, method: "DELETE", to: delete, hasBody: false))
         // The client sends it again only to the same origin.
         let reply = HTTPResponse(statusCode: 307, headers: ["location": "/v2/models"])
         XCTAssertEqual(

@@ -7,6 +7,9 @@ import Foundation
 /// Which redirects ``URLSessionTransport`` follows, and what it sends along: a pure function of
 /// the original request and the redirected one, tested without I/O.
 ///
+/// - A redirect that turns a request of another method into a `GET` or `HEAD` (301, 302 or 303 of
+///   a `POST`) is not followed: the request would be lost and the reply of the `GET` (a page, a
+///   listing) read as the reply of the `POST`; the 3xx is thrown with its `Location`.
 /// - A redirect that keeps a request body (307 or 308, or 301/302 of a method other than `POST`)
 ///   is not followed by URLSession, which would drop the body (FoundationNetworking) or re-send it
 ///   anywhere: the 3xx reply comes back to the client, which sends the request again, body and
@@ -14,8 +17,7 @@ import Foundation
 ///   to 5 hops), and throws ``OpenAIError`` with the status and `Location` otherwise.
 /// - A redirect to another origin that keeps a method other than `GET` or `HEAD` (a 307 of a
 ///   body-less `DELETE`) is not followed either: the 3xx is thrown.
-/// - A redirect without a body (a `GET` or `HEAD`: 301/302 after a `POST`, 303, or any redirect
-///   of a `GET`) to the same origin (scheme, host and port, RFC 6454) is followed as URLSession
+/// - A redirect of a `GET` or `HEAD` to the same origin (scheme, host and port, RFC 6454) is followed as URLSession
 ///   builds it; to another origin it is followed without the credential headers of
 ///   ``HTTPHeaders/crossOriginStripped`` (`Authorization`, `api-key`, `OpenAI-Organization`,
 ///   `OpenAI-Project`, cookies, ...).
@@ -29,11 +31,17 @@ enum RedirectPolicy {
     ///
     /// - Parameters:
     ///   - original: The URL of the request as the SDK sent it.
+    ///   - originalMethod: The method of the request as the SDK sent it.
     ///   - redirect: The request URLSession built for the redirect.
     ///   - hasBody: Whether the SDK's request had a body.
-    static func follow(from original: URL, to redirect: URLRequest, hasBody: Bool) -> URLRequest? {
+    static func follow(from original: URL, method originalMethod: String, to redirect: URLRequest, hasBody: Bool)
+        -> URLRequest?
+    {
         guard let target = redirect.url else { return nil }
         let method = (redirect.httpMethod ?? "GET").uppercased()
+        let readOnly: Set<String> = ["GET", "HEAD"]
+        // A POST that URLSession would turn into a GET (301, 302, 303).
+        if !readOnly.contains(originalMethod.uppercased()), readOnly.contains(method) { return nil }
         let keepsBody = hasBody && method != "GET" && method != "HEAD"
         if keepsBody || redirect.httpBody != nil || redirect.httpBodyStream != nil { return nil }
         if sameOrigin(original, target) { return redirect }

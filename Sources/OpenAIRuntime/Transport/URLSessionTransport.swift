@@ -287,7 +287,9 @@ public final class URLSessionTransport: HTTPTransport {
             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
         ) {
             guard let state = handler(task.taskIdentifier) else { return completionHandler(nil) }
-            completionHandler(RedirectPolicy.follow(from: state.originalURL, to: request, hasBody: state.hasBody))
+            completionHandler(
+                RedirectPolicy.follow(
+                    from: state.originalURL, method: state.originalMethod, to: request, hasBody: state.hasBody))
         }
     }
 }
@@ -310,6 +312,8 @@ private final class TaskHandler: @unchecked Sendable {
     let originalURL: URL
     /// Whether the request has a body, for the redirect rule.
     let hasBody: Bool
+    /// The method as the SDK sent it, for the redirect rule.
+    let originalMethod: String
     var expectedBodyLength: Int64?
     /// Runs once when the task has ended (removes a spooled body's file).
     var cleanup: (@Sendable () -> Void)?
@@ -338,6 +342,7 @@ private final class TaskHandler: @unchecked Sendable {
         self.timeouts = timeouts
         originalURL = request.url
         hasBody = request.body != nil
+        originalMethod = request.method
     }
 
     func start(_ task: URLSessionDataTask, buffered continuation: CheckedContinuation<HTTPResponse, any Swift.Error>) {
