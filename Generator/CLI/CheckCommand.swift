@@ -10,8 +10,8 @@ public enum CheckCommand {
                                       [--access public|package|internal]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
-        --overrides Spec/overrides.json (skipped when absent), --line-cap \(GeneratorConfiguration.defaultLineCap),
-        --access public (what `generate` was given).
+        --overrides Spec/overrides.json (skipped when absent; a path given must exist; `none`: no overrides),
+        --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what `generate` was given).
         Generates in memory and compares with the output folder, file by file; writes nothing.
         Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
         invalid spec; 2 usage error; 3 I/O error.

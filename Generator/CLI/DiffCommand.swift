@@ -13,7 +13,8 @@ public enum DiffCommand {
 
         Compares two OpenAPI specs (YAML or JSON) and reports what changed, each with the JSON pointer and the
         Swift declaration affected, judged for the wire (wire-request, wire-response) and the Swift API (swift).
-        Defaults: --format text, --fail-on none, --overrides Spec/overrides.json (skipped when absent).
+        Defaults: --format text, --fail-on none, --overrides Spec/overrides.json (skipped when absent; a path
+        given must exist; `none`: no overrides).
         --format markdown: a pull-request summary, always under 65,536 characters (the long tail folded; the
           JSON report has every change). github: GitHub Actions ::error/::warning commands on the new spec's lines.
         --fail-on breaking: exit 1 when a change is breaking; warning: breaking or warning; any: any change.
@@ -68,7 +69,6 @@ public enum DiffCommand {
             return .usageError(error, usage: usage)
         }
         let files = parsed.positional
-        let overridesPath = parsed.value("--overrides", default: "Spec/overrides.json")
         let labels = (old: parsed.value("--old-label"), new: parsed.value("--new-label"))
         let annotationFile = parsed.value("--annotate-file")
         guard files.count == 2 else {
@@ -83,9 +83,9 @@ public enum DiffCommand {
         }
         let overrides: Overrides
         do {
-            overrides = try Overrides.load(from: overridesPath)
+            overrides = try parsed.overrides()
         } catch {
-            return .failure(1, "\(overridesPath): \(error)")
+            return .failure(1, "\(error)")
         }
         let differ = SpecDiffer(
             configuration: DiffConfiguration(severityOverrides: severityOverrides, overrides: overrides))

@@ -9,11 +9,13 @@ public enum GenerateCommand {
                                          [--overrides PATH] [--force] [--strict] [--line-cap N]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --overrides Spec/overrides.json
-        (skipped when absent), --access public, --line-cap \(GeneratorConfiguration.defaultLineCap).
+        (skipped when absent; a path given must exist; `none`: no overrides), --access public,
+        --line-cap \(GeneratorConfiguration.defaultLineCap).
         Writes only into an empty folder or one it wrote before (its Manifest.swift), and replaces or removes
         only its own files; --force writes into another folder (still touching only its own files, and
         replacing others at generated paths); --strict fails on any warning (exit status 1, the output folder
-        left as it was); --line-cap sets the most lines per types file (measured: see README "Build cost").
+        left as it was); --line-cap sets the most lines per types file (measured: see CONTRIBUTING.md "Build
+        cost").
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.
         """

@@ -51,7 +51,6 @@ struct SpecGeneration {
         SpecGeneration, Failure
     > {
         let spec = arguments.value("--spec", default: "Spec/openapi.yaml")
-        let overridesPath = arguments.value("--overrides", default: "Spec/overrides.json")
         let access = try arguments.choice("--access", of: ["public", "package", "internal"], default: "public")
         let lineCap = try arguments.integer(
             "--line-cap", atLeast: 100, default: GeneratorConfiguration.defaultLineCap)
@@ -63,7 +62,7 @@ struct SpecGeneration {
         let sha256 = SHA256.hex(bytes)
         let overrides: Overrides
         do {
-            overrides = try Overrides.load(from: overridesPath)
+            overrides = try arguments.overrides()
         } catch {
             return .failure(Failure(.failure(1, "\(error)")))
         }

@@ -46,7 +46,7 @@ final class DiffBugReportTests: XCTestCase {
     func testMarkdownSummaryCountsOneBreakingTwoNonBreakingAndFailOnBreakingExitsNonZero() {
         let arguments = [
             Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"),
-            "--format", "markdown", "--fail-on", "breaking", "--overrides", "/nonexistent/overrides.json",
+            "--format", "markdown", "--fail-on", "breaking", "--overrides", "none",
         ]
         let outcome = DiffCommand.run(arguments: arguments)
         XCTAssertEqual(outcome.status, 1)
@@ -210,7 +210,7 @@ final class DiffRuleFixtureTests: XCTestCase {
     func testGitHubFormatAnnotatesTheNewSpecLineAndFailOnTakesAnAudience() throws {
         let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
         let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
-        let base = [old, new, "--overrides", "/nonexistent/overrides.json"]
+        let base = [old, new, "--overrides", "none"]
         let outcome = DiffCommand.run(
             arguments: base + ["--format", "github", "--annotate-file", "Spec/openapi.yaml"])
         XCTAssertEqual(outcome.status, 0)
@@ -237,7 +237,7 @@ final class DiffRuleFixtureTests: XCTestCase {
         let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
         let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
         let labelled = DiffCommand.run(arguments: [
-            old, new, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
+            old, new, "--format", "markdown", "--overrides", "none",
             "--old-label", "openai/openai-openapi@855e5d4", "--new-label", "openai/openai-openapi@f85dbe2",
         ])
         XCTAssertTrue(
@@ -250,7 +250,7 @@ final class DiffRuleFixtureTests: XCTestCase {
         try FileManager.default.copyItem(atPath: new, toPath: temporary.path)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let unlabelled = DiffCommand.run(arguments: [
-            old, temporary.path, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
+            old, temporary.path, "--format", "markdown", "--overrides", "none",
         ])
         XCTAssertFalse(unlabelled.output.contains(temporary.path), unlabelled.output)
         XCTAssertTrue(unlabelled.output.contains("to `\(temporary.lastPathComponent)`"), unlabelled.output)

@@ -50,7 +50,7 @@ final class GeneratorCLITests: XCTestCase {
         let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
         try Data(text.utf8).write(to: spec)
         let (folder, marker) = try makeOutputFolder()
-        let run = try run(["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent"])
+        let run = try run(["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none"])
         return (run, folder, marker, spec.path)
     }
 
@@ -69,7 +69,7 @@ final class GeneratorCLITests: XCTestCase {
         let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
         try Data(text.utf8).write(to: spec)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
-        let arguments = ["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent"]
+        let arguments = ["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none"]
         let strict = try run(arguments + ["--strict"])
         XCTAssertEqual(strict.status, 1, strict.output)
         XCTAssertTrue(
@@ -104,7 +104,7 @@ final class GeneratorCLITests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let strict = try run([
-            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent", "--strict",
+            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none", "--strict",
         ])
         XCTAssertEqual(strict.status, 0, strict.output)
         XCTAssertTrue(
@@ -154,6 +154,29 @@ final class GeneratorCLITests: XCTestCase {
         XCTAssertTrue(run3.output.contains("\(spec3):1:10: error: unsupported OpenAPI version 2.0.0"), run3.output)
         XCTAssertTrue(run3.output.contains("(at #/openapi)"), run3.output)
         try assertUntouched(folder3, marker3)
+    }
+
+    func testAMistypedOverridesPathIsAnErrorAndNoneMeansNoOverrides() throws {
+        let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
+        try Data("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n".utf8).write(to: spec)
+        defer { try? FileManager.default.removeItem(at: spec) }
+        let (folder, marker) = try makeOutputFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in ["generate", "check"] {
+            let mistyped = try run([
+                command, "--spec", spec.path, "--output", folder.path, "--overrides", "Spec/overides.json",
+            ])
+            XCTAssertEqual(mistyped.status, 1, "\(command): \(mistyped.output)")
+            XCTAssertTrue(
+                mistyped.output.contains("Spec/overides.json: no such overrides file"), "\(command): \(mistyped.output)"
+            )
+        }
+        try assertUntouched(folder, marker)
+        let diff = try run(["diff", spec.path, spec.path, "--overrides", "/nonexistent/overrides.json"])
+        XCTAssertEqual(diff.status, 1, diff.output)
+        XCTAssertTrue(diff.output.contains("/nonexistent/overrides.json: no such overrides file"), diff.output)
+        let none = try run(["diff", spec.path, spec.path, "--overrides", "none"])
+        XCTAssertEqual(none.status, 0, none.output)
     }
 
     func testUsageErrorExitsWithTwo() throws {
@@ -230,7 +253,7 @@ final class GeneratorCLITests: XCTestCase {
                 Thing: {type: object, properties: {id: {type: string}}}
             """, "spec.yaml", in: checkout)
         let run = try self.run([
-            "generate", "--spec", spec.path, "--output", checkout.path, "--overrides", "/nonexistent",
+            "generate", "--spec", spec.path, "--output", checkout.path, "--overrides", "none",
         ])
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertTrue(run.output.contains("was not written by openai-generator"), run.output)

@@ -127,4 +127,36 @@ final class OutputFolderTests: XCTestCase {
         XCTAssertEqual(read("B.swift", in: elsewhere), "keep me\n")
         XCTAssertEqual(OutputWriter.existingFiles(in: elsewhere), ["B.swift"])
     }
+
+    func testAnOutputFolderGivenAsASymbolicLinkIsJudgedByWhatItPointsTo() throws {
+        // A link to a folder of someone else's files: refused without --force, left as it was.
+        let checkout = try folder()
+        try put("// hand-written\n", "A.swift", in: checkout)
+        try put("my notes\n", "Notes.md", in: checkout)
+        let link = manager.temporaryDirectory.appendingPathComponent("link-\(UUID().uuidString)")
+        try manager.createSymbolicLink(at: link, withDestinationURL: checkout)
+        defer { try? manager.removeItem(at: link) }
+        XCTAssertThrowsError(try OutputWriter.write(generated(["A.swift"]), to: link)) { error in
+            XCTAssertTrue("\(error)".contains("was not written by openai-generator"), "\(error)")
+        }
+        XCTAssertEqual(read("A.swift", in: checkout), "// hand-written\n")
+        XCTAssertEqual(OutputWriter.existingFiles(in: checkout), ["A.swift", "Notes.md"])
+        XCTAssertEqual(
+            OutputWriter.differences(generated(["A.swift"]), in: link).map(\.description).sorted(),
+            [
+                "A.swift: differs from what the spec generates",
+                "Manifest.swift: differs from what the spec generates",
+                "Notes.md: not written by openai-generator",
+            ])
+        // A link to the generator's own folder works as the folder does, and the link stays a link.
+        let out = try folder()
+        try OutputWriter.write(generated(["A.swift"]), to: out)
+        let own = manager.temporaryDirectory.appendingPathComponent("link-\(UUID().uuidString)")
+        try manager.createSymbolicLink(at: own, withDestinationURL: out)
+        defer { try? manager.removeItem(at: own) }
+        try OutputWriter.write(generated(["A.swift"], version: "2"), to: own)
+        XCTAssertEqual(read("A.swift", in: out), "\(OutputWriter.headerPrefix) test.\n// A.swift v2\n")
+        let type = try manager.attributesOfItem(atPath: own.path)[.type] as? FileAttributeType
+        XCTAssertEqual(type, .typeSymbolicLink)
+    }
 }

@@ -76,6 +76,7 @@ public enum OutputWriter {
     /// How the folder differs from `files`: changed or missing generated files, stale files the
     /// generator owns, and files it did not write. Paths are relative to `folder`, sorted.
     public static func differences(_ files: [GeneratedFile], in folder: URL) -> [Difference] {
+        let folder = folder.resolvingSymlinksInPath()
         var result: [Difference] = []
         let expected = Set(files.map(\.path))
         for file in files {
@@ -162,7 +163,8 @@ public enum OutputWriter {
     ///
     /// - Parameters:
     ///   - files: The generated files (the manifest among them).
-    ///   - folder: The output folder.
+    ///   - folder: The output folder; a symbolic link is followed (the folder it points to is
+    ///     judged and written).
     ///   - force: Write into a non-empty folder the generator does not own, and over files it did
     ///     not write at generated paths.
     /// - Returns: The number of files written or removed.
@@ -170,6 +172,9 @@ public enum OutputWriter {
     ///   a file-system error (the output folder is not touched before staging succeeds).
     @discardableResult
     public static func write(_ files: [GeneratedFile], to folder: URL, force: Bool = false) throws -> Int {
+        // A folder named through a symbolic link is the folder it points to: its files decide
+        // ownership, and the staging folder goes beside it.
+        let folder = folder.resolvingSymlinksInPath()
         let manager = FileManager.default
         let existing = existingFiles(in: folder)
         let owned = ownedFiles(in: folder)
