@@ -106,4 +106,43 @@ final class SecretRedactionTests: XCTestCase {
             Redaction.url(URL(string: "https://u:p@h.example/v1?api-key=x&model=m")!),
             "https://<redacted>@h.example/v1?api-key=<redacted>&model=m")
     }
+
+    func testEncodedBearerTokensCallerHeadersQueryNamesAndConfiguredKeysAreMasked() throws {
+        // A token after a URL- or JSON-encoded space, as a proxy or an echoing server writes it.
+        XCTAssertEqual(Redaction.text("Bearer%20sk-abc123&x=1"), "Bearer%20<redacted>&x=1")
+        XCTAssertEqual(Redaction.text("authorization=Bearer+tok"), "authorization=Bearer+<redacted>")
+        XCTAssertEqual(Redaction.text(#"{"h":"Bearer\u0020sk-abc"}"#), #"{"h":"Bearer\u0020<redacted>"}"#)
+        // Query names of credentials beyond api-key and token.
+        XCTAssertEqual(
+            Redaction.url(URL(string: "https://h.example/cb?apikey=a&sig=b&code=c&signature=d&model=m")!),
+            "https://h.example/cb?apikey=<redacted>&sig=<redacted>&code=<redacted>&signature=<redacted>&model=m")
+        // A caller's own credential headers are masked and never cross origins; Idempotency-Key is not one.
+        let headers = Redaction.headers([
+            "Ocp-Apim-Subscription-Key": "gw-1", "X-Goog-Api-Key": "g-2", "X-Auth-Token": "t-3",
+            "X-Client-Secret": "s-4", "Idempotency-Key": "k-5", "Accept": "application/json",
+        ])
+        XCTAssertEqual(
+            headers,
+            [
+                "Ocp-Apim-Subscription-Key": "<redacted>", "X-Goog-Api-Key": "<redacted>", "X-Auth-Token": "<redacted>",
+                "X-Client-Secret": "<redacted>", "Idempotency-Key": "k-5", "Accept": "application/json",
+            ])
+        var request = URLRequest(url: URL(string: "https://elsewhere.example/v1/models")!)
+        request.httpMethod = "GET"
+        request.setValue("gw-1", forHTTPHeaderField: "Ocp-Apim-Subscription-Key")
+        request.setValue("k-5", forHTTPHeaderField: "Idempotency-Key")
+        let followed = try XCTUnwrap(
+            RedirectPolicy.follow(
+                from: URL(string: "https://api.openai.com/v1/models")!, method: "GET", to: request, hasBody: false))
+        XCTAssertEqual(followed.allHTTPHeaderFields, ["Idempotency-Key": "k-5"])
+        // An Azure key has no prefix: once a client holds it, an echo of it anywhere is masked.
+        let azureKey = "3f1c0a9e7b5d4c2a8e6f0b1d9c7a5e3f"
+        XCTAssertEqual(Redaction.text("invalid key \(azureKey)!"), "invalid key \(azureKey)!", "not yet configured")
+        _ = try OpenAIClient(
+            configuration: .azure(
+                endpoint: URL(string: "https://r.openai.azure.com")!, apiVersion: "2024-10-21", apiKey: azureKey))
+        XCTAssertEqual(Redaction.text("invalid key \(azureKey)!"), "invalid key <redacted>!")
+        let error = OpenAIError(kind: .authentication, message: "the server said: \(azureKey)")
+        XCTAssertFalse("\(error)".contains(azureKey), "\(error)")
+    }
 }

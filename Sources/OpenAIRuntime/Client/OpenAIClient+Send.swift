@@ -334,6 +334,7 @@ extension OpenAIClient {
             throw OpenAIError(
                 kind: .authentication, message: "The API key provider returned an empty key; nothing was sent.")
         }
+        Redaction.register(secret: key)
         Self.set(credentialHeaderName, credentialHeaderValue(key), in: &httpRequest.headers)
     }
 

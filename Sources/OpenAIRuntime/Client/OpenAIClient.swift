@@ -100,6 +100,10 @@ public final class OpenAIClient: Sendable {
             }
             configuration.baseURL = regional
         }
+        // Masked in every printed text from now on, an echoed Azure key (no `sk-` prefix) included.
+        for secret in [configuration.apiKey, configuration.adminAPIKey, configuration.webhookSecret] {
+            if let secret { Redaction.register(secret: secret) }
+        }
         self.configuration = configuration
         self.transport = transport
         self.pipeline =

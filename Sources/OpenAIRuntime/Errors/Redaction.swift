@@ -3,20 +3,39 @@ import Foundation
 /// The one redaction list of the SDK, applied wherever a value can be printed: descriptions,
 /// mirrors (`dump`, `String(reflecting:)`), errors and logs.
 ///
-/// Redacted: the values of the headers in ``HTTPHeaders/credentialNames`` (`Authorization`,
-/// `api-key`, `x-api-key`, `proxy-authorization`, `cookie`, `set-cookie`, `x-amz-security-token`);
-/// URL userinfo and credential query items (`api-key`, `key`, `token`, `access_token`,
-/// `client_secret`); the secret of an `openai-insecure-api-key.<secret>` WebSocket subprotocol;
-/// and, in any other text, `Bearer <token>`, API keys (`sk-…`), ephemeral client secrets (`ek_…`),
-/// session tokens (`sess-…`) and webhook secrets (`whsec_…`).
+/// Redacted: the values of credential headers (``HTTPHeaders/isCredential(_:)``: `Authorization`,
+/// `api-key`, `x-api-key`, `proxy-authorization`, `cookie`, `set-cookie`, `x-amz-security-token`,
+/// and a caller's own such as `Ocp-Apim-Subscription-Key` or `X-Auth-Token`); URL userinfo and
+/// credential query items (``credentialQueryNames``); the secret of an
+/// `openai-insecure-api-key.<secret>` WebSocket subprotocol; in any other text, `Bearer <token>`
+/// (after a space, a tab, `%20`, `+` or a JSON `\u0020`), API keys (`sk-…`), ephemeral client
+/// secrets (`ek_…`), session tokens (`sess-…`) and webhook secrets (`whsec_…`); and, anywhere, the
+/// secrets a client was configured with (``register(secret:)``: an Azure key has no prefix to
+/// find it by when a server echoes it).
 package enum Redaction {
     /// What a secret prints as.
     package static let placeholder = "<redacted>"
 
     /// Query item names (lowercased) whose values are credentials.
     static let credentialQueryNames: Set<String> = [
-        "api-key", "api_key", "key", "token", "access_token", "client_secret",
+        "api-key", "api_key", "apikey", "key", "token", "access_token", "client_secret", "sig", "signature",
+        "code", "password", "secret", "x-amz-signature", "x-amz-security-token",
     ]
+
+    /// The secrets clients were configured with (API keys of every kind, webhook secrets), at
+    /// least 8 characters long: masked wherever they appear.
+    private static let registered = Locked(Set<String>())
+
+    /// Masks `secret` wherever a later text is redacted: a client registers its configured keys,
+    /// so that a server echoing one (an Azure key, which has no prefix) does not print it.
+    ///
+    /// - Parameter secret: The secret; one shorter than 8 characters is not registered (it would
+    ///   mask ordinary words).
+    package static func register(secret: String) {
+        let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count >= 8 else { return }
+        registered.withLock { _ = $0.insert(trimmed) }
+    }
 
     /// Prefixes of secrets that appear in free text, and the WebSocket subprotocol prefix.
     private static let secretPrefixes = ["sk-", "ek_", "sess-", "whsec_", "openai-insecure-api-key."]
@@ -25,7 +44,7 @@ package enum Redaction {
     package static func headers(_ headers: [String: String]) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in headers {
-            result[name] = HTTPHeaders.credentialNames.contains(name.lowercased()) ? placeholder : text(value)
+            result[name] = HTTPHeaders.isCredential(name) ? placeholder : text(value)
         }
         return result
     }
@@ -68,19 +87,22 @@ package enum Redaction {
     /// `whsec_…` and `openai-insecure-api-key.…` keep their prefix; the rest of the token (up to
     /// the next space, quote, comma or semicolon) becomes `<redacted>`.
     package static func text(_ value: String) -> String {
-        guard value.contains(where: { $0 == "-" || $0 == "_" || $0 == "." || $0 == " " }) else { return value }
+        var value = value
+        for secret in registered.withLock({ $0 }) where value.contains(secret) {
+            value = value.replacingOccurrences(of: secret, with: placeholder)
+        }
+        guard value.contains(where: { $0 == "-" || $0 == "_" || $0 == "." || $0 == " " || $0 == "%" || $0 == "+" })
+        else { return value }
         var result = ""
         var rest = Substring(value)
         while !rest.isEmpty {
             if let prefix = secretPrefixes.first(where: { rest.hasPrefix($0) }), isTokenStart(result) {
                 result += prefix + placeholder
                 rest = rest.dropFirst(prefix.count).drop { !isTokenEnd($0) }
-            } else if rest.prefix(6).lowercased() == "bearer",
-                rest.dropFirst(6).first.map({ $0 == " " || $0 == "\t" }) == true,
-                isTokenStart(result)
+            } else if rest.prefix(6).lowercased() == "bearer", isTokenStart(result),
+                case let spaced = separator(after: rest.dropFirst(6)), !spaced.isEmpty
             {
-                // `Bearer`, the whitespace after it (any amount), then the token.
-                let spaced = rest.dropFirst(6).prefix { $0 == " " || $0 == "\t" }
+                // `Bearer`, the space after it (any amount, in any of its encodings), then the token.
                 result += rest.prefix(6) + spaced + placeholder
                 rest = rest.dropFirst(6 + spaced.count).drop { !isTokenEnd($0) }
             } else {
@@ -88,6 +110,24 @@ package enum Redaction {
             }
         }
         return result
+    }
+
+    /// The space that starts `text`: spaces and tabs, and their URL (`%20`, `+`) and JSON
+    /// (`\u0020`) encodings, any number of them; empty when `text` starts otherwise.
+    private static func separator(after text: Substring) -> Substring {
+        var rest = text
+        while let first = rest.first {
+            if first == " " || first == "\t" || first == "+" {
+                rest = rest.dropFirst()
+            } else if rest.hasPrefix("%20") || rest.hasPrefix("%09") {
+                rest = rest.dropFirst(3)
+            } else if rest.prefix(6).lowercased() == "\\u0020" {
+                rest = rest.dropFirst(6)
+            } else {
+                break
+            }
+        }
+        return text[text.startIndex..<rest.startIndex]
     }
 
     /// Whether a token may start after `text` (at its start, or after a separator).

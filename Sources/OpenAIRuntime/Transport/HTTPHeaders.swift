@@ -13,9 +13,29 @@ enum HTTPHeaders {
         "x-amz-security-token",
     ]
 
-    /// Header names (lowercased) never sent to another origin on a redirect: the credentials and
-    /// the organization and project they are scoped to.
-    static let crossOriginStripped: Set<String> = credentialNames.union(["openai-organization", "openai-project"])
+    /// Whether a header's value is a credential, never printed and never sent to another origin:
+    /// a name of ``credentialNames``, or one a caller's own credential header has (a gateway's
+    /// `Ocp-Apim-Subscription-Key`, `X-Goog-Api-Key`, `X-Auth-Token`, `X-Client-Secret`): ending in
+    /// `key` after `-` or `_` or in `apikey`, or naming a token, secret, password, credential or
+    /// signature, or `auth` (`X-Auth-…`, `…-Auth`). `Idempotency-Key` is not one.
+    ///
+    /// - Parameter name: The header's name, in any case.
+    static func isCredential(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if credentialNames.contains(lowered) { return true }
+        if lowered == "idempotency-key" { return false }
+        if lowered.hasSuffix("-key") || lowered.hasSuffix("_key") || lowered.hasSuffix("apikey") { return true }
+        if lowered.hasPrefix("x-auth") || lowered.hasSuffix("-auth") { return true }
+        return ["token", "secret", "password", "credential", "signature"].contains { lowered.contains($0) }
+    }
+
+    /// Whether a header is never sent to another origin on a redirect: the credentials
+    /// (``isCredential(_:)``) and the organization and project they are scoped to.
+    ///
+    /// - Parameter name: The header's name, in any case.
+    static func isCrossOriginStripped(_ name: String) -> Bool {
+        isCredential(name) || ["openai-organization", "openai-project"].contains(name.lowercased())
+    }
 
     static func value(_ name: String, in headers: [String: String]) -> String? {
         if let value = headers[name] { return value }

@@ -19,7 +19,7 @@ import Foundation
 ///   body-less `DELETE`) is not followed either: the 3xx is thrown.
 /// - A redirect of a `GET` or `HEAD` to the same origin (scheme, host and port, RFC 6454) is followed as URLSession
 ///   builds it; to another origin it is followed without the credential headers of
-///   ``HTTPHeaders/crossOriginStripped`` (`Authorization`, `api-key`, `OpenAI-Organization`,
+///   ``HTTPHeaders/isCrossOriginStripped(_:)`` (`Authorization`, `api-key`, `OpenAI-Organization`,
 ///   `OpenAI-Project`, cookies, ...).
 /// - Once a chain has left the original origin, the headers stay stripped even when it comes
 ///   back.
@@ -49,7 +49,7 @@ enum RedirectPolicy {
         guard method == "GET" || method == "HEAD" else { return nil }
         var stripped = redirect
         for name in redirect.allHTTPHeaderFields?.keys ?? [:].keys
-        where HTTPHeaders.crossOriginStripped.contains(name.lowercased()) {
+        where HTTPHeaders.isCrossOriginStripped(name) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
