@@ -409,6 +409,21 @@ final class RuntimeClientTests: XCTestCase {
         assertRejected(try verifier.verify(payload: vector.body, headers: missing, now: vector.signedAt), "webhook-id")
     }
 
+    func testSignedHeadersReproduceTheRecordedSignatureAndVerify() throws {
+        let vector = try WebhookVector.load()
+        let verifier = try WebhookVerifier(secret: vector.secret)
+        let id = try XCTUnwrap(vector.headers["webhook-id"])
+        let signed = verifier.signedHeaders(payload: vector.body, id: id, timestamp: vector.signedAt)
+        XCTAssertEqual(signed["webhook-id"], id)
+        XCTAssertEqual(signed["webhook-timestamp"], vector.headers["webhook-timestamp"])
+        XCTAssertEqual(signed["webhook-signature"], vector.headers["webhook-signature"], "the recorded signature")
+        // Signed now, verified now; another body does not verify.
+        let body = Data(#"{"type":"response.completed","data":{"id":"resp_1"}}"#.utf8)
+        let headers = verifier.signedHeaders(payload: body, id: "wh_test")
+        XCTAssertNoThrow(try verifier.verify(payload: body, headers: headers))
+        assertRejected(try verifier.verify(payload: body + Data(" ".utf8), headers: headers), "No webhook signature")
+    }
+
     func testWebhookVerifierAcceptsAnyOfSeveralSignatures() throws {
         let vector = try WebhookVector.load()
         let verifier = try WebhookVerifier(secret: vector.secret)

@@ -117,6 +117,35 @@ public struct WebhookVerifier: Sendable {
         }
     }
 
+    /// The headers that sign `payload` with this secret, as OpenAI sends them: for tests of a
+    /// webhook endpoint, and for forwarding a delivery to another service of your own.
+    ///
+    /// ```swift
+    /// let verifier = try WebhookVerifier(secret: "whsec_…")
+    /// let headers = verifier.signedHeaders(payload: body, id: "wh_123")
+    /// try verifier.verify(payload: body, headers: headers)  // passes
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - payload: The request body, byte for byte as it will be sent.
+    ///   - id: The delivery's `webhook-id`.
+    ///   - timestamp: When it was signed (`webhook-timestamp`, whole Unix seconds); now by default.
+    /// - Returns: `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64>` of
+    ///   HMAC-SHA256 over `"{webhook-id}.{webhook-timestamp}.{body}"`).
+    public func signedHeaders(payload: Data, id: String, timestamp: Date = Date()) -> [String: String] {
+        let seconds = String(Int64(timestamp.timeIntervalSince1970.rounded(.down)))
+        let prefix = [UInt8]("\(id).\(seconds).".utf8)
+        let code = prefix.withUnsafeBytes { prefixBytes in
+            payload.withUnsafeBytes { body in
+                HMACSHA256.authenticationCode(key: key, parts: [prefixBytes, body])
+            }
+        }
+        return [
+            "webhook-id": id, "webhook-timestamp": seconds,
+            "webhook-signature": "v1," + Data(code).base64EncodedString(),
+        ]
+    }
+
     /// A `webhook-timestamp`: 1 to 19 ASCII digits, with surrounding spaces, as Unix seconds.
     static func seconds(_ text: String) -> Int64? {
         let digits = text.trimmingCharacters(in: .whitespaces)
