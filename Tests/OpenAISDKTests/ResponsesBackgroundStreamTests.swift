@@ -56,13 +56,29 @@ final class ResponsesBackgroundStreamTests: XCTestCase {
         XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(records.map(\.validationErrors))")
     }
 
-    func testWithoutResumesTheDropIsThrown() async throws {
+    func testWithoutResumesTheDropIsThrownNamingTheResponseAndTheLastEvent() async throws {
         do {
             _ = try await run(headers: ["x-testserver-drop-after-frames": "6"], maxResumes: 0)
             XCTFail("a dropped stream completed")
         } catch let error as OpenAIError {
             XCTAssertTrue(ResponsesAPI.resumable.contains(error.kind), "\(error.kind)")
+            XCTAssertTrue(
+                error.message.hasPrefix("The background stream of response resp_"), error.message)
+            XCTAssertTrue(error.message.contains("the last received was sequence_number 5"), error.message)
+            XCTAssertTrue(error.message.contains("(maxResumes 0)"), error.message)
         }
+    }
+
+    func testResumesThatBringEventsDoNotCountAgainstMaxResumes() async throws {
+        let whole = try await run(headers: [:], maxResumes: 0)
+        let scenario = TestServer.scenario()
+        // More than two drops, each after new events: two resumes in a row without one are allowed.
+        let dropped = try await run(
+            headers: ["x-testserver-scenario": scenario, "x-testserver-drop-after-frames": "25"], maxResumes: 2)
+        XCTAssertEqual(dropped.events.count, whole.events.count, "every event once, to the end")
+        XCTAssertNotNil(dropped.accumulator.finalResponse)
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertGreaterThan(records.count - 1, 2, "more resumes than maxResumes")
     }
 
     func testAConnectionLostAfterTheLastEventEndsTheStreamNormally() async throws {
