@@ -39,7 +39,7 @@ extension ResponsesAPI {
     ///   ``createStream(_:options:)``'s does for an error that is not a dropped connection; once
     ///   resumes are used up, that error's kind with a message that names the response, the
     ///   resumes made and the last `sequence_number` received (resume from there with
-    ///   ``retrieveStream(responseID:startingAfter:options:)``: the response goes on on the server).
+    ///   ``retrieveStream(responseID:include:startingAfter:includeObfuscation:options:)``: the response goes on on the server).
     public func createBackgroundStream(
         _ body: CreateResponse, maxResumes: Int = 5, options: RequestOptions = RequestOptions()
     ) throws -> EventSequence<ResponseStreamEvent> {
