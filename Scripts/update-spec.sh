@@ -45,6 +45,8 @@
 #                              OpenAISDKTests.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|
 #                              SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)
 #                              and OpenAISDKRealtimeTests.RealtimeFixtureDecodingTests.
+#                              The step says how many tests ran and how many skipped; a skipped one is a failure
+#                              with CI=true (a skipped test has not passed), a warning otherwise.
 #   SKIP_SDK_BUILD=1           skip the build and test steps (generate and check only).
 #   SCRATCH_PATH=DIR           SwiftPM build folder (passed as --scratch-path).
 #   SUMMARY_FILE=PATH          also write the markdown summary there (before anything changes).
@@ -388,6 +390,18 @@ else
         if [[ "${xctest_total:-0}" -eq 0 ]] && ! grep -Eq 'Test run with [1-9][0-9]* tests?' "$WORK/tests.log"; then
             echo "update-spec: FAILED: UPDATE_SPEC_TEST_FILTER=$TEST_FILTER matched no test." >&2
             exit 1
+        fi
+        # XCTest: "Executed N tests, with K tests skipped and F failures"; each skipped test also has a line.
+        skipped="$({ grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } | LC_ALL=C sort -u | wc -l | tr -d ' ')"
+        echo "update-spec: fast tests: ${xctest_total:-0} ran (XCTest), $skipped skipped" >&2
+        if [[ "$skipped" -gt 0 ]]; then
+            if [[ "${CI:-}" == "true" ]]; then
+                echo "update-spec: FAILED: $skipped fast test(s) skipped, and CI=true makes a skipped test a failure" \
+                    "(a skipped test has not passed):" >&2
+                { grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } | LC_ALL=C sort -u | sed 's/^/  /' >&2
+                exit 1
+            fi
+            echo "update-spec: warning: $skipped fast test(s) skipped: they have not passed." >&2
         fi
     fi
 fi
