@@ -30,10 +30,11 @@ package enum Redaction {
     /// so that a server echoing one (an Azure key, which has no prefix) does not print it.
     ///
     /// - Parameter secret: The secret; one shorter than 8 characters is not registered (it would
-    ///   mask ordinary words).
+    ///   mask ordinary words), nor one with a prefix the text rules already find (`sk-…`,
+    ///   `whsec_…`): a server holding many OpenAI keys keeps this list short.
     package static func register(secret: String) {
         let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count >= 8 else { return }
+        guard trimmed.count >= 8, !secretPrefixes.contains(where: { trimmed.hasPrefix($0) }) else { return }
         registered.withLock { _ = $0.insert(trimmed) }
     }
 
