@@ -43,6 +43,15 @@ if [[ ${#PROBES[@]} -eq 0 ]]; then
 fi
 echo "test-app-probes: ${#PROBES[@]} probes (${PROBES[*]}) in $PACKAGE"
 
+# SwiftPM keeps a path dependency's list of source files from the probes' last build: when a file was added to or
+# removed from the SDK since, the probes' build folder is made anew.
+tree_files "$ROOT" | tr '\0' '\n' | grep -E '^Sources/.*\.(swift|c|h|modulemap)$' | LC_ALL=C sort >"$PROBES_DIR/sources.new"
+if [[ -d "$PROBES_DIR/scratch" ]] && ! cmp -s "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"; then
+    echo "test-app-probes: the SDK's files changed since the last probe build; building anew"
+    rm -rf "$PROBES_DIR/scratch"
+fi
+mv "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"
+
 start="$(now)"
 echo "+ swift build --package-path $PACKAGE --scratch-path $PROBES_DIR/scratch"
 swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch"

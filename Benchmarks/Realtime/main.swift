@@ -112,7 +112,7 @@ func benchmarkSession(_ arguments: Arguments) async throws {
         try await session.appendAudio(audio)
     }
     try await session.send(.inputAudioBufferCommit(RealtimeClientEventInputAudioBufferCommit()))
-    // The bench route's reply has counts instead of the spec's fields: it arrives as unknown.
+    // The bench route's reply (`bench.committed`, a type the spec does not define) arrives as unknown.
     guard case .unknown(let reply) = try await events.next(),
         case .int(let appended)? = reply["appends"], appended == arguments.appends,
         case .int(let bytes)? = reply["bytes"]
