@@ -171,9 +171,9 @@ extension OpenAIClient {
         _ attempt: (HTTPRequest, HTTPTimeouts) async throws -> AttemptResult<Value>
     ) async throws -> (value: Value, response: RawResponse) {
         var httpRequest = try makeHTTPRequest(request, options: options)
-        try options.requestTimeout.map { try HTTPTimeouts.check($0, "RequestOptions.requestTimeout") }
-        try options.idleTimeout.map { try HTTPTimeouts.check($0, "RequestOptions.idleTimeout") }
-        try options.connectTimeout.map { try HTTPTimeouts.check($0, "RequestOptions.connectTimeout") }
+        try HTTPTimeouts.check(
+            request: options.requestTimeout, idle: options.idleTimeout, connect: options.connectTimeout,
+            of: "RequestOptions")
         let timeouts = HTTPTimeouts(
             request: options.requestTimeout ?? configuration.requestTimeout,
             idle: options.idleTimeout ?? configuration.idleTimeout,

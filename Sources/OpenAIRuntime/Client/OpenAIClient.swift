@@ -69,9 +69,9 @@ public final class OpenAIClient: Sendable {
                 kind: .invalidRequest,
                 message: "Configuration.maxRetries is \(configuration.maxRetries); it must be 0 or more.")
         }
-        try HTTPTimeouts.check(configuration.requestTimeout, "Configuration.requestTimeout")
-        try HTTPTimeouts.check(configuration.idleTimeout, "Configuration.idleTimeout")
-        try HTTPTimeouts.check(configuration.connectTimeout, "Configuration.connectTimeout")
+        try HTTPTimeouts.check(
+            request: configuration.requestTimeout, idle: configuration.idleTimeout,
+            connect: configuration.connectTimeout, of: "Configuration")
         guard configuration.maxStreamEventBytes > 0 else {
             throw OpenAIError(
                 kind: .invalidRequest,

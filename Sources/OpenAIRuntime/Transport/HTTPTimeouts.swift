@@ -53,6 +53,18 @@ public struct HTTPTimeouts: Sendable, Hashable {
                     + "\(Int(longest)) (a year).")
         }
     }
+
+    /// Checks the three limits a configuration or a request sets (``check(_:_:)`` each; `nil`
+    /// is not set), named `owner.requestTimeout`, `owner.idleTimeout` and `owner.connectTimeout`.
+    ///
+    /// - Throws: As ``check(_:_:)``, for the first limit that fails.
+    package static func check(
+        request: TimeInterval?, idle: TimeInterval?, connect: TimeInterval?, of owner: String
+    ) throws {
+        try request.map { try check($0, "\(owner).requestTimeout") }
+        try idle.map { try check($0, "\(owner).idleTimeout") }
+        try connect.map { try check($0, "\(owner).connectTimeout") }
+    }
 }
 
 extension Duration {
