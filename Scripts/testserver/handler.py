@@ -643,7 +643,11 @@ class _Context:
         return response
 
     async def _stream_binary(self, media: str, extra: dict[str, str]) -> web.StreamResponse:
-        """Deterministic bytes (`i % 251`), `x-testserver-binary-size` long (default 1024), in 64 KiB writes."""
+        """Deterministic bytes (`i % 251`), `x-testserver-binary-size` long (default 1024), in 64 KiB writes.
+
+        The record's `binary_bytes_written` counts the bytes handed to the socket so far: a client
+        that reads slowly holds it back (TCP flow control) when it applies back-pressure.
+        """
         size = max(0, _int(self.control.get("binary-size"), 1024) or 0)
         headers = self.base_headers()
         headers.update(extra)
@@ -653,10 +657,12 @@ class _Context:
         self.record["status"] = response.status
         await response.prepare(self.request)
         offset = 0
+        self.record["binary_bytes_written"] = 0
         while offset < size:
             chunk = replies.binary_chunk(offset, min(_BINARY_CHUNK, size - offset))
             await self._write(response, chunk)
             offset += len(chunk)
+            self.record["binary_bytes_written"] = offset
         await response.write_eof()
         return response
 

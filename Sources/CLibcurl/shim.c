@@ -3,6 +3,9 @@
 #if defined(__linux__)
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 typedef int (*SetoptFunction)(void *, int, ...);
 typedef int (*GetinfoFunction)(void *, int, ...);
@@ -72,6 +75,87 @@ CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string) {
 void clibcurl_slist_free_all(CLibcurlList *list) { if (list) curl.slist_free_all(list); }
 const char *clibcurl_easy_strerror(int code) { return curl.easy_strerror(code); }
 
+// At most this many sockets at once: libcurl opens one per address family it tries (happy
+// eyeballs), and a transfer here holds one connection.
+#define CLIBCURL_GUARDED_SOCKETS 8
+
+struct CLibcurlSocketGuard {
+    pthread_mutex_t lock;
+    int stopped;
+    int sockets[CLIBCURL_GUARDED_SOCKETS];
+};
+
+enum { CLibcurlOptionSockoptFunction = 20148, CLibcurlOptionSockoptData = 10149,
+       CLibcurlOptionCloseSocketFunction = 20208, CLibcurlOptionCloseSocketData = 10209 };
+
+CLibcurlSocketGuard *clibcurl_socket_guard_create(void) {
+    CLibcurlSocketGuard *guard = calloc(1, sizeof(CLibcurlSocketGuard));
+    if (guard == NULL) return NULL;
+    pthread_mutex_init(&guard->lock, NULL);
+    for (int index = 0; index < CLIBCURL_GUARDED_SOCKETS; index++) guard->sockets[index] = -1;
+    return guard;
+}
+
+void clibcurl_socket_guard_destroy(CLibcurlSocketGuard *guard) {
+    if (guard == NULL) return;
+    pthread_mutex_destroy(&guard->lock);
+    free(guard);
+}
+
+// libcurl's CURLOPT_SOCKOPTFUNCTION: a socket was opened and not yet connected.
+static int guard_opened(void *context, int socket, int purpose) {
+    (void)purpose;
+    CLibcurlSocketGuard *guard = context;
+    int result = 0;
+    pthread_mutex_lock(&guard->lock);
+    if (guard->stopped) {
+        result = 1;  // CURL_SOCKOPT_ERROR: the transfer was ended before it connected.
+    } else {
+        int kept = 0;
+        for (int index = 0; index < CLIBCURL_GUARDED_SOCKETS && !kept; index++) {
+            if (guard->sockets[index] == -1) {
+                guard->sockets[index] = socket;
+                kept = 1;
+            }
+        }
+        if (!kept) result = 1;  // More sockets than a transfer here opens: refuse rather than lose one.
+    }
+    pthread_mutex_unlock(&guard->lock);
+    return result;
+}
+
+// libcurl's CURLOPT_CLOSESOCKETFUNCTION: closes the socket under the lock.
+static int guard_close(void *context, int socket) {
+    CLibcurlSocketGuard *guard = context;
+    pthread_mutex_lock(&guard->lock);
+    for (int index = 0; index < CLIBCURL_GUARDED_SOCKETS; index++) {
+        if (guard->sockets[index] == socket) guard->sockets[index] = -1;
+    }
+    int result = close(socket);
+    pthread_mutex_unlock(&guard->lock);
+    return result;
+}
+
+int clibcurl_setopt_socket_guard(CLibcurlHandle *handle, CLibcurlSocketGuard *guard) {
+    if (guard == NULL) return -1;
+    int (*opened)(void *, int, int) = guard_opened;
+    int (*closing)(void *, int) = guard_close;
+    if (curl.setopt(handle, CLibcurlOptionSockoptFunction, opened) != 0) return -1;
+    if (curl.setopt(handle, CLibcurlOptionSockoptData, guard) != 0) return -1;
+    if (curl.setopt(handle, CLibcurlOptionCloseSocketFunction, closing) != 0) return -1;
+    return curl.setopt(handle, CLibcurlOptionCloseSocketData, guard);
+}
+
+void clibcurl_socket_guard_shutdown(CLibcurlSocketGuard *guard) {
+    if (guard == NULL) return;
+    pthread_mutex_lock(&guard->lock);
+    guard->stopped = 1;
+    for (int index = 0; index < CLIBCURL_GUARDED_SOCKETS; index++) {
+        if (guard->sockets[index] != -1) shutdown(guard->sockets[index], SHUT_RDWR);
+    }
+    pthread_mutex_unlock(&guard->lock);
+}
+
 #else
 
 int clibcurl_load(void) { return 0; }
@@ -87,5 +171,9 @@ int clibcurl_getinfo_long(CLibcurlHandle *handle, int info, long *value) { (void
 CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string) { (void)list; (void)string; return NULL; }
 void clibcurl_slist_free_all(CLibcurlList *list) { (void)list; }
 const char *clibcurl_easy_strerror(int code) { (void)code; return "libcurl is not available"; }
+CLibcurlSocketGuard *clibcurl_socket_guard_create(void) { return NULL; }
+void clibcurl_socket_guard_destroy(CLibcurlSocketGuard *guard) { (void)guard; }
+int clibcurl_setopt_socket_guard(CLibcurlHandle *handle, CLibcurlSocketGuard *guard) { (void)handle; (void)guard; return -1; }
+void clibcurl_socket_guard_shutdown(CLibcurlSocketGuard *guard) { (void)guard; }
 
 #endif

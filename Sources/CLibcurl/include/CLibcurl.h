@@ -1,4 +1,4 @@
-// The few libcurl entry points the SDK's direct upload path uses (OpenAI/Runtime/CurlUpload.swift),
+// The few libcurl entry points the SDK uses directly (OpenAIRuntime/Transport/CurlUpload.swift: uploads and streamed replies),
 // loaded at run time from the libcurl.so.4 that FoundationNetworking itself links, so building the
 // SDK needs no libcurl development package. Linux only; elsewhere every function reports failure.
 //
@@ -39,6 +39,8 @@ enum {
     CLibcurlOptionConnectTimeoutMilliseconds = 156,
     CLibcurlOptionUploadBufferSize = 280,
     CLibcurlOptionPostFieldSizeLarge = 30120,
+    CLibcurlOptionHTTPGet = 80,
+    CLibcurlOptionNoBody = 44,
 };
 
 enum {
@@ -73,5 +75,20 @@ int clibcurl_getinfo_long(CLibcurlHandle *handle, int info, long *value);
 CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string);
 void clibcurl_slist_free_all(CLibcurlList *list);
 const char *clibcurl_easy_strerror(int code);
+
+/// The sockets of one transfer, so that another thread can end it at once: `shutdown(2)` on each
+/// socket libcurl has open makes its wait for data return, and the transfer fails. libcurl
+/// reports each socket it opens (CURLOPT_SOCKOPTFUNCTION) and closes it through the guard
+/// (CURLOPT_CLOSESOCKETFUNCTION), under the guard's lock, so a number the guard holds is never
+/// one the process has reused for another file.
+typedef struct CLibcurlSocketGuard CLibcurlSocketGuard;
+
+CLibcurlSocketGuard *clibcurl_socket_guard_create(void);
+/// Call after `clibcurl_easy_cleanup` (which closes the transfer's sockets through the guard).
+void clibcurl_socket_guard_destroy(CLibcurlSocketGuard *guard);
+/// Sets the socket callbacks of `handle` to `guard`; 0 on success.
+int clibcurl_setopt_socket_guard(CLibcurlHandle *handle, CLibcurlSocketGuard *guard);
+/// Shuts down every socket of the transfer, and any it opens later.
+void clibcurl_socket_guard_shutdown(CLibcurlSocketGuard *guard);
 
 #endif

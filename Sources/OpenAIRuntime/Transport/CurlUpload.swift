@@ -54,13 +54,66 @@
             let headers = try headerLines(request.headers, additionalHeaders: additionalHeaders)
             let transfer = CurlTransfer(
                 input: try body.makeInputStream(), length: body.length ?? 0, progress: request.uploadProgress,
-                timeouts: timeouts)
+                timeouts: timeouts, streaming: false)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let thread = Thread {
                         continuation.resume(with: transfer.perform(request, headerLines: headers))
                     }
                     thread.name = "OpenAI.CurlUpload"
+                    thread.start()
+                }
+            } onCancel: {
+                transfer.cancel()
+            }
+        }
+
+        /// Whether `request` can be streamed on this path: a body of bytes, none, or one read from
+        /// files and bytes with a known length, over `http` or `https`.
+        static func acceptsStream(_ request: HTTPRequest) -> Bool {
+            let scheme = request.url.scheme?.lowercased()
+            guard scheme == "http" || scheme == "https" else { return false }
+            switch request.body {
+            case nil, .data: return true
+            case .stream(let body): return accepts(request, body)
+            }
+        }
+
+        /// Sends `request` and returns once the reply head has arrived; the body follows through a
+        /// ``StreamedBody``: libcurl's thread waits in its write callback while the reader is
+        /// ``StreamedBody/limit`` bytes behind, so memory stays bounded however slow the reader.
+        ///
+        /// - Returns: The reply head and its body (a non-2xx body cut to
+        ///   ``URLSessionTransport/maxErrorBodyBytes``); ``HTTPStreamingResponse/close`` ends the
+        ///   transfer at once (its sockets are shut down).
+        /// - Throws: As ``send(_:body:timeouts:additionalHeaders:)``, until the head has arrived.
+        static func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts, additionalHeaders: [String: String])
+            async throws -> HTTPStreamingResponse
+        {
+            if Task.isCancelled {
+                throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
+            }
+            let headers = try headerLines(request.headers, additionalHeaders: additionalHeaders)
+            let input: InputStream?
+            let length: Int64
+            switch request.body {
+            case nil:
+                (input, length) = (nil, 0)
+            case .data(let data):
+                (input, length) = (InputStream(data: data), Int64(data.count))
+            case .stream(let body):
+                (input, length) = (try body.makeInputStream(), body.length ?? 0)
+            }
+            let transfer = CurlTransfer(
+                input: input, length: length, progress: request.uploadProgress, timeouts: timeouts, streaming: true)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    transfer.onHead = { continuation.resume(with: $0) }
+                    let thread = Thread {
+                        let outcome = transfer.perform(request, headerLines: headers)
+                        transfer.finishStream(outcome)
+                    }
+                    thread.name = "OpenAI.CurlStream"
                     thread.start()
                 }
             } onCancel: {
@@ -97,15 +150,26 @@
     }
 
     /// One transfer: the state libcurl's callbacks read and write, on the transfer's thread.
-    /// `@unchecked Sendable`: `lock` guards `cancelled`; everything else is touched only by the
-    /// thread that runs `perform`.
+    /// `@unchecked Sendable`: `lock` guards `cancelled` and the time limits' state (shared with
+    /// the timer); `onHead` is set before the thread starts; everything else is touched only by
+    /// the thread that runs `perform`.
     final class CurlTransfer: @unchecked Sendable {
         private enum Expiry {
-            case idle
+            case idle, request
         }
 
-        private let input: InputStream
+        /// The request body, `nil` for none.
+        private let input: InputStream?
         private let length: Int64
+        /// Whether the reply's body goes to `body` as it arrives (``CurlUpload/stream(_:timeouts:additionalHeaders:)``)
+        /// rather than into `body`.
+        private let streaming: Bool
+        /// Receives the reply head (with its streamed body) or the failure before it, once.
+        var onHead: ((Result<HTTPStreamingResponse, any Error>) -> Void)?
+        /// The streamed body, once the head has arrived.
+        private var streamedBody: StreamedBody?
+        /// Shuts the transfer's sockets down from another thread (``cancel()``).
+        private let sockets: OpaquePointer?
         private let progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
         private let timeouts: HTTPTimeouts
         private let lock = NSLock()
@@ -113,25 +177,44 @@
         private var statusCode = 0
         private var headers: [String: String] = [:]
         private var body = Data()
+        /// The bytes of a non-2xx body kept, or of a streamed body handed on.
+        private var received = 0
         private var cutAtLimit = false
         private var readFailure: (any Error)?
         private var sent: Int64 = 0
         private var reportedBytes: Int64 = 0
         private var movedBytes: Int64 = 0
-        private var lastActivity = ContinuousClock.now
+        // Time limits, in `DispatchTime` nanoseconds; guarded by `lock`.
+        private var timer: (any DispatchSourceTimer)?
+        private var lastActivity: UInt64 = 0
+        private var requestDeadline: UInt64?
+        /// Whether the transfer's thread waits for the reader of a streamed body: not idle time.
+        private var waitingForReader = false
         private var expiry: Expiry?
 
         init(
-            input: InputStream, length: Int64,
-            progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?, timeouts: HTTPTimeouts
+            input: InputStream?, length: Int64,
+            progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?, timeouts: HTTPTimeouts,
+            streaming: Bool
         ) {
             self.input = input
             self.length = length
             self.progress = progress
             self.timeouts = timeouts
+            self.streaming = streaming
+            sockets = clibcurl_socket_guard_create()
         }
 
-        func cancel() { lock.withLock { cancelled = true } }
+        deinit {
+            clibcurl_socket_guard_destroy(sockets)
+        }
+
+        /// Ends the transfer from any thread: at once when libcurl waits on the network (its
+        /// sockets are shut down), else at its next callback.
+        func cancel() {
+            lock.withLock { cancelled = true }
+            clibcurl_socket_guard_shutdown(sockets)
+        }
 
         private var isCancelled: Bool { lock.withLock { cancelled } }
 
@@ -149,20 +232,27 @@
                 clibcurl_easy_cleanup(handle)
                 clibcurl_slist_free_all(list)
                 errorText.deallocate()
-                input.close()
+                input?.close()
             }
             let context = Unmanaged.passUnretained(self).toOpaque()
-            input.open()
+            input?.open()
+            clibcurl_setopt_socket_guard(handle, sockets)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionErrorBuffer), errorText)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionURL), request.url.absoluteString)
             clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoSignal), 1)
             clibcurl_setopt_long(handle, Int32(CLibcurlOptionHTTPVersion), Int(CLibcurlHTTPVersion1_1))
-            clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
-            if request.method != "POST" {
+            if input != nil {
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
+                clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length)
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionUploadBufferSize), CurlUpload.uploadBufferSize)
+                if request.method != "POST" {
+                    clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionCustomRequest), request.method)
+                }
+            } else if request.method == "HEAD" {
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoBody), 1)
+            } else if request.method != "GET" {
                 clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionCustomRequest), request.method)
             }
-            clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length)
-            clibcurl_setopt_long(handle, Int32(CLibcurlOptionUploadBufferSize), CurlUpload.uploadBufferSize)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionHTTPHeader), UnsafeRawPointer(list))
             clibcurl_setopt_data_callback(handle, Int32(CLibcurlOptionReadFunction), curlRead)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionReadData), context)
@@ -176,13 +266,16 @@
             if let connect = Self.milliseconds(timeouts.connect) {
                 clibcurl_setopt_long(handle, Int32(CLibcurlOptionConnectTimeoutMilliseconds), connect)
             }
-            if let whole = Self.milliseconds(timeouts.request) {
+            if !streaming, let whole = Self.milliseconds(timeouts.request) {
+                // A streamed reply's body is bounded by the idle limit alone: `progress` checks
+                // the request limit until the head.
                 clibcurl_setopt_long(handle, Int32(CLibcurlOptionTimeoutMilliseconds), whole)
             }
             let started = ContinuousClock.now
-            lastActivity = started
+            armLimits()
             let code = clibcurl_easy_perform(handle)
             let elapsed = (ContinuousClock.now - started).seconds
+            let expiry = disarmLimits()
             switch code {
             case Int32(CLibcurlOK):
                 break
@@ -193,6 +286,11 @@
             case _ where expiry == .idle:
                 return .failure(
                     OpenAIError(kind: .timeout, message: "No byte moved for the idle timeout of \(timeouts.idle) s."))
+            case _ where expiry == .request:
+                return .failure(
+                    OpenAIError(
+                        kind: .timeout,
+                        message: "The attempt took longer than its request timeout of \(timeouts.request) s."))
             case _ where readFailure != nil:
                 if let failure = readFailure as? OpenAIError { return .failure(failure) }
                 return .failure(
@@ -229,6 +327,8 @@
         /// ends before its length fails the request.
         fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int {
             if isCancelled { return Int(CLibcurlReadAbort) }
+            guard let input else { return 0 }
+            lock.withLock { lastActivity = Self.now() }
             let wanted = Int(min(Int64(count), length - sent))
             guard wanted > 0 else { return 0 }
             let read = buffer.withMemoryRebound(to: UInt8.self, capacity: wanted) { input.read($0, maxLength: wanted) }
@@ -255,6 +355,10 @@
                 statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
                 headers = [:]
                 body = Data()
+                received = 0
+            } else if text.isEmpty {
+                // The end of a head: the reply's own when it is not informational.
+                if streaming, statusCode >= 200 { deliverHead() }
             } else if let colon = text.firstIndex(of: ":") {
                 let name = String(text[..<colon])
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -266,15 +370,61 @@
             }
         }
 
+        /// Hands the reply head and its body to the caller of ``CurlUpload/stream(_:timeouts:additionalHeaders:)``.
+        private func deliverHead() {
+            guard streamedBody == nil, let onHead else { return }
+            self.onHead = nil
+            // The head has arrived: the body is bounded by the idle limit alone.
+            lock.withLock { requestDeadline = nil }
+            let body = StreamedBody(readerGone: { [weak self] in self?.cancel() })
+            streamedBody = body
+            onHead(
+                .success(
+                    HTTPStreamingResponse(
+                        statusCode: statusCode, headers: headers, body: body.makeStream(),
+                        close: { [weak self] in
+                            self?.cancel()
+                            body.finish(throwing: OpenAIError(kind: .cancelled, message: "The stream was closed."))
+                        })))
+        }
+
+        /// Ends a streamed transfer: the body ends with `outcome`'s error, or the caller waiting
+        /// for the head gets it (a reply with no body delivers its head here).
+        func finishStream(_ outcome: Result<HTTPResponse, any Error>) {
+            let failure: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
+            if failure == nil, streamedBody == nil { deliverHead() }
+            if let onHead {
+                self.onHead = nil
+                onHead(.failure(failure ?? OpenAIError(kind: .connection, message: "The reply has no head.")))
+            }
+            streamedBody?.finish(throwing: failure)
+        }
+
         fileprivate func write(_ bytes: UnsafeBufferPointer<CChar>) -> Int {
-            if (200..<300).contains(statusCode) {
+            let success = (200..<300).contains(statusCode)
+            if success, !streaming {
                 body.append(UnsafeBufferPointer(rebasing: bytes[...]).withMemoryRebound(to: UInt8.self) { Data($0) })
                 return bytes.count
             }
-            let kept = min(URLSessionTransport.maxErrorBodyBytes - body.count, bytes.count)
+            let kept = success ? bytes.count : min(URLSessionTransport.maxErrorBodyBytes - received, bytes.count)
             if kept > 0 {
-                body.append(
-                    UnsafeBufferPointer(rebasing: bytes[..<kept]).withMemoryRebound(to: UInt8.self) { Data($0) })
+                let chunk = UnsafeBufferPointer(rebasing: bytes[..<kept]).withMemoryRebound(to: UInt8.self) {
+                    Data($0)
+                }
+                received += kept
+                if streaming {
+                    if streamedBody == nil { deliverHead() }
+                    // Waits while the reader is behind; the time waited is not idle time.
+                    lock.withLock { waitingForReader = true }
+                    let appended = streamedBody?.appendWaiting(chunk) == true
+                    lock.withLock {
+                        waitingForReader = false
+                        lastActivity = Self.now()
+                    }
+                    guard appended else { return 0 }
+                } else {
+                    body.append(chunk)
+                }
             }
             if kept < bytes.count {
                 cutAtLimit = true
@@ -283,23 +433,86 @@
             return bytes.count
         }
 
-        /// Called by libcurl at least once a second: reports progress, ends the transfer when it
-        /// was cancelled or no byte moved for the idle limit.
+        /// Called by libcurl at least once a second: records that bytes moved, reports upload
+        /// progress, ends the transfer when it was cancelled.
         fileprivate func progress(received: Int64, sent uploaded: Int64) -> Int32 {
             if isCancelled { return 1 }
-            let now = ContinuousClock.now
             if received + uploaded != movedBytes {
                 movedBytes = received + uploaded
-                lastActivity = now
-            } else if timeouts.idle.isFinite, timeouts.idle > 0, (now - lastActivity).seconds >= timeouts.idle {
-                expiry = .idle
-                return 1
+                lock.withLock { lastActivity = Self.now() }
             }
             if uploaded != reportedBytes, uploaded > 0 {
                 reportedBytes = uploaded
                 progress?(uploaded, length)
             }
             return 0
+        }
+
+        // MARK: Time limits
+
+        private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+        private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
+            guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return nil }
+            return UInt64(seconds * 1e9)
+        }
+
+        /// Starts the timer of the idle limit, and of the request limit until a streamed reply's
+        /// head (libcurl's own timeout bounds a buffered reply's whole exchange, and its connect
+        /// timeout the connection). A limit that passes shuts the transfer's sockets down.
+        private func armLimits() {
+            let now = Self.now()
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            lock.withLock {
+                lastActivity = now
+                requestDeadline = streaming ? Self.nanoseconds(timeouts.request).map { now &+ $0 } : nil
+                self.timer = timer
+            }
+            timer.setEventHandler { [weak self] in self?.checkLimits() }
+            schedule(timer, from: now)
+            timer.resume()
+        }
+
+        /// Stops the timer.
+        ///
+        /// - Returns: The limit that ended the transfer, if one did.
+        private func disarmLimits() -> Expiry? {
+            lock.withLock {
+                timer?.cancel()
+                timer = nil
+                return expiry
+            }
+        }
+
+        /// Sets `timer` to the earliest deadline in force, or a check one idle period ahead while
+        /// the transfer waits for its reader.
+        private func schedule(_ timer: any DispatchSourceTimer, from now: UInt64) {
+            let deadline: UInt64? = lock.withLock {
+                let idle = Self.nanoseconds(timeouts.idle).map { (waitingForReader ? now : lastActivity) &+ $0 }
+                return [requestDeadline, idle].compactMap { $0 }.min()
+            }
+            guard let deadline else { return }
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: max(deadline, now)), leeway: .milliseconds(1))
+        }
+
+        /// Runs when the timer fires: ends the transfer when a limit has passed, else waits for
+        /// the next deadline.
+        private func checkLimits() {
+            let now = Self.now()
+            let expired: Bool = lock.withLock {
+                guard timer != nil, expiry == nil else { return false }
+                if let requestDeadline, now >= requestDeadline {
+                    expiry = .request
+                } else if !waitingForReader, let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
+                    expiry = .idle
+                }
+                return expiry != nil
+            }
+            if expired {
+                clibcurl_socket_guard_shutdown(sockets)
+            } else if let timer = lock.withLock({ self.timer }) {
+                schedule(timer, from: now)
+            }
         }
     }
 

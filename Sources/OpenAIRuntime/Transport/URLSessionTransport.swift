@@ -20,22 +20,31 @@ import Foundation
 /// handed a custom `InputStream`, and it reads the file again when it must resend the body. The
 /// body passes through memory 512 KiB at a time and costs its size on disk while the request runs.
 ///
+/// A streamed reply (``stream(_:timeouts:)``) is read with back-pressure: while its reader is
+/// more than 1 MiB behind, the transport stops reading from the connection (on Apple platforms
+/// it suspends the `URLSessionTask`), so a slow reader holds a bounded amount of memory and TCP
+/// slows the server to its pace.
+///
 /// On Linux, a request with a buffered reply (``send(_:timeouts:)``) whose streamed body is read
 /// from files and bytes (a large multipart upload) skips URLSession and goes through libcurl
 /// directly, on a thread of its own, with its `Content-Length`: FoundationNetworking hands every
 /// 64 KiB of a streamed body across dispatch queues, which costs about a third of the
-/// throughput on 2 cores. Such a request follows no redirect (a 307 or 308 to the same origin is
-/// sent again by the client when the body is replayable) and its idle limit is checked about
-/// once a second instead of to the millisecond. A transport whose configuration sets
-/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession.
+/// throughput on 2 cores. Every streamed reply over `http` or `https` takes the same path, because
+/// a suspended FoundationNetworking task goes on delivering its body: libcurl's thread waits while
+/// the reader is behind. Requests on this path follow no redirect (a 307 or 308 to the same
+/// origin is sent again by the client when the body is replayable; any other comes back as the
+/// reply), send and keep no cookies, and open a connection each; their idle limit is checked
+/// about once a second instead of to the millisecond. A transport whose configuration sets
+/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession,
+/// where a streamed reply is read without a bound on Linux.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: TransportDelegate
     private let delegateDispatchQueue = DispatchQueue(label: "OpenAI.URLSessionTransport.delegate", qos: .userInitiated)
-    /// Whether a streamed request body goes through libcurl directly (Linux, no proxy
-    /// dictionary in the configuration; see `CurlUpload`).
-    private let directUploads: Bool
-    /// The configuration's `httpAdditionalHeaders`, for direct uploads.
+    /// Whether a streamed request body, and a streamed reply, go through libcurl directly (Linux,
+    /// no proxy dictionary in the configuration; see `CurlUpload`).
+    private let directTransfers: Bool
+    /// The configuration's `httpAdditionalHeaders`, for direct transfers.
     private let additionalHeaders: [String: String]
     /// Whether a streamed body not read from a file is written to a temporary file and uploaded
     /// from there (`SpooledBody`): on Apple platforms, where CFNetwork must not read a custom
@@ -78,13 +87,13 @@ public final class URLSessionTransport: HTTPTransport {
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
             // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
-            directUploads =
+            directTransfers =
                 !spoolsStreamedBodies && configuration.connectionProxyDictionary == nil
                 && (configuration.protocolClasses ?? []).allSatisfy {
                     String(reflecting: $0).hasPrefix("FoundationNetworking.")
                 } && CurlUpload.isAvailable
         #else
-            directUploads = false
+            directTransfers = false
         #endif
         var additional: [String: String] = [:]
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
@@ -124,7 +133,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   ``OpenAIError/Kind/cancelled``.
     public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
-            if directUploads, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
+            if directTransfers, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
                 return try await CurlUpload.send(
                     request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders)
             }
@@ -148,10 +157,16 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - request: The request to send.
     ///   - timeouts: The limits of this attempt: the head within `timeouts.request`, then no gap
     ///     longer than `timeouts.idle` between chunks.
-    /// - Returns: The status, headers and body chunks; ending the body's iteration early (or
-    ///   cancelling its task) cancels the `URLSessionTask`.
+    /// - Returns: The status, headers and body chunks, read with back-pressure (at most about
+    ///   1 MiB held unread; see the type's description); cancelling the reading task, or
+    ///   releasing the body unfinished, closes the connection.
     /// - Throws: As ``send(_:timeouts:)``.
     public func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
+        #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
+            if directTransfers, CurlUpload.acceptsStream(request) {
+                return try await CurlUpload.stream(request, timeouts: timeouts, additionalHeaders: additionalHeaders)
+            }
+        #endif
         let handler = TaskHandler(mode: .streaming, request: request, timeouts: timeouts)
         let task = try await makeTask(request, timeouts: timeouts, handler: handler)
         return try await withTaskCancellationHandler {
@@ -321,7 +336,10 @@ private final class TaskHandler: @unchecked Sendable {
     private let lock = NSLock()
     private var buffered: CheckedContinuation<HTTPResponse, any Swift.Error>?
     private var head: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>?
-    private var bodyContinuation: AsyncThrowingStream<Data, any Swift.Error>.Continuation?
+    private var streamedBody: StreamedBody?
+    /// Whether the task is suspended because the reader of a streamed body is behind: the idle
+    /// limit does not run meanwhile.
+    private var suspendedForReader = false
     private var response: HTTPURLResponse?
     private var data = Data()
     /// For a non-2xx reply: the most body bytes read (buffered or streamed).
@@ -422,7 +440,7 @@ private final class TaskHandler: @unchecked Sendable {
             expiry = .request
         } else if let connectDeadline, now >= connectDeadline {
             expiry = .connect
-        } else if let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
+        } else if !suspendedForReader, let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
             expiry = .idle
         }
         guard let expiry else {
@@ -467,16 +485,41 @@ private final class TaskHandler: @unchecked Sendable {
         self.head = nil
         // The head has arrived: the body is bounded by the idle limit alone.
         requestDeadline = nil
-        let (body, continuation) = AsyncThrowingStream<Data, any Swift.Error>.makeStream()
-        bodyContinuation = continuation
         let task = self.task
+        var pause: (@Sendable (Bool) -> Void)?
+        if Self.pausesTasks { pause = { [weak self] stop in self?.suspend(stop) } }
+        let body = StreamedBody(pause: pause, readerGone: { task?.cancel() })
+        streamedBody = body
         lock.unlock()
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task?.cancel() }
-        }
         head.resume(
             returning: HTTPStreamingResponse(
-                statusCode: http.statusCode, headers: Self.headers(of: http), body: body, close: { task?.cancel() }))
+                statusCode: http.statusCode, headers: Self.headers(of: http), body: body.makeStream(),
+                close: { task?.cancel() }))
+    }
+
+    /// Whether a streamed body's back-pressure suspends the task: on Apple platforms, where a
+    /// suspended data task stops reading from its connection. FoundationNetworking's does not
+    /// (it delivers the rest of the body regardless), which is why Linux streams through libcurl
+    /// (`CurlUpload.stream`) whenever it can; a stream that stays on URLSession there (a proxy
+    /// dictionary or protocol classes in the configuration) is read without a bound.
+    #if canImport(FoundationNetworking)
+        static let pausesTasks = false
+    #else
+        static let pausesTasks = true
+    #endif
+
+    /// Suspends the task while the reader of its body is behind, resumes it once the reader has
+    /// caught up (``StreamedBody``'s `pause`, called in order).
+    private func suspend(_ stop: Bool) {
+        lock.lock()
+        guard let task else {
+            lock.unlock()
+            return
+        }
+        suspendedForReader = stop
+        if !stop { activity(connected: true) }
+        lock.unlock()
+        if stop { task.suspend() } else { task.resume() }
     }
 
     func didReceive(_ chunk: Data) {
@@ -499,9 +542,9 @@ private final class TaskHandler: @unchecked Sendable {
             data.append(chunk)
             lock.unlock()
         } else {
-            let continuation = bodyContinuation
+            let body = streamedBody
             lock.unlock()
-            if !chunk.isEmpty { continuation?.yield(chunk) }
+            if !chunk.isEmpty { body?.append(chunk) }
         }
         cancel?.cancel()
     }
@@ -519,12 +562,12 @@ private final class TaskHandler: @unchecked Sendable {
         let failure = cutAtLimit ? nil : error.map { Self.mapError($0, expired: expired, timeouts: timeouts) }
         let buffered = self.buffered
         let head = self.head
-        let body = bodyContinuation
+        let body = streamedBody
         let response = self.response
         let data = self.data
         self.buffered = nil
         self.head = nil
-        self.bodyContinuation = nil
+        self.streamedBody = nil
         self.data = Data()
         self.task = nil
         let cleanup = self.cleanup
@@ -545,9 +588,7 @@ private final class TaskHandler: @unchecked Sendable {
         if let head {
             head.resume(throwing: failure ?? OpenAIError(kind: .connection, message: "The response is not HTTP."))
         }
-        if let body {
-            if let failure { body.finish(throwing: failure) } else { body.finish() }
-        }
+        body?.finish(throwing: failure)
     }
 
     static func headers(of response: HTTPURLResponse) -> [String: String] {

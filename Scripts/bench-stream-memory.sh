@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Benchmarks the memory a stream holds when its consumer is slower than the network (release mode).
+#
+# A local server (Python's standard library) sends server-sent events of 64 KiB as fast as the
+# socket takes them; the client reads them through its streaming path (transport, framing,
+# decoding as JSONValue) and sleeps after each event. Peak RSS is measured for a short and a
+# 8x longer stream: with back-pressure (the transport stops reading while the consumer is 1 MiB
+# behind) the two are about the same; without it the longer stream's whole body is held.
+#
+# Ends with:
+#   stream_peak_rss_kib_short: <n>   median of runs, 32 MiB stream
+#   stream_peak_rss_kib_long: <n>    median of runs, 256 MiB stream
+#   stream_rss_ratio_8x: <x>         long / short (goal: about 1, independent of the length)
+#
+# Usage: Scripts/bench-stream-memory.sh [runs] [delay-ms]     (default 3 runs, 1 ms per event)
+set -euo pipefail
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+runs="${1:-3}"
+delay="${2:-1}"
+scratch=".build-bench-stream-memory"
+mkdir -p "$scratch/include"
+
+# The runtime's sources and the benchmark as one module, with the libcurl shim (the direct path
+# that Linux streams take).
+sources=()
+while IFS= read -r file; do
+    sources+=("$file")
+done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
+binary="$scratch/bench-stream-memory"
+extra=()
+if [[ "$(uname -s)" == "Linux" ]]; then
+    cp Sources/CLibcurl/include/CLibcurl.h "$scratch/include/"
+    printf 'module OpenAIRuntimeLibcurl {\n    header "CLibcurl.h"\n    export *\n}\n' >"$scratch/include/module.modulemap"
+    clang -O2 -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$scratch/shim.o"
+    extra=(-I "$scratch/include" "$scratch/shim.o" -ldl)
+fi
+swiftc -O -wmo -module-name OpenAIBench -package-name openai -swift-version 6 \
+    "${extra[@]}" "${sources[@]}" Benchmarks/StreamMemory/main.swift -o "$binary" >&2
+
+port_file="$scratch/port"
+rm -f "$port_file"
+python3 - "$port_file" <<'PY' &
+import http.server, json, sys, urllib.parse
+
+EVENT = b"data: " + json.dumps({"text": "x" * (64 * 1024 - 20)}).encode() + b"\n\n"
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        count = int(query["mib"][0]) * 1024 * 1024 // len(EVENT)
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        try:
+            for _ in range(count):
+                self.wfile.write(EVENT)
+            self.wfile.write(b"data: [DONE]\n\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(sys.argv[1], "w") as handle:
+    handle.write(str(server.server_address[1]))
+server.serve_forever()
+PY
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do [[ -s "$port_file" ]] && break; sleep 0.05; done
+url="http://127.0.0.1:$(cat "$port_file")/v1"
+
+median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
+
+echo "# bench-stream-memory ($(uname -m), $(nproc) cores, ${delay} ms per 64 KiB event)"
+declare -A peaks
+for size in 32 256; do
+    values=()
+    for _ in $(seq "$runs"); do
+        line="$("$binary" "$url" "$size" "$delay")"
+        echo "${size} MiB: $line"
+        values+=("$(awk '{ print $2 }' <<<"$line")")
+    done
+    peaks[$size]="$(printf '%s\n' "${values[@]}" | median)"
+done
+echo "stream_peak_rss_kib_short: ${peaks[32]}"
+echo "stream_peak_rss_kib_long: ${peaks[256]}"
+awk -v a="${peaks[256]}" -v b="${peaks[32]}" 'BEGIN { printf "stream_rss_ratio_8x: %.2f\n", a / b }'
