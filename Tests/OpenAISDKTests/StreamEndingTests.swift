@@ -382,6 +382,45 @@ final class StreamEndingTests: XCTestCase {
         XCTAssertEqual(strictError?.kind, .decoding)
     }
 
+    func testSkippedEventsKeepWhyTheyDidNotDecodeAndReachTheDeviationReport() async throws {
+        let body = try fixtureBytes("chat-completions/stream/py-plain-text.sse")
+        let chunks = SSETestSupport.parse(Array(body)).filter { !$0.data.hasPrefix("[DONE]") }.map(\.data)
+        var text = "data: \(chunks[0])\n\n" + "data: keep-alive\n\n" + "event: tick\ndata: [1, 2]\n\n"
+        text += #"data: {"type":"ping"}"# + "\n\n"
+        text += String(repeating: "data: keep-alive\n\n", count: 100)
+        text += chunks.dropFirst().map { "data: \($0)\n\n" }.joined() + "data: [DONE]\n\n"
+        let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(text.utf8), chunkSize: 64))
+        let stream = try client.chat.completions.createStream(try Self.chatRequest.decode())
+        var events: [CreateChatCompletionStreamResponse] = []
+        for try await chunk in stream { events.append(chunk) }
+        XCTAssertEqual(events.count, chunks.count)
+        XCTAssertEqual(stream.skippedEventCount, 103)
+        let skipped = stream.skippedEvents
+        XCTAssertEqual(skipped.count, OpenAIStream<CreateChatCompletionStreamResponse>.maxRecordedSkippedEvents)
+        XCTAssertEqual(skipped.count, 64)
+        XCTAssertEqual(skipped.prefix(3).map(\.reason), [.notJSON, .notAnEvent, .notAnEvent])
+        // Not JSON, and JSON of another shape: the decoding error says where and keeps the data.
+        XCTAssertEqual(skipped[0].decodingError?.kind, .decoding)
+        XCTAssertEqual(skipped[1].decodingError?.kind, .decoding)
+        XCTAssertEqual(skipped[1].decodingError?.codingPath, "")
+        XCTAssertEqual(skipped[1].decodingError?.rawBody, Data("[1, 2]".utf8))
+        XCTAssertTrue(
+            skipped[1].decodingError?.message.hasPrefix("The reply does not decode at the top level") ?? false,
+            skipped[1].decodingError?.message ?? "no error")
+        // An object that decodes but shares no member with a chunk: nothing failed to decode.
+        XCTAssertNil(skipped[2].decodingError)
+        let report = SpecDeviationReport(events, skippedEvents: skipped)
+        XCTAssertFalse(report.isEmpty)
+        let lines = report.description.split(separator: "\n").map(String.init)
+        let skippedLines = lines.filter { $0.hasPrefix("skipped event") }
+        XCTAssertEqual(skippedLines.count, 64, report.description)
+        XCTAssertEqual(lines.count - skippedLines.count, SpecDeviationReport(events).entries.count)
+        XCTAssertTrue(
+            skippedLines[1].hasPrefix("skipped event `tick`: The reply does not decode at the top level"),
+            skippedLines[1])
+        XCTAssertEqual(skippedLines[2], "skipped event: shares no member with the event type")
+    }
+
     // MARK: One consumption per stream
 
     func testIteratingAStreamTwiceThrowsAndResendSendsTheRequestAgain() async throws {

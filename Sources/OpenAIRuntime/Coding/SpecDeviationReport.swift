@@ -27,6 +27,11 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
     /// order, elements by index, dictionary values by key).
     public private(set) var entries: [Entry] = []
 
+    /// The events a stream skipped (``OpenAIStream/skippedEvents``), given to
+    /// ``init(_:skippedEvents:)``; each says why (``SkippedStreamEvent/decodingError`` names the
+    /// field path that did not decode).
+    public private(set) var skippedEvents: [SkippedStreamEvent] = []
+
     /// Collects the deviations inside `value`.
     ///
     /// - Parameter value: A decoded value: a generated type, or an array, dictionary or optional
@@ -35,12 +40,30 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
         walk(value, path: "", depth: 0)
     }
 
-    /// Whether no object inside the value deviated from its schema.
-    public var isEmpty: Bool { entries.isEmpty }
+    /// Collects the deviations inside a stream's events, and the events it skipped.
+    ///
+    /// - Parameters:
+    ///   - value: The events received (or any decoded value).
+    ///   - skippedEvents: ``OpenAIStream/skippedEvents`` of the stream.
+    public init(_ value: Any, skippedEvents: [SkippedStreamEvent]) {
+        walk(value, path: "", depth: 0)
+        self.skippedEvents = skippedEvents
+    }
 
-    /// One line per entry.
+    /// Whether no object inside the value deviated from its schema and no event was skipped.
+    public var isEmpty: Bool { entries.isEmpty && skippedEvents.isEmpty }
+
+    /// One line per entry, then one per skipped event (`skipped event: …` with why).
     public var description: String {
-        entries.isEmpty ? "no deviations" : entries.map(\.description).joined(separator: "\n")
+        guard !isEmpty else { return "no deviations" }
+        let skipped = skippedEvents.map { skipped -> String in
+            let name = skipped.event.event.map { " `\($0)`" } ?? ""
+            let why =
+                skipped.decodingError.map { Redaction.text($0.message) }
+                ?? (skipped.reason == .notJSON ? "not JSON" : "shares no member with the event type")
+            return "skipped event\(name): \(why)"
+        }
+        return (entries.map(\.description) + skipped).joined(separator: "\n")
     }
 
     private mutating func walk(_ value: Any, path: String, depth: Int) {

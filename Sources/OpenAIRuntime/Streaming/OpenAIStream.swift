@@ -128,6 +128,25 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     /// Whether ``close()`` was called on this stream or a copy of it.
     public var isClosed: Bool { consumption.isClosed }
 
+    /// The events skipped so far (the first ``maxRecordedSkippedEvents``; copies of the stream
+    /// share them), each with why: pass them to ``SpecDeviationReport/init(_:skippedEvents:)``
+    /// with the events received to see how a stream departed from the spec.
+    ///
+    /// ```swift
+    /// let stream = try client.responses.createStream(request)
+    /// var events: [ResponseStreamEvent] = []
+    /// for try await event in stream { events.append(event) }
+    /// print(SpecDeviationReport(events, skippedEvents: stream.skippedEvents))
+    /// ```
+    public var skippedEvents: [SkippedStreamEvent] { consumption.skippedEvents }
+
+    /// How many events were skipped so far, including those past ``maxRecordedSkippedEvents``.
+    public var skippedEventCount: Int { consumption.skippedEventCount }
+
+    /// The most skipped events ``skippedEvents`` keeps (64): a stream of many keep-alives holds a
+    /// bounded record.
+    public static var maxRecordedSkippedEvents: Int { StreamConsumption.maxRecordedSkippedEvents }
+
     /// A new stream that sends the same request again when it is iterated: a new generation,
     /// billed again.
     ///
@@ -312,7 +331,8 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                     throw OpenAIError.decoding(error, response: Self.eventResponse(event, connection.requestID))
                 }
                 let isJSON = (try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8))) != nil
-                skip(SkippedStreamEvent(event: event, reason: isJSON ? .notAnEvent : .notJSON))
+                let failure = OpenAIError.decoding(error, response: Self.eventResponse(event, connection.requestID))
+                skip(SkippedStreamEvent(event: event, reason: isJSON ? .notAnEvent : .notJSON, decodingError: failure))
                 return .skip
             }
             if sharesNoMember(element) {
@@ -329,6 +349,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
         }
 
         private func skip(_ skipped: SkippedStreamEvent) {
+            stream.consumption.recordSkipped(skipped)
             stream.skippedEventHandler?(skipped)
         }
 

@@ -11,6 +11,25 @@ final class StreamConsumption: @unchecked Sendable {
     private var claimed = false
     private var closed = false
     private var closeConnection: (@Sendable () -> Void)?
+    private var skipped: [SkippedStreamEvent] = []
+    private var skippedCount = 0
+
+    /// The most skipped events kept (``OpenAIStream/maxRecordedSkippedEvents``).
+    static let maxRecordedSkippedEvents = 64
+
+    /// The skipped events kept.
+    var skippedEvents: [SkippedStreamEvent] { lock.withLock { skipped } }
+
+    /// How many events were skipped.
+    var skippedEventCount: Int { lock.withLock { skippedCount } }
+
+    /// Counts a skipped event, and keeps it while fewer than the maximum are kept.
+    func recordSkipped(_ event: SkippedStreamEvent) {
+        lock.withLock {
+            skippedCount += 1
+            if skipped.count < Self.maxRecordedSkippedEvents { skipped.append(event) }
+        }
+    }
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { lock.withLock { closed } }
