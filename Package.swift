@@ -78,6 +78,8 @@ let package = Package(
         .executableTarget(name: "openai-bench-upload", dependencies: ["OpenAI"], path: "Benchmarks/Upload"),
         .executableTarget(name: "openai-bench-runtime", dependencies: ["OpenAI"], path: "Benchmarks/Runtime"),
         .executableTarget(name: "openai-bench-embeddings", dependencies: ["OpenAI"], path: "Benchmarks/Embeddings"),
+        .executableTarget(
+            name: "openai-bench-accumulators", dependencies: ["OpenAI"], path: "Benchmarks/Accumulators"),
 
         // MARK: Generator
         .systemLibrary(

@@ -19,7 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 scratch=".build-bench-partial-json"
 mkdir -p "$scratch"
-swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench \
+swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench -package-name PartialJSONBench \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONError.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
     Sources/OpenAIRuntime/Coding/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2

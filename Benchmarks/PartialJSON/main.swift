@@ -117,6 +117,88 @@ for size in [2_048, 16_384, 131_072] {
     parseRates.append(parseRate)
     snapshotRates.append(snapshotRate)
 }
+// Deep and long inputs: whether anything re-reads the text so far (the cost would grow with the square of the
+// length). Nesting 500 levels deep (the decoder reads 512) fed one character at a time; 10,000 levels (which stop at
+// level 513); a string of 256 KiB and 1 MiB in deltas of 4 characters, parsing alone (linear: 4x the text, 4x the
+// time) and with the value so far after every delta (each value holds a copy of the open string: that copy grows
+// with the text, the rest does not).
+func nested(_ depth: Int) -> String {
+    String(repeating: "[", count: depth) + "0" + String(repeating: "]", count: depth)
+}
+for depth in [250, 500] {
+    let pieces = nested(depth).map(String.init)
+    var parse: [Double] = []
+    var snapshot: [Double] = []
+    for _ in 0..<runs {
+        parse.append(
+            try seconds {
+                var decoder = PartialJSONDecoder()
+                for piece in pieces { try decoder.append(piece) }
+                precondition(decoder.isComplete)
+            })
+        snapshot.append(
+            try seconds {
+                var decoder = PartialJSONDecoder()
+                var values = 0
+                for piece in pieces {
+                    try decoder.append(piece)
+                    if decoder.value != nil { values += 1 }
+                }
+                precondition(values == pieces.count)
+            })
+    }
+    print(
+        "nesting \(depth) levels, \(pieces.count) deltas of 1 character: parse \(String(format: "%.4f", median(parse))) s;"
+            + " parse + value after every delta \(String(format: "%.4f", median(snapshot))) s")
+}
+let tooDeep = nested(10_000).map(String.init)
+let tooDeepSeconds = seconds {
+    var decoder = PartialJSONDecoder()
+    var read = 0
+    for piece in tooDeep {
+        do { try decoder.append(piece) } catch { break }
+        read += 1
+    }
+    precondition(read == PartialJSONDecoder.maxDepth)
+}
+print(
+    "nesting 10,000 levels, 1 character at a time: throws at level 513 after \(String(format: "%.4f", tooDeepSeconds)) s"
+)
+var longParse: [Int: Double] = [:]
+for size in [262_144, 1_048_576] {
+    let text =
+        #"{"text":""# + String(repeating: "abcdefghij klmnopqrstuvwxyz.", count: size / 28 + 1).prefix(size) + #""}"#
+    let pieces = deltas(text, size: 4)
+    var parse: [Double] = []
+    for _ in 0..<runs {
+        parse.append(
+            try seconds {
+                var decoder = PartialJSONDecoder()
+                for piece in pieces { try decoder.append(piece) }
+                precondition(decoder.isComplete)
+            })
+    }
+    longParse[size] = median(parse)
+    // One run: at 1 MiB the values after every delta copy about 137 GB of open string between them.
+    let snapshot = try seconds {
+        var decoder = PartialJSONDecoder()
+        var characters = 0
+        for piece in pieces {
+            try decoder.append(piece)
+            if case .object(let object)? = decoder.value, case .string(let soFar)? = object["text"] {
+                characters = soFar.utf8.count
+            }
+        }
+        precondition(characters == size)
+    }
+    print(
+        "string of \(size / 1024) KiB, \(pieces.count) deltas of 4 characters: parse \(String(format: "%.4f", median(parse))) s"
+            + " (\(String(format: "%.1f", Double(size) / 1_048_576 / median(parse))) MB/s);"
+            + " parse + value after every delta (1 run) \(String(format: "%.2f", snapshot)) s")
+}
+print(
+    "long_string_parse_ratio_1mib_vs_256kib: \(String(format: "%.2f", longParse[1_048_576]! / longParse[262_144]!))"
+        + " (4.00 is linear)")
 print("partial_json_parse_mb_per_s: \(String(format: "%.1f", parseRates.min()!))")
 print("partial_json_snapshot_mb_per_s: \(String(format: "%.1f", snapshotRates.min()!))")
 print("typed_partials_vs_final_decode: \(String(format: "%.1f", worstTyped))")

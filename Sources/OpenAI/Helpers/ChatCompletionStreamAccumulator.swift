@@ -26,6 +26,11 @@ import OpenAIRuntime
 /// log probability events are not among them (the accumulated log probabilities are in
 /// ``completion``).
 ///
+/// The cost of a stream is linear in its length: each buffer grows in place. A `snapshot` shares
+/// the accumulator's text, so keeping an event (or a `snapshot`, or what ``content(choice:)``
+/// returned) past the next ``append(_:)`` makes that append copy the text so far; keep the
+/// `delta`s, or read ``content(choice:)`` when you need the text, for long replies.
+///
 /// Mirrors `ChatCompletionStreamState` of openai-python and `ChatCompletionStream` of openai-node.
 /// The spec schema of the chunks is `CreateChatCompletionStreamResponse`.
 public struct ChatCompletionStreamAccumulator: Sendable {
@@ -35,6 +40,14 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         /// The arguments of a function call, or the input of a custom tool call.
         var arguments = ""
         var isCustom = false
+
+        /// Adds a fragment's parts: its `id`, a piece of its name, and `added` to the arguments.
+        mutating func apply(id: String?, name: String?, isCustom: Bool, _ added: String) {
+            if let id { self.id = id }
+            if let name { self.name = (self.name ?? "") + name }
+            if isCustom { self.isCustom = true }
+            arguments.append(added)
+        }
     }
 
     /// What one chunk changed, in the order of its choices and their parts.
@@ -70,6 +83,83 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var openToolCall: Int?
         /// The tool calls whose `done` was reported, so that each is reported once.
         var finishedToolCalls: Set<Int> = []
+
+        /// Adds one choice of a chunk, reporting what it changed in `events`.
+        ///
+        /// Every buffer grows in place (amortised O(1) per character), never by building a new
+        /// string or array, so a stream costs time linear in its length.
+        mutating func apply(_ choice: CreateChatCompletionStreamResponse.Choice, events: inout [Event]) {
+            let delta = choice.delta
+            if let role = delta.role { self.role = ChatCompletionResponseMessage.RoleValue(rawValue: role.rawValue) }
+            if let content = delta.content {
+                Self.append(content, to: &self.content)
+                if !content.isEmpty {
+                    events.append(.contentDelta(choice: choice.index, delta: content, snapshot: self.content!))
+                }
+            }
+            if let refusal = delta.refusal {
+                Self.append(refusal, to: &self.refusal)
+                if !refusal.isEmpty {
+                    events.append(.refusalDelta(choice: choice.index, delta: refusal, snapshot: self.refusal!))
+                }
+            }
+            for fragment in delta.toolCalls ?? [] {
+                applyToolCall(fragment, choice: choice.index, events: &events)
+            }
+            if let logprobs = choice.logprobs {
+                if let content = logprobs.content { contentLogprobs.appendInPlace(contentsOf: content) }
+                if let refusal = logprobs.refusal { refusalLogprobs.appendInPlace(contentsOf: refusal) }
+            }
+            if let reason = choice.finishReason {
+                if finishReason == nil {
+                    if let content, !content.isEmpty {
+                        events.append(.contentDone(choice: choice.index, content: content))
+                    }
+                    if let refusal, !refusal.isEmpty {
+                        events.append(.refusalDone(choice: choice.index, refusal: refusal))
+                    }
+                    if let done = finishOpenToolCall(choice: choice.index) { events.append(done) }
+                    openToolCall = nil
+                }
+                finishReason = CreateChatCompletionResponse.Choice.FinishReason(rawValue: reason.rawValue)
+            }
+        }
+
+        private mutating func applyToolCall(_ fragment: ChatCompletionToolCallChunk, choice: Int, events: inout [Event])
+        {
+            guard let index = fragment.index else { return }
+            if openToolCall != index, let done = finishOpenToolCall(choice: choice) {
+                events.append(done)
+            }
+            openToolCall = index
+            var added = ""
+            var name: String?
+            var isCustom = false
+            switch fragment {
+            case .function(let function):
+                name = function.function?.name
+                added = function.function?.arguments ?? ""
+            case .custom(let custom):
+                isCustom = true
+                name = custom.custom?.name
+                added = custom.custom?.input ?? ""
+            case .unknown:
+                break
+            }
+            // In place, as the choice: the dictionary's entry is the only reference to the arguments.
+            toolCalls[index, default: ToolCallState()].apply(id: fragment.id, name: name, isCustom: isCustom, added)
+            if !added.isEmpty, let call = toolCalls[index] {
+                events.append(
+                    .toolCallArgumentsDelta(
+                        choice: choice, toolCall: index, name: call.name ?? "", delta: added, snapshot: call.arguments))
+            }
+        }
+
+        /// Appends `text` to an optional buffer, starting it when absent.
+        private static func append(_ text: String, to buffer: inout String?) {
+            if buffer == nil { buffer = "" }
+            buffer!.append(text)
+        }
 
         /// The `done` of the open tool call, the first time it is asked for.
         mutating func finishOpenToolCall(choice: Int) -> Event? {
@@ -116,68 +206,8 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         if let chunkUsage = chunk.usage { usage = chunkUsage }
         if let chunkModeration = chunk.moderation { moderation = chunkModeration }
         for choice in chunk.choices {
-            var state = choices[choice.index] ?? ChoiceState()
-            let delta = choice.delta
-            if let role = delta.role { state.role = ChatCompletionResponseMessage.RoleValue(rawValue: role.rawValue) }
-            if let content = delta.content {
-                state.content = (state.content ?? "") + content
-                if !content.isEmpty {
-                    events.append(.contentDelta(choice: choice.index, delta: content, snapshot: state.content!))
-                }
-            }
-            if let refusal = delta.refusal {
-                state.refusal = (state.refusal ?? "") + refusal
-                if !refusal.isEmpty {
-                    events.append(.refusalDelta(choice: choice.index, delta: refusal, snapshot: state.refusal!))
-                }
-            }
-            for fragment in delta.toolCalls ?? [] {
-                guard let index = fragment.index else { continue }
-                if state.openToolCall != index, let done = state.finishOpenToolCall(choice: choice.index) {
-                    events.append(done)
-                }
-                state.openToolCall = index
-                var call = state.toolCalls[index] ?? ToolCallState()
-                var added = ""
-                if let id = fragment.id { call.id = id }
-                switch fragment {
-                case .function(let function):
-                    if let name = function.function?.name { call.name = (call.name ?? "") + name }
-                    if let arguments = function.function?.arguments { added = arguments }
-                case .custom(let custom):
-                    call.isCustom = true
-                    if let name = custom.custom?.name { call.name = (call.name ?? "") + name }
-                    if let input = custom.custom?.input { added = input }
-                case .unknown:
-                    break
-                }
-                call.arguments += added
-                state.toolCalls[index] = call
-                if !added.isEmpty {
-                    events.append(
-                        .toolCallArgumentsDelta(
-                            choice: choice.index, toolCall: index, name: call.name ?? "", delta: added,
-                            snapshot: call.arguments))
-                }
-            }
-            if let logprobs = choice.logprobs {
-                if let content = logprobs.content { state.contentLogprobs = (state.contentLogprobs ?? []) + content }
-                if let refusal = logprobs.refusal { state.refusalLogprobs = (state.refusalLogprobs ?? []) + refusal }
-            }
-            if let reason = choice.finishReason {
-                if state.finishReason == nil {
-                    if let content = state.content, !content.isEmpty {
-                        events.append(.contentDone(choice: choice.index, content: content))
-                    }
-                    if let refusal = state.refusal, !refusal.isEmpty {
-                        events.append(.refusalDone(choice: choice.index, refusal: refusal))
-                    }
-                    if let done = state.finishOpenToolCall(choice: choice.index) { events.append(done) }
-                    state.openToolCall = nil
-                }
-                state.finishReason = CreateChatCompletionResponse.Choice.FinishReason(rawValue: reason.rawValue)
-            }
-            choices[choice.index] = state
+            // In place: a copy of the state would make each append copy the text so far.
+            choices[choice.index, default: ChoiceState()].apply(choice, events: &events)
         }
         return events
     }
@@ -275,3 +305,11 @@ extension SystemFingerprintCarrying {
 }
 
 extension CreateChatCompletionStreamResponse: SystemFingerprintCarrying {}
+
+extension Optional {
+    /// Appends to the array, starting it when absent, in place.
+    fileprivate mutating func appendInPlace<Element>(contentsOf elements: [Element]) where Wrapped == [Element] {
+        if self == nil { self = [] }
+        self!.append(contentsOf: elements)
+    }
+}

@@ -1,29 +1,11 @@
 import Foundation
 import OpenAIRuntime
 
-/// The structured output so far, while it streams: the JSON received, read with
-/// ``PartialJSONDecoder`` (strings that have begun, complete numbers and literals, no member
-/// whose value has not begun).
-public struct PartialOutput<Output: Decodable>: Sendable {
-    /// The value so far.
-    public var json: JSONValue
-    /// The text received so far.
-    public var text: String
-
-    /// The value so far decoded as `Output`, or `nil` while it does not decode (a required member
-    /// not yet there). A type whose members are optional decodes from the first member on.
-    /// Each call decodes the whole value so far.
-    public func value() -> Output? { value(as: Output.self) }
-
-    /// The value so far decoded as another type, typically `Output` with every member optional
-    /// (what a screen shows while the output streams), or `nil` while it does not decode.
-    public func value<T: Decodable>(as type: T.Type) -> T? { try? json.decode(as: type) }
-}
-
 /// An event of ``ChatCompletionsAPI/parseStream(_:as:name:strict:options:)`` or
 /// ``ResponsesAPI/parseStream(_:as:name:strict:options:)``.
 public enum StructuredOutputStreamEvent<Output: Decodable, Final>: Sendable where Final: Sendable {
-    /// More of the output arrived (one event per text delta that changed the value so far).
+    /// More of the output arrived (one event per chunk or text delta that changed the value so
+    /// far); the partial shares the stream's text instead of copying it (see ``PartialOutput``).
     case partial(PartialOutput<Output>)
     /// The stream completed: the reply and its decoded output, as `parse` gives them.
     case completed(Final)
@@ -47,10 +29,11 @@ extension ChatCompletionsAPI {
     /// completed reply then throws what `parse` throws for it.
     ///
     /// `Output` is `Sendable` and its `Decodable` conformance nonisolated: values are decoded in
-    /// the stream's task and handed to the task that iterates. In an app target with default
-    /// MainActor isolation, declare it `nonisolated struct Forecast: Decodable { … }`; the compiler
-    /// rejects a main-actor-isolated conformance here ("cannot satisfy conformance requirement for
-    /// a 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
+    /// the iterator's `next()`, which is nonisolated (it runs off the iterating task's actor), and
+    /// handed to the task that iterates. In an app target with default MainActor isolation,
+    /// declare it `nonisolated struct Forecast: Decodable { … }`; the compiler rejects a
+    /// main-actor-isolated conformance here ("cannot satisfy conformance requirement for a
+    /// 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
     ///
     /// - Parameters:
     ///   - body: The request; its `responseFormat` is replaced, and `stream` set.
@@ -59,8 +42,9 @@ extension ChatCompletionsAPI {
     ///   - strict: Whether the model must follow the schema exactly (OpenAI's strict mode).
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The events; the request is sent when iteration starts (a second iteration
-    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``), and stopping the iteration (or
-    ///   cancelling its task) closes the stream.
+    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``); each `next()` reads the stream only
+    ///   until its event (nothing is read ahead or buffered, so a slow consumer holds the
+    ///   connection back); stopping the iteration (or cancelling its task) closes the stream.
     /// - Throws: ``JSONSchemaError`` before sending when `Output`'s schema cannot be derived or
     ///   does not fit strict mode. The iteration throws what ``createStream(_:options:)``'s does
     ///   and, at the end, what ``parse(_:as:name:strict:options:isolation:)`` throws for the reply
@@ -72,22 +56,28 @@ extension ChatCompletionsAPI {
         var body = body
         body.responseFormat = try .jsonSchema(type, name: name, strict: strict)
         let stream = try createStream(body, options: options)
-        return EventSequence { emit in
+        return EventSequence(pulling: {
+            var chunks = stream.makeAsyncIterator()
             var accumulator = ChatCompletionStreamAccumulator()
-            var partial = StructuredOutputStreaming.Partial()
-            for try await chunk in stream {
-                accumulator.append(chunk)
-                for choice in chunk.choices where choice.index == 0 {
-                    if let delta = choice.delta.content, let event = partial.append(delta) {
-                        emit(.partial(PartialOutput(json: event, text: partial.text)))
+            let text = StreamedJSONText()
+            var ended = false
+            return {
+                guard !ended else { return nil }
+                while let chunk = try await chunks.next() {
+                    accumulator.append(chunk)
+                    var length: Int?
+                    for choice in chunk.choices where choice.index == 0 {
+                        if let delta = choice.delta.content, let changed = text.append(delta) { length = changed }
                     }
+                    if let length { return .partial(PartialOutput(source: text, length: length)) }
                 }
+                ended = true
+                guard let completion = accumulator.completion else {
+                    throw StructuredOutputError(.noContent, "the stream ended without a chunk")
+                }
+                return .completed(try Self.parsed(completion, as: type))
             }
-            guard let completion = accumulator.completion else {
-                throw StructuredOutputError(.noContent, "the stream ended without a chunk")
-            }
-            emit(.completed(try Self.parsed(completion, as: type)))
-        }
+        })
     }
 }
 
@@ -97,10 +87,11 @@ extension ResponsesAPI {
     /// response decoded as ``parse(_:as:name:strict:options:isolation:)`` does.
     ///
     /// `Output` is `Sendable` and its `Decodable` conformance nonisolated: values are decoded in
-    /// the stream's task and handed to the task that iterates. In an app target with default
-    /// MainActor isolation, declare it `nonisolated struct Forecast: Decodable { … }`; the compiler
-    /// rejects a main-actor-isolated conformance here ("cannot satisfy conformance requirement for
-    /// a 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
+    /// the iterator's `next()`, which is nonisolated (it runs off the iterating task's actor), and
+    /// handed to the task that iterates. In an app target with default MainActor isolation,
+    /// declare it `nonisolated struct Forecast: Decodable { … }`; the compiler rejects a
+    /// main-actor-isolated conformance here ("cannot satisfy conformance requirement for a
+    /// 'Sendable' type parameter"), while ``parse(_:as:name:strict:options:isolation:)`` takes one.
     ///
     /// - Parameters:
     ///   - body: The request; its `text.format` is replaced (its verbosity kept), and `stream` set.
@@ -109,7 +100,9 @@ extension ResponsesAPI {
     ///   - strict: Whether the model must follow the schema exactly.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The events; the request is sent when iteration starts (a second iteration
-    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``).
+    ///   throws ``OpenAIError/Kind/streamAlreadyConsumed``); each `next()` reads the stream only
+    ///   until its event (nothing is read ahead or buffered); stopping the iteration (or
+    ///   cancelling its task) closes the stream.
     /// - Throws: ``JSONSchemaError`` before sending. The iteration throws what
     ///   ``createStream(_:options:)``'s does, the accumulator's ``ResponseStreamAccumulator/apply(_:)``
     ///   errors, and, at the end, what ``parse(_:as:name:strict:options:isolation:)`` throws for the response.
@@ -119,81 +112,30 @@ extension ResponsesAPI {
     ) throws -> EventSequence<StructuredOutputStreamEvent<Output, ParsedResponse<Output>>> {
         let stream = try createStream(
             try Self.requestingFormat(of: type, name: name, strict: strict, in: body), options: options)
-        return EventSequence { emit in
-            var accumulator = try ResponseStreamAccumulator()
-            var partial = StructuredOutputStreaming.Partial()
+        return EventSequence(pulling: {
+            var events = stream.makeAsyncIterator()
+            var accumulator: ResponseStreamAccumulator?
+            let text = StreamedJSONText()
             var part: (output: Int, content: Int)?
-            for try await event in stream {
-                try accumulator.apply(event)
-                guard case .responseOutputTextDelta(let delta) = event else { continue }
-                let position = part ?? (delta.outputIndex, delta.contentIndex)
-                part = position
-                guard position == (delta.outputIndex, delta.contentIndex), let json = partial.append(delta.delta)
-                else { continue }
-                emit(.partial(PartialOutput(json: json, text: partial.text)))
-            }
-            guard let response = accumulator.finalResponse else {
-                throw StructuredOutputError(.noContent, "the stream ended before the response completed")
-            }
-            emit(.completed(try Self.parsed(response, as: type)))
-        }
-    }
-}
-
-enum StructuredOutputStreaming {
-    /// The text so far and its value so far; stops reading once the text is not JSON.
-    struct Partial {
-        private var decoder = PartialJSONDecoder()
-        private var failed = false
-        private var revision = 0
-        private(set) var text = ""
-
-        /// Adds a delta; returns the value so far when it changed.
-        mutating func append(_ delta: String) -> JSONValue? {
-            text += delta
-            guard !failed, !delta.isEmpty else { return nil }
-            do {
-                try decoder.append(delta)
-            } catch {
-                failed = true
-                return nil
-            }
-            guard decoder.revision != revision, let value = decoder.value else { return nil }
-            revision = decoder.revision
-            return value
-        }
-    }
-
-}
-
-/// The events of a streaming helper (`parseStream`, `runToolsStream`, `createBackgroundStream`).
-///
-/// Nothing is sent until iteration starts; the work runs in a task of its own, and stopping the
-/// iteration early (or cancelling the iterating task) cancels it. Events the iteration has not
-/// asked for yet are buffered.
-public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
-    private let produce: @Sendable (_ emit: (Element) -> Void) async throws -> Void
-
-    /// The events `produce` emits, from a task started when iteration starts.
-    init(_ produce: @escaping @Sendable (_ emit: (Element) -> Void) async throws -> Void) {
-        self.produce = produce
-    }
-
-    /// Starts the work and returns its events' iterator.
-    ///
-    /// - Returns: The iterator; its `next()` throws what the work throws.
-    public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.AsyncIterator {
-        let produce = self.produce
-        return AsyncThrowingStream<Element, any Error> { continuation in
-            let task = Task {
-                do {
-                    try await produce { continuation.yield($0) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+            var ended = false
+            return {
+                guard !ended else { return nil }
+                if accumulator == nil { accumulator = try ResponseStreamAccumulator() }
+                while let event = try await events.next() {
+                    try accumulator!.apply(event)
+                    guard case .responseOutputTextDelta(let delta) = event else { continue }
+                    let position = part ?? (delta.outputIndex, delta.contentIndex)
+                    part = position
+                    guard position == (delta.outputIndex, delta.contentIndex), let length = text.append(delta.delta)
+                    else { continue }
+                    return .partial(PartialOutput(source: text, length: length))
                 }
+                ended = true
+                guard let response = accumulator?.finalResponse else {
+                    throw StructuredOutputError(.noContent, "the stream ended before the response completed")
+                }
+                return .completed(try Self.parsed(response, as: type))
             }
-            continuation.onTermination = { _ in task.cancel() }
-        }.makeAsyncIterator()
+        })
     }
 }

@@ -175,6 +175,16 @@ public struct PartialJSONDecoder: Sendable {
         return child
     }
 
+    /// Whether ``value`` is not `nil`, without building it: a value has begun (an object, an
+    /// array or a string opened, or a value completed).
+    package var hasValue: Bool {
+        if state == .done || !stack.isEmpty { return true }
+        switch state {
+        case .string(isKey: false), .escape(isKey: false), .unicode(isKey: false): return true
+        default: return false
+        }
+    }
+
     /// Ends the text: a top-level number is then complete.
     ///
     /// - Returns: The complete value.
