@@ -271,6 +271,7 @@ struct LoadContext {
         var defaultValue: ScalarValue?
         var swiftType: String?
         var sdkOnly = false
+        var constraints: [String: ScalarValue] = [:]
         for pair in pairs {
             let value = pair.value
             switch pair.key {
@@ -335,6 +336,8 @@ struct LoadContext {
             case "default": defaultValue = scalarValue(value)
             case "x-swift-type": swiftType = value.scalarText
             case "x-oaiSupportedSDKs": sdkOnly = true
+            case _ where Schema.constraintKeywords.contains(pair.key):
+                if let constraint = scalarValue(value) { constraints[pair.key] = constraint }
             default: break
             }
         }
@@ -350,7 +353,7 @@ struct LoadContext {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additional, items: items, enumValues: enumValues, constValue: constValue,
             oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly, constraints: constraints)
     }
 }
 
@@ -381,7 +384,7 @@ extension Schema {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additionalProperties, items: items, enumValues: enumValues,
             constValue: constValue, oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly, constraints: constraints)
     }
 
     static func empty(_ location: SourceLocation) -> Schema {

@@ -95,6 +95,13 @@ public struct DiffRule: Hashable, Sendable {
             "type-narrowed", .breaking, .info, .breaking,
             "a value accepts less than before: old replies still decode"),
         DiffRule("format-changed", .warning, .warning, .info, "a value's format changed"),
+        DiffRule(
+            "constraint-narrowed", .breaking, .info, nil,
+            "a validation keyword (minLength, maximum, pattern, minItems, multipleOf…) accepts fewer values: added, a smaller maximum, a larger minimum, or a changed pattern (not ordered)"
+        ),
+        DiffRule(
+            "constraint-widened", .info, .warning, nil,
+            "a validation keyword accepts more values: removed, a larger maximum or a smaller minimum"),
         DiffRule("enum-value-added", .info, .warning, .info, "an enum gained a value"),
         DiffRule("enum-value-removed", .breaking, .info, .breaking, "an enum lost a value"),
         DiffRule(

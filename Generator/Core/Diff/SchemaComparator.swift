@@ -195,6 +195,9 @@ struct SchemaComparator {
                 directions, swift: (a.format == "binary") != (b.format == "binary"), at: b)
         }
         compareEnums(sa, sb, directions, openness)
+        for change in ConstraintChange.changes(from: a, to: b) {
+            emit(change.kind, pointer, .new, change.message, directions, swift: false, at: b)
+        }
         if a.constValue != b.constValue, a.constValue != nil || b.constValue != nil {
             let before = a.constValue.map(ShapeFingerprinter.text) ?? "none"
             let after = b.constValue.map(ShapeFingerprinter.text) ?? "none"
