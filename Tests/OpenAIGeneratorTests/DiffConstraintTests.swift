@@ -92,4 +92,23 @@ final class DiffConstraintTests: XCTestCase {
         XCTAssertNil(Change.direction("maximum", from: .int(1), to: .int(1)))
         XCTAssertEqual(Change.direction("exclusiveMinimum", from: .bool(true), to: .int(0)), .narrowed)
     }
+
+    func testARequestWidenedToTheEmptySchemaTakesNullAndIsNotBreakingOnTheWire() throws {
+        // `{}` and `true` accept every value, `null` included: a nullable value widened to
+        // either is no narrowing of null.
+        let forward = try Rules.report("request-widened-to-empty-schema")
+        XCTAssertEqual(forward.changes.map(\.kind), ["type-widened", "type-widened"])
+        XCTAssertEqual(
+            forward.changes.map(\.message),
+            ["now accepts any value instead of only object", "now accepts any value instead of only string"])
+        for change in forward.changes {
+            XCTAssertEqual(Rules.verdict(change, .wireRequest), .info, change.message)
+        }
+        // Back from `{}` to a nullable type refuses other values: breaking, still without a
+        // nullability change.
+        let backward = try Rules.report("request-widened-to-empty-schema", reversed: true)
+        XCTAssertEqual(backward.changes.map(\.kind), ["type-narrowed", "type-narrowed"])
+        XCTAssertTrue(backward.changes.allSatisfy { Rules.verdict($0, .wireRequest) == .breaking })
+        XCTAssertFalse(backward.changes.contains { $0.message.contains("null") })
+    }
 }

@@ -116,7 +116,7 @@ struct SchemaComparator {
             sb = SchemaShape(target)
             sb.nullable = sb.nullable || nullable
         }
-        compareNullability(sa.nullable, sb.nullable, pointer, directions, required, at: b)
+        compareNullability(Self.acceptsNull(sa), Self.acceptsNull(sb), pointer, directions, required, at: b)
         if sa.schema.ref != nil || sb.schema.ref != nil {
             if sa.schema.ref != sb.schema.ref, sa.schema !== a || sb.schema !== b {
                 compare(sa.schema, sb.schema, directions, required: nil)
@@ -165,6 +165,17 @@ struct SchemaComparator {
         return schema.ref == nil && shape.types.isEmpty && shape.variants.isEmpty
             && schema.properties.isEmpty && schema.items == nil && schema.allOf.isEmpty
             && shape.enumValues == nil && schema.constValue == nil
+    }
+
+    /// Whether `shape` accepts `null`: it says so (``SchemaShape/nullable``), or it is the empty
+    /// schema (`{}`, `true`, or only annotations), which accepts every value, `null` included.
+    static func acceptsNull(_ shape: SchemaShape) -> Bool {
+        guard !shape.nullable else { return true }
+        guard acceptsAnything(shape), shape.schema.swiftType == nil else { return false }
+        switch shape.schema.additionalProperties {
+        case .absent, .allowed(true): return true
+        case .allowed(false), .schema: return false
+        }
     }
 
     /// Whether `after` accepts every value `before` accepts, judged on the type alone (anything,
