@@ -4,6 +4,11 @@ import OpenAIGeneratorYAML
 /// keeps schema references by name, checks that every `$ref` points at something, and records
 /// spec problems as diagnostics. The project's corrections are a later stage, ``SchemaOverlay``.
 public struct OpenAPILoader {
+    /// The most `$ref` hops a chain of component schemas that are only a `$ref` to the next
+    /// (`A0: {$ref: A1}`, `A1: {$ref: A2}`, …) may take before a schema that says something; a
+    /// longer chain is an error naming where it starts.
+    public static let aliasChainLimit = 64
+
     public init() {}
 
     /// Parses `bytes` as YAML (JSON is YAML) and loads the OpenAPI document.
@@ -114,6 +119,8 @@ struct LoadContext {
                 message: "dangling $ref: no schema named \(reference.name) in #/components/schemas",
                 location: reference.location)
         }
+
+        try AliasChains.check(schemas)
 
         return OpenAPIDocument(
             file: file, openAPIVersion: version, title: info?["title"]?.scalarText ?? "",
