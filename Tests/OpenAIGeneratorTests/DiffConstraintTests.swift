@@ -111,4 +111,26 @@ final class DiffConstraintTests: XCTestCase {
         XCTAssertTrue(backward.changes.allSatisfy { Rules.verdict($0, .wireRequest) == .breaking })
         XCTAssertFalse(backward.changes.contains { $0.message.contains("null") })
     }
+
+    func testAOneVariantUnionGainingAVariantIsAVariantAddedNotATypeChange() throws {
+        // A one-variant `oneOf` is generated as its variant's type.
+        let directory = DiffSnapshotTests.fixtures.appendingPathComponent("one-variant-union-gains-variant")
+        let generated = try SwiftGenerator.generate(
+            specBytes: [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml"))),
+            specFile: "old.yaml", sha256: "x", configuration: GeneratorConfiguration())
+        XCTAssertTrue(generated.files.contains { $0.contents.contains("public var content: TextPart?") })
+        let forward = try Rules.report("one-variant-union-gains-variant")
+        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])
+        let added = try XCTUnwrap(forward.changes.first)
+        XCTAssertEqual(added.pointer, "#/components/schemas/Thing/properties/content/oneOf/1")
+        XCTAssertEqual(Rules.verdict(added, .wireResponse), .warning)
+        XCTAssertEqual(Rules.verdict(added, .swift), .breaking)
+        XCTAssertEqual(
+            added.message,
+            "the value became a union: variant `ImagePart` added (the Swift type changes from a single type to an enum of cases)"
+        )
+        let backward = try Rules.report("one-variant-union-gains-variant", reversed: true)
+        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
+        XCTAssertEqual(backward.changes.first.flatMap { Rules.verdict($0, .wireResponse) }, .info)
+    }
 }

@@ -239,13 +239,15 @@ struct SchemaComparator {
     private mutating func reportKindChange(
         _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, originals: (Schema, Schema)
     ) {
+        // A one-variant `oneOf`/`anyOf` is its variant (`SchemaShape` unwraps it, and so does the
+        // generated Swift): it is matched as that variant, not as the wrapper around it.
         if sa.variants.isEmpty, !sb.variants.isEmpty, !Self.acceptsAnything(sa),
-            singleBecameUnion(originals.0, sb, directions)
+            singleBecameUnion(SchemaShape(originals.0).schema, sb, directions)
         {
             return
         }
         if !sa.variants.isEmpty, sb.variants.isEmpty, !Self.acceptsAnything(sb),
-            unionBecameSingle(sa, originals.1, directions)
+            unionBecameSingle(sa, SchemaShape(originals.1).schema, directions)
         {
             return
         }
