@@ -120,7 +120,8 @@ final class DiffRuleFixtureTests: XCTestCase {
         let forward = try Self.report("union-variants-reordered")
         XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])
         XCTAssertEqual(forward.changes.first?.pointer, "#/components/schemas/Event/anyOf/0")
-        XCTAssertEqual(forward.changes.first?.message, "variant with type \"queued\" added")
+        XCTAssertEqual(
+            forward.changes.first?.message, "variant with type \"queued\" added (a new case of the Swift enum)")
         let backward = try Self.report("union-variants-reordered", reversed: true)
         XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
         XCTAssertFalse(

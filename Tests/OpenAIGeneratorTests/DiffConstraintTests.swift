@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIGeneratorCLI
 import XCTest
 
 @testable import OpenAIGeneratorCore
@@ -132,5 +133,30 @@ final class DiffConstraintTests: XCTestCase {
         let backward = try Rules.report("one-variant-union-gains-variant", reversed: true)
         XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
         XCTAssertEqual(backward.changes.first.flatMap { Rules.verdict($0, .wireResponse) }, .info)
+    }
+
+    func testAUnionReadFromRepliesGainingACaseIsASwiftWarningThatSeverityOverrides() throws {
+        let reply = try XCTUnwrap(
+            Rules.report("response-union-variant-added").changes.first { $0.kind == "union-variant-added" })
+        XCTAssertEqual(reply.message, "variant `AudioPart` added (a new case of the Swift enum)")
+        XCTAssertEqual(Rules.verdict(reply, .wireResponse), .warning)
+        XCTAssertEqual(Rules.verdict(reply, .swift), .warning)
+        // A union the caller only builds (a request): no `switch` of the caller's breaks.
+        let request = try XCTUnwrap(Rules.report("request-union-variant-added").changes.first)
+        XCTAssertEqual(request.kind, "union-variant-added")
+        XCTAssertEqual(Rules.verdict(request, .wireRequest), .info)
+        XCTAssertEqual(Rules.verdict(request, .swift), .info)
+        // `--severity union-case-added=…` moves the Swift verdict of the reply's case only.
+        let directory = DiffSnapshotTests.fixtures.appendingPathComponent("response-union-variant-added")
+        let files = ["old.yaml", "new.yaml"].map { directory.appendingPathComponent($0).path }
+        let base = files + ["--overrides", "none", "--fail-on", "breaking@swift"]
+        XCTAssertEqual(DiffCommand.run(arguments: base).status, 0)
+        XCTAssertEqual(DiffCommand.run(arguments: base + ["--severity", "union-case-added=breaking"]).status, 1)
+        let quiet = DiffCommand.run(
+            arguments: files + [
+                "--overrides", "none", "--fail-on", "warning@swift", "--severity", "union-case-added@swift=info",
+            ])
+        XCTAssertEqual(quiet.status, 0, quiet.output)
+        XCTAssertTrue(DiffCommand.ruleList().contains("  union-case-added: - / - / warning — "))
     }
 }

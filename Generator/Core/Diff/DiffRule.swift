@@ -117,6 +117,10 @@ public struct DiffRule: Hashable, Sendable {
         DiffRule("union-variant-added", .info, .warning, .info, "a oneOf/anyOf gained a variant"),
         DiffRule("union-variant-removed", .breaking, .info, .breaking, "a oneOf/anyOf lost a variant"),
         DiffRule(
+            "union-case-added", nil, nil, .warning,
+            "a union read from replies gained a variant, so its Swift enum a case: a switch that lists every case (`.unknown` too) and has no `default` stops compiling (judged with union-variant-added, on its entry)"
+        ),
+        DiffRule(
             "additional-properties-changed", .warning, .warning, .warning,
             "additionalProperties changed"),
         // The generated Swift API only.

@@ -34,12 +34,13 @@ struct SchemaComparator {
     private mutating func emit(
         _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
-        swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil
+        swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil,
+        foldedKinds: [String] = []
     ) {
         findings.append(
             DiffFinding(
                 kind: kind, pointer: pointer, side: side, message: message, directions: directions,
-                swift: swift, swiftSeverity: swiftSeverity, mark: schema?.location.mark))
+                swift: swift, swiftSeverity: swiftSeverity, mark: schema?.location.mark, foldedKinds: foldedKinds))
     }
 
     /// Whether enum values of a union's variants are open: the union also takes any string
@@ -655,10 +656,15 @@ struct SchemaComparator {
                 "union-variant-removed", before[index].location.pointer, .old,
                 "variant \(describe(before[index], in: old)) removed", directions, at: before[index])
         }
+        // Read from replies, the generated enum gains a case: a caller's exhaustive `switch`
+        // (`.unknown` listed, no `default`) stops compiling; `union-case-added` judges that.
+        let swiftCase = directions.contains(.response)
         for index in after.indices where !pairedNew.contains(index) {
             emit(
                 "union-variant-added", after[index].location.pointer, .new,
-                "variant \(describe(after[index], in: new)) added", directions, at: after[index])
+                "variant \(describe(after[index], in: new)) added (a new case of the Swift enum)", directions,
+                at: after[index],
+                foldedKinds: swiftCase ? ["union-case-added"] : [])
         }
     }
 }
