@@ -4,6 +4,11 @@ import OpenAIGeneratorYAML
 /// keeps schema references by name, checks that every `$ref` points at something, and records
 /// spec problems as diagnostics. The project's corrections are a later stage, ``SchemaOverlay``.
 public struct OpenAPILoader {
+    /// The most `$ref` hops a chain of component schemas that are only a `$ref` to the next
+    /// (`A0: {$ref: A1}`, `A1: {$ref: A2}`, …) may take before a schema that says something; a
+    /// longer chain is an error naming where it starts.
+    public static let aliasChainLimit = 64
+
     public init() {}
 
     /// Parses `bytes` as YAML (JSON is YAML) and loads the OpenAPI document.
@@ -114,6 +119,8 @@ struct LoadContext {
                 message: "dangling $ref: no schema named \(reference.name) in #/components/schemas",
                 location: reference.location)
         }
+
+        try AliasChains.check(schemas)
 
         return OpenAPIDocument(
             file: file, openAPIVersion: version, title: info?["title"]?.scalarText ?? "",
@@ -271,6 +278,7 @@ struct LoadContext {
         var defaultValue: ScalarValue?
         var swiftType: String?
         var sdkOnly = false
+        var constraints: [String: ScalarValue] = [:]
         for pair in pairs {
             let value = pair.value
             switch pair.key {
@@ -335,6 +343,8 @@ struct LoadContext {
             case "default": defaultValue = scalarValue(value)
             case "x-swift-type": swiftType = value.scalarText
             case "x-oaiSupportedSDKs": sdkOnly = true
+            case _ where Schema.constraintKeywords.contains(pair.key):
+                if let constraint = scalarValue(value) { constraints[pair.key] = constraint }
             default: break
             }
         }
@@ -350,7 +360,7 @@ struct LoadContext {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additional, items: items, enumValues: enumValues, constValue: constValue,
             oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly, constraints: constraints)
     }
 }
 
@@ -381,7 +391,7 @@ extension Schema {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additionalProperties, items: items, enumValues: enumValues,
             constValue: constValue, oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly, constraints: constraints)
     }
 
     static func empty(_ location: SourceLocation) -> Schema {

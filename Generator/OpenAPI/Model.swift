@@ -59,6 +59,16 @@ public final class Schema: Sendable {
     public let swiftType: String?
     /// `x-oaiSupportedSDKs`: a convenience OpenAI's own SDKs compute; not sent on the wire.
     public let sdkOnly: Bool
+    /// The validation keywords of ``constraintKeywords`` that the schema sets, by keyword, as written
+    /// (`maxLength: 64`, `pattern: '^[a-z]+$'`, `exclusiveMinimum: true` in OpenAPI 3.0 or a number
+    /// in 3.1). The generated code does not check them; `diff` reports their changes.
+    public let constraints: [String: ScalarValue]
+
+    /// The validation keywords kept in ``constraints``, in the order reports list them.
+    public static let constraintKeywords = [
+        "minLength", "maxLength", "pattern", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+        "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+    ]
 
     init(
         location: SourceLocation, ref: String?, types: [String], nullable: Bool, format: String?,
@@ -66,7 +76,8 @@ public final class Schema: Sendable {
         properties: [(name: String, schema: Schema)], required: [String],
         additionalProperties: AdditionalProperties, items: Schema?, enumValues: [ScalarValue]?,
         constValue: ScalarValue?, oneOf: [Schema], anyOf: [Schema], allOf: [Schema],
-        discriminator: Discriminator?, defaultValue: ScalarValue?, swiftType: String?, sdkOnly: Bool = false
+        discriminator: Discriminator?, defaultValue: ScalarValue?, swiftType: String?, sdkOnly: Bool = false,
+        constraints: [String: ScalarValue] = [:]
     ) {
         self.location = location
         self.ref = ref
@@ -89,6 +100,7 @@ public final class Schema: Sendable {
         self.defaultValue = defaultValue
         self.swiftType = swiftType
         self.sdkOnly = sdkOnly
+        self.constraints = constraints
     }
 }
 

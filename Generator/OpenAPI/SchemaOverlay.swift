@@ -145,7 +145,7 @@ public struct SchemaOverlay: Sendable {
                 constValue: schema.constValue, oneOf: schema.oneOf.map { rewrite($0) },
                 anyOf: schema.anyOf.map { rewrite($0) }, allOf: schema.allOf.map { rewrite($0) },
                 discriminator: schema.discriminator, defaultValue: schema.defaultValue, swiftType: swiftType,
-                sdkOnly: schema.sdkOnly)
+                sdkOnly: schema.sdkOnly, constraints: schema.constraints)
         }
     }
 }

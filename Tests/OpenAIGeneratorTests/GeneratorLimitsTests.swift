@@ -88,6 +88,48 @@ final class GeneratorLimitsTests: XCTestCase {
         XCTAssertTrue(result.files.contains { $0.contents.contains("public typealias A = JSONValue") })
     }
 
+    /// Components `A0` … `A<count - 1>`, each a `$ref` to the next; the last is a string, or a
+    /// `$ref` back to `A0` when `cycle`.
+    private static func aliasChain(_ count: Int, cycle: Bool = false) -> String {
+        var text = head
+        for index in 0..<count - 1 { text += "    A\(index): {$ref: '#/components/schemas/A\(index + 1)'}\n" }
+        text += "    A\(count - 1): " + (cycle ? "{$ref: '#/components/schemas/A0'}\n" : "{type: string}\n")
+        return text
+    }
+
+    func testAnAliasChainOverTheLimitIsALocatedErrorInLinearTime() throws {
+        // 20,000 aliases took 100 s when every alias walked the chain after it.
+        let (error, seconds) = failure(Self.aliasChain(20_001))
+        XCTAssertEqual(
+            error?.description,
+            "hostile.yaml:6:9: error: the schemas A0 → A1 → A2 → … are a chain of 20000 $refs, more than the 64 the generator follows (at #/components/schemas/A0)"
+        )
+        XCTAssertLessThan(seconds, 2)
+        // 64 hops (A0 → … → A64, a string) is within the limit; 65 is not.
+        let within = try generate(Self.aliasChain(65))
+        XCTAssertTrue(within.files.contains { $0.contents.contains("public typealias A0 = A1") })
+        let (over, _) = failure(Self.aliasChain(66))
+        XCTAssertTrue(
+            over?.message.contains("a chain of 65 $refs, more than the 64") ?? false, "\(String(describing: over))")
+        XCTAssertEqual(OpenAPILoader.aliasChainLimit, 64)
+    }
+
+    func testALongCycleOfAliasesIsAnErrorNamedByItsEndsInLinearTime() {
+        // Over the limit, refused when loading (translating it would recurse 20,000 deep).
+        let (error, seconds) = failure(Self.aliasChain(20_000, cycle: true))
+        XCTAssertEqual(
+            error?.description,
+            "hostile.yaml:6:9: error: the schemas A0 → A1 → A2 → … refer to each other through $ref and nothing else in a cycle of 20000, more than the 64 $refs the generator follows (at #/components/schemas/A0)"
+        )
+        XCTAssertLessThan(seconds, 2)
+        // Within it, the translation's error, a long chain named by its ends.
+        let (short, _) = failure(Self.aliasChain(40, cycle: true))
+        XCTAssertEqual(
+            short?.description,
+            "hostile.yaml:6:9: error: the schemas A0 → A1 → A2 → A3 → A4 → … → A39 → A0 (a cycle of 40 schemas) refer to each other through $ref and nothing else, so they describe no value (at #/components/schemas/A0)"
+        )
+    }
+
     func testADocumentLargerThanTheLimitIsRefusedAtOnce() {
         let parser = YAMLParser(limits: .init(maxBytes: 1000))
         XCTAssertThrowsError(try parser.parse(Array(repeating: 0x20, count: 1001), file: "big.yaml")) { error in

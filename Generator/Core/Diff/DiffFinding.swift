@@ -48,6 +48,7 @@ struct DiffFinding {
                 known.swift = known.swift || finding.swift
                 known.swiftSeverity = [known.swiftSeverity, finding.swiftSeverity].compactMap { $0 }.max()
                 known.mark = known.mark ?? finding.mark
+                known.foldedKinds += finding.foldedKinds.filter { !known.foldedKinds.contains($0) }
                 byKey[key] = known
             } else {
                 order.append(key)

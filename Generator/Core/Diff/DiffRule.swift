@@ -95,6 +95,13 @@ public struct DiffRule: Hashable, Sendable {
             "type-narrowed", .breaking, .info, .breaking,
             "a value accepts less than before: old replies still decode"),
         DiffRule("format-changed", .warning, .warning, .info, "a value's format changed"),
+        DiffRule(
+            "constraint-narrowed", .breaking, .info, nil,
+            "a validation keyword (minLength, maximum, pattern, minItems, multipleOf…) accepts fewer values: added, a smaller maximum, a larger minimum, or a changed pattern (not ordered)"
+        ),
+        DiffRule(
+            "constraint-widened", .info, .warning, nil,
+            "a validation keyword accepts more values: removed, a larger maximum or a smaller minimum"),
         DiffRule("enum-value-added", .info, .warning, .info, "an enum gained a value"),
         DiffRule("enum-value-removed", .breaking, .info, .breaking, "an enum lost a value"),
         DiffRule(
@@ -109,6 +116,10 @@ public struct DiffRule: Hashable, Sendable {
         DiffRule("const-changed", .breaking, .breaking, .info, "a constant value changed"),
         DiffRule("union-variant-added", .info, .warning, .info, "a oneOf/anyOf gained a variant"),
         DiffRule("union-variant-removed", .breaking, .info, .breaking, "a oneOf/anyOf lost a variant"),
+        DiffRule(
+            "union-case-added", nil, nil, .warning,
+            "a union read from replies gained a variant, so its Swift enum a case: a switch that lists every case (`.unknown` too) and has no `default` stops compiling (judged with union-variant-added, on its entry)"
+        ),
         DiffRule(
             "additional-properties-changed", .warning, .warning, .warning,
             "additionalProperties changed"),

@@ -34,12 +34,13 @@ struct SchemaComparator {
     private mutating func emit(
         _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
-        swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil
+        swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil,
+        foldedKinds: [String] = []
     ) {
         findings.append(
             DiffFinding(
                 kind: kind, pointer: pointer, side: side, message: message, directions: directions,
-                swift: swift, swiftSeverity: swiftSeverity, mark: schema?.location.mark))
+                swift: swift, swiftSeverity: swiftSeverity, mark: schema?.location.mark, foldedKinds: foldedKinds))
     }
 
     /// Whether enum values of a union's variants are open: the union also takes any string
@@ -116,7 +117,7 @@ struct SchemaComparator {
             sb = SchemaShape(target)
             sb.nullable = sb.nullable || nullable
         }
-        compareNullability(sa.nullable, sb.nullable, pointer, directions, required, at: b)
+        compareNullability(Self.acceptsNull(sa), Self.acceptsNull(sb), pointer, directions, required, at: b)
         if sa.schema.ref != nil || sb.schema.ref != nil {
             if sa.schema.ref != sb.schema.ref, sa.schema !== a || sb.schema !== b {
                 compare(sa.schema, sb.schema, directions, required: nil)
@@ -167,6 +168,17 @@ struct SchemaComparator {
             && shape.enumValues == nil && schema.constValue == nil
     }
 
+    /// Whether `shape` accepts `null`: it says so (``SchemaShape/nullable``), or it is the empty
+    /// schema (`{}`, `true`, or only annotations), which accepts every value, `null` included.
+    static func acceptsNull(_ shape: SchemaShape) -> Bool {
+        guard !shape.nullable else { return true }
+        guard acceptsAnything(shape), shape.schema.swiftType == nil else { return false }
+        switch shape.schema.additionalProperties {
+        case .absent, .allowed(true): return true
+        case .allowed(false), .schema: return false
+        }
+    }
+
     /// Whether `after` accepts every value `before` accepts, judged on the type alone (anything,
     /// or a `type` list that grew).
     static func widens(_ before: SchemaShape, to after: SchemaShape) -> Bool {
@@ -195,6 +207,9 @@ struct SchemaComparator {
                 directions, swift: (a.format == "binary") != (b.format == "binary"), at: b)
         }
         compareEnums(sa, sb, directions, openness)
+        for change in ConstraintChange.changes(from: a, to: b) {
+            emit(change.kind, pointer, .new, change.message, directions, swift: false, at: b)
+        }
         if a.constValue != b.constValue, a.constValue != nil || b.constValue != nil {
             let before = a.constValue.map(ShapeFingerprinter.text) ?? "none"
             let after = b.constValue.map(ShapeFingerprinter.text) ?? "none"
@@ -225,13 +240,15 @@ struct SchemaComparator {
     private mutating func reportKindChange(
         _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, originals: (Schema, Schema)
     ) {
+        // A one-variant `oneOf`/`anyOf` is its variant (`SchemaShape` unwraps it, and so does the
+        // generated Swift): it is matched as that variant, not as the wrapper around it.
         if sa.variants.isEmpty, !sb.variants.isEmpty, !Self.acceptsAnything(sa),
-            singleBecameUnion(originals.0, sb, directions)
+            singleBecameUnion(SchemaShape(originals.0).schema, sb, directions)
         {
             return
         }
         if !sa.variants.isEmpty, sb.variants.isEmpty, !Self.acceptsAnything(sb),
-            unionBecameSingle(sa, originals.1, directions)
+            unionBecameSingle(sa, SchemaShape(originals.1).schema, directions)
         {
             return
         }
@@ -639,10 +656,15 @@ struct SchemaComparator {
                 "union-variant-removed", before[index].location.pointer, .old,
                 "variant \(describe(before[index], in: old)) removed", directions, at: before[index])
         }
+        // Read from replies, the generated enum gains a case: a caller's exhaustive `switch`
+        // (`.unknown` listed, no `default`) stops compiling; `union-case-added` judges that.
+        let swiftCase = directions.contains(.response)
         for index in after.indices where !pairedNew.contains(index) {
             emit(
                 "union-variant-added", after[index].location.pointer, .new,
-                "variant \(describe(after[index], in: new)) added", directions, at: after[index])
+                "variant \(describe(after[index], in: new)) added (a new case of the Swift enum)", directions,
+                at: after[index],
+                foldedKinds: swiftCase ? ["union-case-added"] : [])
         }
     }
 }

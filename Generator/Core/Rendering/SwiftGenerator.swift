@@ -220,9 +220,15 @@ public enum SwiftGenerator {
     /// - Throws: ``OpenAPIError`` at the first component of the cycle.
     static func rejectReferenceCycles(_ model: APIModel, document: OpenAPIDocument) throws {
         guard let (top, chain) = AliasCycles.pureCycle(model.declarations) else { return }
+        // A long cycle is named by its ends: the message stays one readable line.
+        let shown =
+            chain.count <= 12
+            ? chain.joined(separator: " → ")
+            : (chain.prefix(5) + ["…"] + chain.suffix(2)).joined(separator: " → ")
+                + " (a cycle of \(chain.count - 1) schemas)"
         throw OpenAPIError(
             message:
-                "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
+                "the schemas \(shown) refer to each other through $ref and nothing else, so they describe no value",
             location: AliasCycles.location(of: top, in: document))
     }
 

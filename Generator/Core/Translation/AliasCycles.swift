@@ -5,21 +5,28 @@ import OpenAIGeneratorOpenAPI
 /// is an error; one that holds itself through arrays or dictionaries is decoded as JSON, with a
 /// diagnostic.
 enum AliasCycles {
+    /// A cycle of aliases: its members in chain order, from the first declared, and whether a
+    /// step of it goes through an array or a dictionary.
+    struct Cycle {
+        var members: [String]
+        var throughCollection: Bool
+    }
+
     /// The first alias that names itself through other aliases only, with its chain.
     static func pureCycle(_ declarations: [TopLevelDeclaration]) -> (TopLevelDeclaration, [String])? {
-        let aliases = aliasTargets(declarations)
-        for top in declarations {
-            guard case .alias(let alias) = top.declaration else { continue }
-            var chain = [alias.name]
-            var current = alias.target
-            while case .named(let next) = current, let target = aliases[next] {
-                chain.append(next)
-                if next == alias.name { return (top, chain) }
-                if chain.count > aliases.count + 1 { break }
-                current = target
-            }
-        }
-        return nil
+        let graph = AliasGraph(declarations)
+        guard
+            let cycle = graph.cycles().filter({ !$0.throughCollection }).min(by: {
+                graph.order[$0.members[0]]! < graph.order[$1.members[0]]!
+            }),
+            let top = declarations.first(where: {
+                if case .alias(let alias) = $0.declaration, $0.resourceType == nil {
+                    return alias.name == cycle.members[0]
+                }
+                return false
+            })
+        else { return nil }
+        return (top, cycle.members + [cycle.members[0]])
     }
 
     /// Replaces the target of every alias that holds itself through arrays or dictionaries by
@@ -27,26 +34,14 @@ enum AliasCycles {
     static func breakCollectionCycles(
         _ declarations: [TopLevelDeclaration], document: OpenAPIDocument, diagnostics: inout [Diagnostic]
     ) -> [TopLevelDeclaration] {
-        let aliases = aliasTargets(declarations)
-        /// Whether `type` leads back to `name` through aliases with at least one collection on the way.
-        func reaches(_ name: String, from type: TypeRef, throughCollection: Bool, visited: inout Set<String>) -> Bool {
-            switch type {
-            case .array(let element), .dictionary(let element):
-                return reaches(name, from: element, throughCollection: true, visited: &visited)
-            case .named(let other):
-                if other == name { return throughCollection }
-                guard let target = aliases[other], visited.insert(other).inserted else { return false }
-                return reaches(name, from: target, throughCollection: throughCollection, visited: &visited)
-            default:
-                return false
-            }
+        var broken: Set<String> = []
+        for cycle in AliasGraph(declarations).cycles() where cycle.throughCollection {
+            broken.formUnion(cycle.members)
         }
+        guard !broken.isEmpty else { return declarations }
         return declarations.map { top in
-            guard case .alias(var alias) = top.declaration else { return top }
-            var visited: Set<String> = []
-            guard reaches(alias.name, from: alias.target, throughCollection: false, visited: &visited) else {
-                return top
-            }
+            guard case .alias(var alias) = top.declaration, top.resourceType == nil, broken.contains(alias.name)
+            else { return top }
             diagnostics.append(
                 Diagnostic(
                     .recursiveAlias,
@@ -66,11 +61,68 @@ enum AliasCycles {
             ?? SourceLocation(file: document.file, mark: .init(line: 1, column: 1), pointer: "#")
     }
 
-    private static func aliasTargets(_ declarations: [TopLevelDeclaration]) -> [String: TypeRef] {
-        var result: [String: TypeRef] = [:]
-        for top in declarations where top.resourceType == nil {
-            if case .alias(let alias) = top.declaration { result[alias.name] = alias.target }
+    /// The top-level aliases as a graph in which each alias leads to at most one other (its
+    /// target, through arrays and dictionaries), so its cycles are found in one linear walk.
+    private struct AliasGraph {
+        /// Alias name → the alias its target names, and whether an array or dictionary is on the way.
+        var next: [String: (name: String, throughCollection: Bool)] = [:]
+        /// Alias names in declaration order.
+        var names: [String] = []
+        /// Alias name → its position in ``names``.
+        var order: [String: Int] = [:]
+
+        init(_ declarations: [TopLevelDeclaration]) {
+            var targets: [String: TypeRef] = [:]
+            for top in declarations where top.resourceType == nil {
+                guard case .alias(let alias) = top.declaration, targets[alias.name] == nil else { continue }
+                targets[alias.name] = alias.target
+                order[alias.name] = names.count
+                names.append(alias.name)
+            }
+            for (name, target) in targets {
+                var current = target
+                var throughCollection = false
+                while true {
+                    switch current {
+                    case .array(let element), .dictionary(let element):
+                        throughCollection = true
+                        current = element
+                        continue
+                    case .named(let other) where targets[other] != nil:
+                        next[name] = (other, throughCollection)
+                    default:
+                        break
+                    }
+                    break
+                }
+            }
         }
-        return result
+
+        /// Every cycle, each visited once: a walk from each alias in declaration order stops at an
+        /// alias an earlier walk reached, so every alias is stepped on once.
+        func cycles() -> [Cycle] {
+            var done: Set<String> = []
+            var result: [Cycle] = []
+            for start in names where !done.contains(start) {
+                var path: [String] = []
+                var onPath: [String: Int] = [:]
+                var current: String? = start
+                while let name = current, !done.contains(name) {
+                    if let index = onPath[name] {
+                        var members = Array(path[index...])
+                        let first = members.indices.min { order[members[$0]]! < order[members[$1]]! }!
+                        members = Array(members[first...] + members[..<first])
+                        let collection = members.contains { next[$0]!.throughCollection }
+                        result.append(Cycle(members: members, throughCollection: collection))
+                        break
+                    }
+                    onPath[name] = path.count
+                    path.append(name)
+                    current = next[name]?.name
+                }
+                done.formUnion(path)
+            }
+            return result
+        }
     }
 }
