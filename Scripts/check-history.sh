@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Generates the SDK from every historical spec in ../shared/spec/history/*.yaml and compiles each result on the
 # runtime target it is built on, in a temporary Swift package of the SDK's layers: `OpenAIRuntime` (and `OpenAIRuntimeLibcurl`)
-# copied as they are, `OpenAI` holding only the generated code and the file that re-exports the runtime, and
-# `OpenAIAdmin` when the spec has admin-key resources. Helpers/ is hand-written against the locked spec's types and is
-# left out. One package serves every spec: the runtime is compiled once, and each spec
-# recompiles only the generated modules.
+# copied as they are, `OpenAI` holding the generated code, the file that re-exports the runtime and, for every spec
+# from the one Spec/helpers-oldest-spec.txt names on (by file name: they start with the commit date), the hand-written
+# Helpers/, and `OpenAIAdmin` when the spec has admin-key resources. Helpers/ is written against the locked spec's
+# types; older specs lack some of them, and are compiled without it. One package serves every spec: the runtime is
+# compiled once, and each spec recompiles only the OpenAI modules.
 #
 # Usage: Scripts/check-history.sh [--only NAME] [--jobs N] [--generate-only] [--keep]
 #   --only NAME       check one spec: its file name, the name without .yaml, or a unique prefix (e.g. 2025-04).
@@ -76,6 +77,12 @@ if [[ -n "$JOBS" && ! "$JOBS" =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 HISTORY_DIR="${HISTORY_DIR:-$ROOT/../shared/spec/history}"
+# The oldest spec the helpers compile against (Spec/helpers-oldest-spec.txt: its first line that is not a comment).
+HELPERS_OLDEST="$(grep -v '^#' "$ROOT/Spec/helpers-oldest-spec.txt" | grep -m 1 . || true)"
+if [[ -z "$HELPERS_OLDEST" ]]; then
+    echo "check-history: Spec/helpers-oldest-spec.txt names no spec" >&2
+    exit 1
+fi
 if [[ ! -d "$HISTORY_DIR" ]]; then
     echo "check-history: SKIPPED: no history folder at $HISTORY_DIR (it lives in ../shared beside the repository)."
     exit 0
@@ -263,6 +270,13 @@ for spec in "${SPECS[@]}"; do
     if ! cmp -s "$manifest" "$pkg/Package.swift"; then
         cp "$manifest" "$pkg/Package.swift"
     fi
+    # The helpers, for specs from the oldest they support on.
+    rm -rf "$pkg/Sources/OpenAI/Helpers"
+    helpers="no"
+    if [[ ! "${name%.yaml}" < "$HELPERS_OLDEST" ]]; then
+        cp -R "$ROOT/Sources/OpenAI/Helpers" "$pkg/Sources/OpenAI/Helpers"
+        helpers="yes"
+    fi
     gen_warnings="$(generator_warnings "$gen_log")"
     if [[ $gen_status -eq 0 ]]; then
         gen_result="OK"
@@ -286,22 +300,22 @@ for spec in "${SPECS[@]}"; do
         build_warnings="$(compiler_warnings "$build_log")"
         if [[ $build_status -eq 0 ]]; then
             build_result="OK"
-            echo "compile:  OK in ${build_seconds}s, compiler warnings: $build_warnings"
+            echo "compile:  OK in ${build_seconds}s (helpers: $helpers), compiler warnings: $build_warnings"
         else
             build_result="FAIL"
-            echo "compile:  FAIL (exit status $build_status) after ${build_seconds}s; first errors:"
+            echo "compile:  FAIL (exit status $build_status) after ${build_seconds}s (helpers: $helpers); first errors:"
             { grep -E ': error: ' "$build_log" || tail -n 30 "$build_log"; } | awk '!seen[$0]++ && shown++ < 30 { print "    " $0 }'
         fi
     fi
     if [[ "$gen_result" == "FAIL" || "$build_result" == "FAIL" ]]; then
         FAILURES=$((FAILURES + 1))
     fi
-    RESULTS+=("$(printf '%-28s %-4s %7ss %8s   %-4s %7s %8s' "$name" "$gen_result" "$gen_seconds" "$gen_warnings" \
-        "$build_result" "$build_seconds$([[ "$build_seconds" == "-" ]] || echo s)" "$build_warnings")")
+    RESULTS+=("$(printf '%-28s %-4s %7ss %8s   %-4s %7s %8s   %s' "$name" "$gen_result" "$gen_seconds" "$gen_warnings" \
+        "$build_result" "$build_seconds$([[ "$build_seconds" == "-" ]] || echo s)" "$build_warnings" "$helpers")")
 done
 
-printf '\n==> Summary (generate, and compile on the runtime target)\n'
-printf '%-28s %-4s %8s %8s   %-4s %7s %8s\n' "spec" "gen" "time" "gen-warn" "build" "time" "swift-warn"
+printf '\n==> Summary (generate, and compile on the runtime target; the helpers from %s on)\n' "$HELPERS_OLDEST"
+printf '%-28s %-4s %8s %8s   %-4s %7s %8s   %s\n' "spec" "gen" "time" "gen-warn" "build" "time" "swift-warn" "helpers"
 for row in "${RESULTS[@]}"; do
     printf '%s\n' "$row"
 done

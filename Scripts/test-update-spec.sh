@@ -8,7 +8,8 @@
 # Scenarios (each prints what it checked):
 #   sources    refused, nothing changed: a local file in a temporary folder without --commit (also with
 #              --allow-local-source), --allow-local-source with a file in /dev/shm or outside the repository's
-#              parent folder, a spec older than the lock (--dry-run: the warning is the summary's first line), a
+#              parent folder, a spec older than the lock (--dry-run: the warning is the summary's first line) or
+#              than the oldest the helpers support (Spec/helpers-oldest-spec.txt), a
 #              branch URL, a URL on another host with 40 hex in its path (https://evil.example/<40-hex>/...);
 #              the lock update-spec-helpers.py decides for URLs on other hosts (--commit: the upstream raw URL;
 #              --url: that URL, its host and path as `source`) and github.com's blob URL; accepted with
@@ -432,6 +433,17 @@ else
 fi
 if first_line "$TMPW/older-summary.md" | grep -q 'looks OLDER'; then ok "  and in SUMMARY_FILE"; else fail "  SUMMARY_FILE does not start with the warning"; fi
 has "$LOGS/older-dry-run.out" "## OpenAPI spec changes" "  the summary follows"
+# A spec older than the oldest the helpers support (Spec/helpers-oldest-spec.txt) is named as such.
+cp "$COPY/Spec/helpers-oldest-spec.txt" "$TMPW/helpers-oldest-spec.txt"
+printf '# for the test\n2026-08-20-0000000\n' >"$COPY/Spec/helpers-oldest-spec.txt"
+status=0
+update older-than-helpers --dry-run "$OLDER" || status=$?
+cp "$TMPW/helpers-oldest-spec.txt" "$COPY/Spec/helpers-oldest-spec.txt"
+expect_status 0 "$status" "a spec older than the oldest the helpers support, with --dry-run"
+has "$LOGS/older-than-helpers.out" "is older than the oldest one the hand-written helpers support (2026-08-20-0000000" \
+    "  the summary says the helpers do not support it"
+has "$LOGS/older-than-helpers.err" "WARNING: the new spec (2026-08-13) is older than the oldest one the hand-written helpers" \
+    "  and so does stderr"
 
 # URLs: http from a local HTTP server; https from files, through a curl stub on PATH (https://HOST/PATH is
 # $TMPW/hosts/HOST/PATH; any other URL goes to the real curl).

@@ -111,6 +111,15 @@ def source_of(url):
     return (parts.netloc.rpartition("@")[2] + parts.path) or url
 
 
+def helpers_oldest_spec(root):
+    """The spec name (date-commit) in Spec/helpers-oldest-spec.txt: its first line that is not a comment."""
+    try:
+        lines = open(os.path.join(root, "Spec", "helpers-oldest-spec.txt")).read().splitlines()
+    except OSError:
+        return ""
+    return next((line.strip() for line in lines if line.strip() and not line.startswith("#")), "")
+
+
 def under(path, folder):
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
@@ -253,9 +262,18 @@ def provenance(
             f"the new spec ({date}{', ' + commit[:7] if commit else ''}) looks OLDER than the locked "
             f"one ({old_date}, {lock.get('commit', '')[:7]}): this moves the SDK backwards"
         )
+    older = bool(warnings)
+    # Older than the oldest spec the hand-written helpers support (Spec/helpers-oldest-spec.txt)?
+    oldest = helpers_oldest_spec(root)
+    if oldest and date and f"{date}-{commit[:7]}" < oldest:
+        warnings.append(
+            f"the new spec ({date}) is older than the oldest one the hand-written helpers support ({oldest}, "
+            "Spec/helpers-oldest-spec.txt): the build step fails in Sources/OpenAI/Helpers/ whatever the spec's "
+            "changes; Scripts/check-history.sh compiles such specs without the helpers"
+        )
     for w in warnings:
         print(f"update-spec: WARNING: {w}", file=sys.stderr)
-    if warnings and not allow_older and not dry_run:
+    if older and not allow_older and not dry_run:
         refuse("the new spec looks older than the locked one; pass --allow-older to move back on purpose")
 
     result = {
