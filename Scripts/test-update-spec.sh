@@ -434,11 +434,11 @@ fi
 if first_line "$TMPW/older-summary.md" | grep -q 'looks OLDER'; then ok "  and in SUMMARY_FILE"; else fail "  SUMMARY_FILE does not start with the warning"; fi
 has "$LOGS/older-dry-run.out" "## OpenAPI spec changes" "  the summary follows"
 # A spec older than the oldest the helpers support (Spec/helpers-oldest-spec.txt) is named as such.
-cp "$COPY/Spec/helpers-oldest-spec.txt" "$TMPW/helpers-oldest-spec.txt"
+cp -p "$COPY/Spec/helpers-oldest-spec.txt" "$TMPW/helpers-oldest-spec.txt"
 printf '# for the test\n2026-08-20-0000000\n' >"$COPY/Spec/helpers-oldest-spec.txt"
 status=0
 update older-than-helpers --dry-run "$OLDER" || status=$?
-cp "$TMPW/helpers-oldest-spec.txt" "$COPY/Spec/helpers-oldest-spec.txt"
+cp -p "$TMPW/helpers-oldest-spec.txt" "$COPY/Spec/helpers-oldest-spec.txt"  # bytes and time, as before
 expect_status 0 "$status" "a spec older than the oldest the helpers support, with --dry-run"
 has "$LOGS/older-than-helpers.out" "is older than the oldest one the hand-written helpers support (2026-08-20-0000000" \
     "  the summary says the helpers do not support it"

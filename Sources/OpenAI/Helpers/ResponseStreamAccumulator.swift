@@ -120,7 +120,7 @@ public struct ResponseStreamAccumulator: Sendable {
             texts[key] = event.text
             lastSequenceNumber = event.sequenceNumber
         case .responseOutputTextAnnotationAdded(let event):
-            if let annotation = event.annotation {
+            if let annotation = Self.optional(event.annotation) {
                 try modifyPart(output: event.outputIndex, content: event.contentIndex, in: "content") { part in
                     var annotations = part["annotations"]?.arrayValue ?? []
                     annotations.append(try JSONValue(encoding: annotation))
@@ -356,4 +356,11 @@ public struct ResponseStreamAccumulator: Sendable {
         }
         return .object(item)
     }
+}
+
+extension ResponseStreamAccumulator {
+    /// `value` as an optional: the member is optional in some versions of the spec and required in
+    /// others (`annotation` of `response.output_text.annotation.added` before 2026-08-21), and this
+    /// file compiles against both (`Scripts/check-history.sh`).
+    fileprivate static func optional<Value>(_ value: Value?) -> Value? { value }
 }
