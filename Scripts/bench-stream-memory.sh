@@ -35,10 +35,12 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     cp Sources/CLibcurl/include/CLibcurl.h "$scratch/include/"
     printf 'module OpenAIRuntimeLibcurl {\n    header "CLibcurl.h"\n    export *\n}\n' >"$scratch/include/module.modulemap"
     clang -O2 -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$scratch/shim.o"
-    extra=(-I "$scratch/include" "$scratch/shim.o" -ldl)
+    extra=(-I include shim.o -ldl)  # relative to the scratch folder, where swiftc runs
 fi
-swiftc -O -wmo -module-name OpenAIBench -package-name openai -swift-version 6 \
-    "${extra[@]}" "${sources[@]}" Benchmarks/StreamMemory/main.swift -o "$binary" >&2
+# In the scratch folder: with an object file among its inputs, swiftc leaves the module's files in the current one.
+(cd "$scratch" && swiftc -O -wmo -module-name OpenAIBench -package-name openai -swift-version 6 \
+    ${extra[@]+"${extra[@]}"} "${sources[@]/#/$ROOT/}" "$ROOT/Benchmarks/StreamMemory/main.swift" \
+    -o "$(basename "$binary")" >&2)
 
 port_file="$scratch/port"
 rm -f "$port_file"
@@ -78,8 +80,6 @@ trap 'kill "$server_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [[ -s "$port_file" ]] && break; sleep 0.05; done
 url="http://127.0.0.1:$(cat "$port_file")/v1"
 
-median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
-
 echo "# bench-stream-memory ($(uname -m), $(nproc) cores, ${delay} ms per 64 KiB event)"
 declare -A peaks
 for size in 32 256; do
@@ -89,7 +89,7 @@ for size in 32 256; do
         echo "${size} MiB: $line"
         values+=("$(awk '{ print $2 }' <<<"$line")")
     done
-    peaks[$size]="$(printf '%s\n' "${values[@]}" | median)"
+    peaks[$size]="$(printf '%s\n' "${values[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
 done
 echo "stream_peak_rss_kib_short: ${peaks[32]}"
 echo "stream_peak_rss_kib_long: ${peaks[256]}"

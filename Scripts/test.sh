@@ -282,6 +282,11 @@ run_step "Tests (swift test)" step_swift_test
 run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
 run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"
+if [[ "${SKIP_SANITIZE:-0}" == "1" ]]; then
+    printf '\n==> ThreadSanitizer: skipped (SKIP_SANITIZE=1)\n'
+else
+    run_step "Concurrency tests under ThreadSanitizer (Scripts/sanitize.sh thread)" "$ROOT/Scripts/sanitize.sh" thread
+fi
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
 else
