@@ -13,6 +13,9 @@
 #   stream_rss_ratio_8x: <x>         long / short (goal: about 1, independent of the length)
 #
 # Usage: Scripts/bench-stream-memory.sh [runs] [delay-ms]     (default 3 runs, 1 ms per event)
+# Environment:
+#   BENCH_SMOKE=1   smoke mode (Scripts/test-benchmarks.sh): compiled with -Onone, one run of 1 MiB and of 8 MiB; the
+#                   figures mean nothing
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -20,6 +23,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 runs="${1:-3}"
 delay="${2:-1}"
+short=32 # MiB
+long=256
+if bench_smoke; then
+    runs=1
+    short=1
+    long=8
+fi
 scratch=".build-bench-stream-memory"
 mkdir -p "$scratch/include"
 
@@ -37,7 +47,8 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     clang -O2 -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$scratch/shim.o"
     extra=(-I "$scratch/include" "$scratch/shim.o" -ldl)
 fi
-swiftc -O -wmo -module-name OpenAIBench -package-name openai -swift-version 6 \
+set_bench_swiftc_flags
+swiftc "${BENCH_SWIFTC_FLAGS[@]}" -module-name OpenAIBench -package-name openai -swift-version 6 \
     "${extra[@]}" "${sources[@]}" Benchmarks/StreamMemory/main.swift -o "$binary" >&2
 
 port_file="$scratch/port"
@@ -78,19 +89,17 @@ trap 'kill "$server_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [[ -s "$port_file" ]] && break; sleep 0.05; done
 url="http://127.0.0.1:$(cat "$port_file")/v1"
 
-median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
-
 echo "# bench-stream-memory ($(uname -m), $(nproc) cores, ${delay} ms per 64 KiB event)"
 declare -A peaks
-for size in 32 256; do
+for size in "$short" "$long"; do
     values=()
     for _ in $(seq "$runs"); do
         line="$("$binary" "$url" "$size" "$delay")"
         echo "${size} MiB: $line"
         values+=("$(awk '{ print $2 }' <<<"$line")")
     done
-    peaks[$size]="$(printf '%s\n' "${values[@]}" | median)"
+    peaks[$size]="$(median "${values[@]}")"
 done
-echo "stream_peak_rss_kib_short: ${peaks[32]}"
-echo "stream_peak_rss_kib_long: ${peaks[256]}"
-awk -v a="${peaks[256]}" -v b="${peaks[32]}" 'BEGIN { printf "stream_rss_ratio_8x: %.2f\n", a / b }'
+echo "stream_peak_rss_kib_short: ${peaks[$short]}"
+echo "stream_peak_rss_kib_long: ${peaks[$long]}"
+awk -v a="${peaks[$long]}" -v b="${peaks[$short]}" 'BEGIN { printf "stream_rss_ratio_8x: %.2f\n", a / b }'
