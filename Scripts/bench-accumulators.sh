@@ -16,17 +16,27 @@
 # Usage: Scripts/bench-accumulators.sh [runs]   (default 5)
 # Environment:
 #   BENCH_PARSE_STREAM=0   skip part 2
+#   BENCH_SMOKE=1          smoke mode (Scripts/test-benchmarks.sh): the debug openai-bench-accumulators of SCRATCH_PATH
+#                          or .build (no release build), one run of 16 KiB, parseStream on 2 KiB; the figures (named
+#                          after 1 MiB and 100 KiB still) mean nothing
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 scratch=".build-bench-accumulators"
-swift build -c release --product openai-bench-accumulators --scratch-path "$scratch" >&2
-bench="$(swift build -c release --product openai-bench-accumulators --scratch-path "$scratch" --show-bin-path)"
-bench="$bench/openai-bench-accumulators"
+runs="${1:-5}"
+accumulate_bytes=$((1024 * 1024))
+answer_bytes=$((100 * 1024))
+if bench_smoke; then
+    runs=1
+    accumulate_bytes=$((16 * 1024))
+    answer_bytes=2048
+fi
+mkdir -p "$scratch"
+bench="$(bench_product openai-bench-accumulators "$scratch")"
 
 echo "# bench-accumulators ($(uname -m), $(nproc) cores)"
-"$bench" accumulate "${1:-5}" >"$scratch/accumulate.txt"
+"$bench" accumulate "$runs" "$accumulate_bytes" >"$scratch/accumulate.txt"
 grep -v '^accumulate_1mb_seconds:' "$scratch/accumulate.txt"
 
 rss_line="parse_stream_peak_rss_mib: skipped"
@@ -35,7 +45,7 @@ if [[ "${BENCH_PARSE_STREAM:-1}" != "0" ]]; then
     for run in "chat 0" "responses 0" "chat 1"; do
         read -r api keep <<<"$run"
         name="parse_stream_$api$([[ "$keep" == 1 ]] && echo _keeping_every_partial || true)"
-        "$bench" parse-stream-rss "$api" 102400 1 4 "$keep" >"$scratch/$name.txt"
+        "$bench" parse-stream-rss "$api" "$answer_bytes" 1 4 "$keep" >"$scratch/$name.txt"
         peak="$(awk '/^peak_rss_kb:/ {print $2}' "$scratch/$name.txt")"
         echo "$name: $(awk '/^partials:/ {p=$2} /^seconds:/ {s=$2} END {print p " partials in " s " s"}' \
             "$scratch/$name.txt"), peak RSS $peak kB"

@@ -10,6 +10,10 @@
 #   RUNS=N                 runs of each; the median wall time is reported (default 7).
 #   OPENAI_GENERATOR=PATH  time this generator binary instead of building it.
 #   SCRATCH_PATH=DIR       SwiftPM build folder for the release build (default .build).
+#   BENCH_SMOKE=1          smoke mode (Scripts/test-benchmarks.sh): one run of each by the debug generator (unless
+#                          OPENAI_GENERATOR) on small inputs: diff of Tests/OpenAIGeneratorTests/DiffFixtures/
+#                          response-union-variant-added (old.yaml, new.yaml), check of its new.yaml against a folder
+#                          generated from it (and must find no drift); no Spec/overrides.json; the figures mean nothing.
 #
 # The output ends with exactly two lines (seconds, three decimals):
 #   diff_seconds: <median wall time of one diff run>
@@ -30,6 +34,13 @@ if [[ ! "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
 fi
 OLD_SPEC="$ROOT/../shared/spec/history/2026-08-13-855e5d4.yaml"
 NEW_SPEC="$ROOT/../shared/spec/openapi.yaml"
+GENERATOR_CONFIGURATION=release
+if bench_smoke; then
+    RUNS=1
+    OLD_SPEC="$ROOT/Tests/OpenAIGeneratorTests/DiffFixtures/response-union-variant-added/old.yaml"
+    NEW_SPEC="$ROOT/Tests/OpenAIGeneratorTests/DiffFixtures/response-union-variant-added/new.yaml"
+    GENERATOR_CONFIGURATION=debug
+fi
 for spec in "$OLD_SPEC" "$NEW_SPEC"; do
     if [[ ! -f "$spec" ]]; then
         echo "bench-diff: $spec not found (the benchmark needs ../shared/spec beside the repository)" >&2
@@ -39,22 +50,45 @@ done
 
 set_swift_flags
 
-printf '==> Locked spec\n'
-"$ROOT/Scripts/fetch-spec.sh"
+if ! bench_smoke; then
+    printf '==> Locked spec\n'
+    "$ROOT/Scripts/fetch-spec.sh"
+fi
 
 if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     GENERATOR="$OPENAI_GENERATOR"
     printf '\n==> Using OPENAI_GENERATOR=%s\n' "$GENERATOR"
 else
-    printf '\n==> Building the generator (swift build -c release --product openai-generator)\n'
-    build_generator release
+    printf '\n==> Building the generator (swift build -c %s --product openai-generator)\n' "$GENERATOR_CONFIGURATION"
+    build_generator "$GENERATOR_CONFIGURATION"
+fi
+
+# What `check` is given and which exit statuses count as a run: the repository's own check (1, drift, did the full work
+# too); in smoke mode a folder generated from the small spec and a lock naming its sha256, where only 0 will do.
+DIFF_OPTIONS=()
+CHECK_ARGUMENTS=()
+CHECK_STATUSES=0,1
+if bench_smoke; then
+    WORK="$(temp_dir openai-bench-diff)"
+    trap 'rm -rf "$WORK"' EXIT
+    "$GENERATOR" generate --spec "$NEW_SPEC" --output "$WORK/generated" --overrides none >"$WORK/generate.log"
+    # shellcheck source=lib/spec.sh source-path=SCRIPTDIR
+    source "$ROOT/Scripts/lib/spec.sh"
+    printf '{"sha256": "%s"}\n' "$(sha256_of "$NEW_SPEC")" >"$WORK/lock.json"
+    DIFF_OPTIONS=(--overrides none)
+    CHECK_ARGUMENTS=(--spec "$NEW_SPEC" --output "$WORK/generated" --lock "$WORK/lock.json" --overrides none)
+    CHECK_STATUSES=0
 fi
 
 # Runs each command RUNS times, prints each wall time, and prints the two result lines last.
-python3 - "$GENERATOR" "$OLD_SPEC" "$NEW_SPEC" "$RUNS" <<'PY'
+python3 - "$GENERATOR" "$OLD_SPEC" "$NEW_SPEC" "$RUNS" "$CHECK_STATUSES" ${DIFF_OPTIONS[@]+"${DIFF_OPTIONS[@]}"} \
+    --check ${CHECK_ARGUMENTS[@]+"${CHECK_ARGUMENTS[@]}"} <<'PY'
 import statistics, subprocess, sys, time
 
 generator, old, new, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+check_statuses = {int(status) for status in sys.argv[5].split(",")}
+rest = sys.argv[6:]
+diff_options, check_arguments = rest[:rest.index("--check")], rest[rest.index("--check") + 1:]
 
 def bench(name, command, ok_codes):
     print(f"\n==> {name}: {' '.join(command)} ({runs} runs)", flush=True)
@@ -79,9 +113,9 @@ def bench(name, command, ok_codes):
     print(f"min {min(times):.3f} s, median {median:.3f} s, max {max(times):.3f} s")
     return median
 
-diff_median = bench("diff", [generator, "diff", old, new, "--format", "json"], {0})
-check_median = bench("check", [generator, "check"], {0, 1})
-print("\n==> Results (release build; medians)")
+diff_median = bench("diff", [generator, "diff", old, new, "--format", "json", *diff_options], {0})
+check_median = bench("check", [generator, "check", *check_arguments], check_statuses)
+print("\n==> Results (medians)")
 print(f"diff_seconds: {diff_median:.3f}")
 print(f"check_seconds: {check_median:.3f}")
 PY

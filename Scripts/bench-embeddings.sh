@@ -4,13 +4,18 @@
 # (decoded into the same floats).
 #
 # Usage: Scripts/bench-embeddings.sh [runs] [vectors] [dimensions]   (defaults 15, 64, 1536)
-# Environment: SCRATCH_PATH=DIR builds in DIR (default .build-bench).
+# Environment:
+#   SCRATCH_PATH=DIR  builds in DIR (default .build-bench).
+#   BENCH_SMOKE=1  smoke mode (Scripts/test-benchmarks.sh): the debug openai-bench-embeddings of SCRATCH_PATH or .build
+#                  (no release build), 3 runs of 4 vectors x 64 dimensions; the figures mean nothing
 # Last lines: float_reply_bytes, base64_reply_bytes, float_decode_ms, base64_decode_ms,
 #             bytes_ratio_base64_vs_float, decode_speedup_base64_vs_float.
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-set_swift_flags .build-bench
-swift build -c release --product openai-bench-embeddings ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
-"$(swift_bin_path release)/openai-bench-embeddings" "$@"
+if bench_smoke; then
+    set -- 3 4 64
+fi
+bench="$(bench_product openai-bench-embeddings "${SCRATCH_PATH:-.build-bench}")"
+"$bench" "$@"

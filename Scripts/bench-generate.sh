@@ -19,6 +19,11 @@
 #   OPENAI_GENERATOR=PATH  time this generator binary instead of building it (swift build -c release).
 #   SCRATCH_PATH=DIR   SwiftPM build folder for building the generator (default .build). Every timed build uses a
 #                      fresh temporary scratch folder, so it is clean.
+#   BENCH_SMOKE=1      smoke mode (Scripts/test-benchmarks.sh): one generate run, by the debug generator (unless
+#                      OPENAI_GENERATOR), on a small spec (Tests/OpenAIGeneratorTests/Snapshots/landmines-keywords,
+#                      without Spec/overrides.json), and no builds (RUNS=1 BUILDS= BASE_REV=none LINE_CAPS=): a clean
+#                      build of the SDK takes minutes, so what the smoke run leaves out is the timed builds; the
+#                      figure means nothing and the build figures read `skipped`.
 #
 # Each build prints its wall time (seconds), the peak resident memory of its largest process (MiB) and the size of
 # the object files it wrote (MiB). The output ends with these lines (seconds, two decimals; ratios three):
@@ -64,6 +69,19 @@ if [[ -n "$LINE_CAPS" && "$RUNS" -eq 0 ]]; then
     echo "bench-generate: LINE_CAPS needs the generator: set RUNS to 1 or more" >&2
     exit 2
 fi
+SPEC="$ROOT/Spec/openapi.yaml"
+GENERATE_OPTIONS=()
+GENERATOR_CONFIGURATION=release
+if bench_smoke; then
+    RUNS=1
+    BUILDS=""
+    BASE_REV=none
+    LINE_CAPS=""
+    SPEC="$ROOT/Tests/OpenAIGeneratorTests/Snapshots/landmines-keywords/spec.yaml"
+    GENERATE_OPTIONS=(--overrides none)
+    GENERATOR_CONFIGURATION=debug
+fi
+
 BASE_REV="${BASE_REV:-d5266e2}"
 if [[ "$BASE_REV" != none ]] && ! git rev-parse --verify --quiet "$BASE_REV^{commit}" > /dev/null; then
     echo "bench-generate: BASE_REV '$BASE_REV' is not a commit of this repository" >&2
@@ -81,29 +99,33 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ "$RUNS" -gt 0 ]]; then
-    printf '==> Locked spec\n'
-    "$ROOT/Scripts/fetch-spec.sh"
+    if ! bench_smoke; then
+        printf '==> Locked spec\n'
+        "$ROOT/Scripts/fetch-spec.sh"
+    fi
 
     if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
         GENERATOR="$OPENAI_GENERATOR"
         printf '\n==> Using OPENAI_GENERATOR=%s\n' "$GENERATOR"
     else
-        printf '\n==> Building the generator (swift build -c release --product openai-generator)\n'
-        build_generator release
+        printf '\n==> Building the generator (swift build -c %s --product openai-generator)\n' \
+            "$GENERATOR_CONFIGURATION"
+        build_generator "$GENERATOR_CONFIGURATION"
     fi
 
     printf '\n==> openai-generator generate, %d runs into fresh temporary folders\n' "$RUNS"
     # Runs the generator RUNS times (each into a new folder), prints each wall time and the summary of the first
     # run, and writes the median to $WORK/generate_seconds.
-    python3 - "$GENERATOR" "$ROOT/Spec/openapi.yaml" "$WORK" "$RUNS" <<'PY'
+    python3 - "$GENERATOR" "$SPEC" "$WORK" "$RUNS" ${GENERATE_OPTIONS[@]+"${GENERATE_OPTIONS[@]}"} <<'PY'
 import os, statistics, subprocess, sys, time
 
 generator, spec, work, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+options = sys.argv[5:]
 times = []
 for i in range(runs):
     out = os.path.join(work, f"generated-{i}")
     start = time.perf_counter()
-    result = subprocess.run([generator, "generate", "--spec", spec, "--output", out],
+    result = subprocess.run([generator, "generate", "--spec", spec, "--output", out, *options],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:

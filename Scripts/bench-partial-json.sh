@@ -13,15 +13,25 @@
 #   typed_partials_vs_final_decode: <x>      all typed partial decodes / one final decode, worst size
 #
 # Usage: Scripts/bench-partial-json.sh [runs]   (default 5)
+# Environment:
+#   BENCH_SMOKE=1   smoke mode (Scripts/test-benchmarks.sh): compiled with -Onone, one run, every size divided by 16;
+#                   the figures mean nothing
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
+runs="${1:-5}"
+divisor=1
+if bench_smoke; then
+    runs=1
+    divisor=16
+fi
 scratch=".build-bench-partial-json"
 mkdir -p "$scratch"
-swiftc -O -wmo -swift-version 6 -module-name PartialJSONBench -package-name PartialJSONBench \
+set_bench_swiftc_flags
+swiftc "${BENCH_SWIFTC_FLAGS[@]}" -swift-version 6 -module-name PartialJSONBench -package-name PartialJSONBench \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONError.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
     Sources/OpenAIRuntime/Coding/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
 echo "# bench-partial-json ($(uname -m), $(nproc) cores)"
-"$scratch/bench" "${1:-5}"
+"$scratch/bench" "$runs" "$divisor"

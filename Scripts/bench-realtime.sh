@@ -20,6 +20,8 @@
 #   rtt_median_ms: <x>   rtt_p99_ms: <x>   append_throughput_ratio_vs_python: <x>  (Swift / Python, >1 = faster)
 # Environment: ROUND_TRIPS (2000), APPENDS (40000), RUNS (5), OPENAI_TEST_PYTHON (Scripts/.venv/bin/python),
 # SCRATCH_PATH (.build-bench), PACKAGE_PATH (the repository root).
+# BENCH_SMOKE=1: smoke mode (Scripts/test-benchmarks.sh): the debug openai-bench-realtime of SCRATCH_PATH or .build (no
+# release build), one run of 20 round trips and 200 appends per client; the figures mean nothing.
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -28,6 +30,11 @@ python=${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}
 round_trips=${ROUND_TRIPS:-2000}
 appends=${APPENDS:-40000}
 runs=${RUNS:-5}
+if bench_smoke; then
+    round_trips=20
+    appends=200
+    runs=1
+fi
 scratch=${SCRATCH_PATH:-.build-bench}
 
 if ! "$python" -c "import websockets.asyncio.client" 2>/dev/null; then
@@ -36,8 +43,7 @@ if ! "$python" -c "import websockets.asyncio.client" 2>/dev/null; then
     exit 1
 fi
 
-swift build -c release --package-path "${PACKAGE_PATH:-.}" --scratch-path "$scratch" --product openai-bench-realtime >&2
-bench="$scratch/release/openai-bench-realtime"
+bench="$(bench_product openai-bench-realtime "$scratch" --package-path "${PACKAGE_PATH:-.}")"
 
 work=$(temp_dir bench-realtime)
 server_pid=""

@@ -16,6 +16,9 @@
 #   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product openai-bench-runtime (the
 #                                             whole OpenAI module; calls client.models.retrieve)
 #   OPENAI_TEST_PYTHON                        the test server's Python (default Scripts/.venv/bin/python)
+#   BENCH_SMOKE=1                             smoke mode (Scripts/test-benchmarks.sh): one round of 20 requests;
+#                                             standalone compiled with -Onone, spm the debug openai-bench-runtime of
+#                                             SCRATCH_PATH or .build (no release build); the figures mean nothing
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -23,6 +26,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 rounds="${1:-5}"
 per_round="${2:-400}"
+if bench_smoke; then
+    rounds=1
+    per_round=20
+fi
 mode="${BENCH_RUNTIME_BUILD:-standalone}"
 scratch=".build-bench-runtime"
 python="${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}"
@@ -34,8 +41,7 @@ fi
 
 mkdir -p "$scratch"
 if [[ "$mode" == "spm" ]]; then
-    swift build -c release --product openai-bench-runtime --scratch-path "$scratch" >&2
-    binary="$(swift build -c release --product openai-bench-runtime --scratch-path "$scratch" --show-bin-path)/openai-bench-runtime"
+    binary="$(bench_product openai-bench-runtime "$scratch")"
 else
     # The whole runtime target (it compiles without the generated code), without its C module: the
     # direct-upload path compiles out, which the benchmark does not use.
@@ -45,8 +51,9 @@ else
     done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
     binary="$scratch/bench-runtime"
     rm -f "$binary"
+    set_bench_swiftc_flags
     # `-package-name`: the runtime's `package` declarations need one.
-    if ! swiftc -O -wmo -module-name OpenAIBench -package-name openai -D STANDALONE -swift-version 6 \
+    if ! swiftc "${BENCH_SWIFTC_FLAGS[@]}" -module-name OpenAIBench -package-name openai -D STANDALONE -swift-version 6 \
         "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" >&2; then
         echo "benchmark build failed" >&2
         exit 1

@@ -21,54 +21,69 @@
 # Usage: Scripts/bench-sse.sh [runs]           (default 7 framing runs, 5 decoding runs)
 # Environment:
 #   BENCH_SSE_DECODE=0   skip the SwiftPM release build (decoding and client RSS print "unavailable")
+#   BENCH_SMOKE=1        smoke mode (Scripts/test-benchmarks.sh): streams of 500 events instead of 100,000, one run
+#                        of each, the framing benchmark compiled with -Onone and the debug openai-bench-sse of
+#                        SCRATCH_PATH or .build (no release build); the figures mean nothing
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 runs="${1:-7}"
+events=100000 # per stream; the RSS runs stream 1x and 10x as many
+rss_runs=3
+if bench_smoke; then
+    runs=1
+    events=500
+    rss_runs=1
+fi
 scratch=".build-bench-sse"
 mkdir -p "$scratch"
+set_bench_swiftc_flags
 
 # Framing: compile the server-sent event files and the benchmark as one module (fast).
 standalone="$scratch/bench-sse-standalone"
-swiftc -O -wmo -swift-version 6 -module-name SSEBench \
+swiftc "${BENCH_SWIFTC_FLAGS[@]}" -swift-version 6 -module-name SSEBench \
     Sources/OpenAIRuntime/Streaming/*ServerSentEvent*.swift Sources/OpenAIRuntime/Streaming/StreamStep.swift \
     Benchmarks/SSE/main.swift -o "$standalone" >&2
 
 spm=""
 if [[ "${BENCH_SSE_DECODE:-1}" != "0" ]]; then
-    if swift build -c release --product openai-bench-sse --scratch-path "$scratch" >&2; then
-        spm="$(swift build -c release --product openai-bench-sse --scratch-path "$scratch" --show-bin-path)/openai-bench-sse"
-    else
+    if bench_smoke; then
+        spm="$(bench_product openai-bench-sse "$scratch")"
+    elif ! spm="$(bench_product openai-bench-sse "$scratch")"; then
+        spm=""
         echo "# SwiftPM release build failed; decoding figures unavailable" >&2
     fi
 fi
 
 echo "# bench-sse ($(uname -m), $(nproc) cores)"
-"$standalone" framing "$runs" >"$scratch/framing.txt"
+"$standalone" framing "$runs" "$events" >"$scratch/framing.txt"
 grep -v '^framing_mb_per_s:' "$scratch/framing.txt"
 
 decode_line="decode_ratio_vs_jsondecoder: unavailable"
 if [[ -n "$spm" ]]; then
-    "$spm" decode "$(( runs < 5 ? runs : 5 ))" >"$scratch/decode.txt"
+    "$spm" decode "$(( runs < 5 ? runs : 5 ))" "$events" >"$scratch/decode.txt"
     grep -v '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt"
     decode_line="$(grep '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt")"
 fi
 
-measure_rss() {  # binary mode multiplier -> median peak RSS (kB) of 3 runs
-    local values=()
-    for _ in 1 2 3; do values+=("$("$1" "$2" "$3" | awk '/^peak_rss_kb:/ {print $2}')"); done
+measure_rss() {  # binary mode multiplier -> median peak RSS (kB) of rss_runs runs; fails when a run fails
+    local values=() output
+    for _ in $(seq "$rss_runs"); do
+        output="$("$1" "$2" "$3" "$events")" || return
+        values+=("$(awk '/^peak_rss_kb:/ {print $2}' <<<"$output")")
+    done
     median "${values[@]}"
 }
 p1="$(measure_rss "$standalone" rss 1)"
 p10="$(measure_rss "$standalone" rss 10)"
-echo "parser peak_rss_kb 1x (100,000 events): $p1, 10x (1,000,000 events): $p10"
+echo "parser peak_rss_kb 1x ($events events): $p1, 10x ($((events * 10)) events): $p10"
 ratio="$(awk -v a="$p10" -v b="$p1" 'BEGIN { printf "%.3f", a / b }')"
 if [[ -n "$spm" ]]; then
     c1="$(measure_rss "$spm" rss-client 1)"
     c10="$(measure_rss "$spm" rss-client 10)"
-    echo "typed client peak_rss_kb 1x (100,000 chunks): $c1, 10x (1,000,000 chunks): $c10"
+    echo "typed client peak_rss_kb 1x ($events chunks): $c1, 10x ($((events * 10)) chunks): $c10"
     ratio="$(awk -v a="$c10" -v b="$c1" 'BEGIN { printf "%.3f", a / b }')"
 fi
 

@@ -13,6 +13,9 @@
 #   stream_rss_ratio_8x: <x>         long / short (goal: about 1, independent of the length)
 #
 # Usage: Scripts/bench-stream-memory.sh [runs] [delay-ms]     (default 3 runs, 1 ms per event)
+# Environment:
+#   BENCH_SMOKE=1   smoke mode (Scripts/test-benchmarks.sh): compiled with -Onone, one run of 1 MiB and of 8 MiB; the
+#                   figures mean nothing
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -20,6 +23,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 runs="${1:-3}"
 delay="${2:-1}"
+short=32 # MiB
+long=256
+if bench_smoke; then
+    runs=1
+    short=1
+    long=8
+fi
 scratch=".build-bench-stream-memory"
 mkdir -p "$scratch/include"
 
@@ -37,8 +47,9 @@ if [[ "$(uname -s)" == "Linux" ]]; then
     clang -O2 -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$scratch/shim.o"
     extra=(-I include shim.o -ldl)  # relative to the scratch folder, where swiftc runs
 fi
+set_bench_swiftc_flags
 # In the scratch folder: with an object file among its inputs, swiftc leaves the module's files in the current one.
-(cd "$scratch" && swiftc -O -wmo -module-name OpenAIBench -package-name openai -swift-version 6 \
+(cd "$scratch" && swiftc "${BENCH_SWIFTC_FLAGS[@]}" -module-name OpenAIBench -package-name openai -swift-version 6 \
     ${extra[@]+"${extra[@]}"} "${sources[@]/#/$ROOT/}" "$ROOT/Benchmarks/StreamMemory/main.swift" \
     -o "$(basename "$binary")" >&2)
 
@@ -82,15 +93,15 @@ url="http://127.0.0.1:$(cat "$port_file")/v1"
 
 echo "# bench-stream-memory ($(uname -m), $(nproc) cores, ${delay} ms per 64 KiB event)"
 declare -A peaks
-for size in 32 256; do
+for size in "$short" "$long"; do
     values=()
     for _ in $(seq "$runs"); do
         line="$("$binary" "$url" "$size" "$delay")"
         echo "${size} MiB: $line"
         values+=("$(awk '{ print $2 }' <<<"$line")")
     done
-    peaks[$size]="$(printf '%s\n' "${values[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+    peaks[$size]="$(median "${values[@]}")"
 done
-echo "stream_peak_rss_kib_short: ${peaks[32]}"
-echo "stream_peak_rss_kib_long: ${peaks[256]}"
-awk -v a="${peaks[256]}" -v b="${peaks[32]}" 'BEGIN { printf "stream_rss_ratio_8x: %.2f\n", a / b }'
+echo "stream_peak_rss_kib_short: ${peaks[$short]}"
+echo "stream_peak_rss_kib_long: ${peaks[$long]}"
+awk -v a="${peaks[$long]}" -v b="${peaks[$short]}" 'BEGIN { printf "stream_rss_ratio_8x: %.2f\n", a / b }'

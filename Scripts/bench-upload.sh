@@ -22,6 +22,9 @@
 #   BENCH_UPLOAD_RUNS=N      runs per side (default 3)
 #   BENCH_UPLOAD_SOURCES=DIR the runtime's sources for the standalone build (default Sources/OpenAIRuntime)
 #   OPENAI_TEST_PYTHON       the Python with the test server's requirements (default Scripts/.venv)
+#   BENCH_SMOKE=1            smoke mode (Scripts/test-benchmarks.sh): one run per side of a 1 MiB file; standalone
+#                        compiled with -Onone, spm the debug openai-bench-upload of SCRATCH_PATH or .build (no release
+#                        build); the figures mean nothing
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -30,6 +33,10 @@ cd "$ROOT"
 size_mib="${1:-1024}"
 mode="${BENCH_UPLOAD_BUILD:-standalone}"
 runs="${BENCH_UPLOAD_RUNS:-3}"
+if bench_smoke; then
+    size_mib=1
+    runs=1
+fi
 scratch=".build-bench-upload"
 python="${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}"
 spec="../shared/spec/openapi.yaml"
@@ -43,8 +50,7 @@ mkdir -p "$scratch"
 }
 
 if [[ "$mode" == "spm" ]]; then
-    swift build -c release --product openai-bench-upload --scratch-path "$scratch" >&2
-    binary="$(swift build -c release --product openai-bench-upload --scratch-path "$scratch" --show-bin-path)/openai-bench-upload"
+    binary="$(bench_product openai-bench-upload "$scratch")"
 else
     binary="$scratch/bench-upload-standalone"
     runtime_sources=()
@@ -58,7 +64,8 @@ else
     cc -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$clibcurl/shim.o"
     printf 'module OpenAIRuntimeLibcurl {\n    header "%s"\n    export *\n}\n' \
         "$PWD/Sources/CLibcurl/include/CLibcurl.h" >"$clibcurl/module.modulemap"
-    swiftc -O -wmo -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
+    set_bench_swiftc_flags
+    swiftc "${BENCH_SWIFTC_FLAGS[@]}" -swift-version 6 -module-name OpenAI -package-name openai -D BENCH_STANDALONE \
         -Xcc -fmodule-map-file="$clibcurl/module.modulemap" "$clibcurl/shim.o" -ldl \
         "${runtime_sources[@]}" Benchmarks/Upload/main.swift -o "$binary" >&2
 fi

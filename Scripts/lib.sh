@@ -132,3 +132,41 @@ skip_unless_ci() {
     fi
     printf '%s skipped (CI=true makes this a failure).\n' "$what"
 }
+
+# --- benchmarks ------------------------------------------------------------------------------------------------------
+
+# Succeeds when a benchmark runs in smoke mode (BENCH_SMOKE=1): the same code path down to its summary lines, on
+# inputs of a few seconds, built cheaply (debug SwiftPM products, swiftc -Onone). Its figures mean nothing; it shows
+# that the benchmark still builds and runs to the end. Scripts/test-benchmarks.sh runs every benchmark so.
+bench_smoke() {
+    [[ "${BENCH_SMOKE:-0}" == "1" ]]
+}
+
+# Builds one of the package's benchmark executables and prints its path (the build's output on standard error):
+#   bench_product PRODUCT SCRATCH [SWIFT_BUILD_ARGUMENTS...]
+# Normally a release build in SCRATCH (the benchmark's own build folder). In smoke mode a debug build in $SCRATCH_PATH,
+# else .build: where `swift build --build-tests` (Scripts/test.sh's build step) has already built every benchmark
+# executable, so nothing is compiled then.
+bench_product() {
+    local product="$1" scratch="$2" configuration=release bin_dir
+    shift 2
+    if bench_smoke; then
+        configuration=debug
+        scratch="${SCRATCH_PATH:-.build}"
+    fi
+    swift build -c "$configuration" --product "$product" --scratch-path "$scratch" "$@" >&2 || return
+    bin_dir="$(swift build -c "$configuration" --scratch-path "$scratch" "$@" --show-bin-path)" || return
+    printf '%s\n' "$bin_dir/$product"
+}
+
+# Sets the array BENCH_SWIFTC_FLAGS to the optimization flags for a benchmark compiled with swiftc outside the package:
+# `-O -wmo`; in smoke mode `-Onone -wmo -num-threads N` (N the cores), which compiles the runtime's sources in about
+# 7 s on 2 cores (`-Onone` alone, one frontend per batch of files, 21 s): set_bench_swiftc_flags
+set_bench_swiftc_flags() {
+    # shellcheck disable=SC2034 # read by the scripts that source this file
+    if bench_smoke; then
+        BENCH_SWIFTC_FLAGS=(-Onone -wmo -num-threads "$(getconf _NPROCESSORS_ONLN)")
+    else
+        BENCH_SWIFTC_FLAGS=(-O -wmo)
+    fi
+}

@@ -5,9 +5,9 @@
 #   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/lint.sh
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
 #          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
-#          `openai-generator check`, `swift test`, Scripts/test-app-probes.sh (the README's code compiled as apps
-#          configure their targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings
-#          as errors),
+#          `openai-generator check`, `swift test`, Scripts/test-benchmarks.sh (every Scripts/bench-*.sh in its smoke
+#          mode, on the debug build), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
+#          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
 #          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/test-update-spec.sh,
 #          Scripts/check-history.sh.
 # Environment:
@@ -250,6 +250,13 @@ step_swift_test() {
     swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
 }
 
+# Scripts/test-benchmarks.sh: every benchmark in its smoke mode (a few seconds each, on the debug build just made), so
+# that a benchmark that no longer builds or traps fails here. It reads SCRATCH_PATH from the environment.
+step_benchmarks() {
+    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/test-benchmarks.sh"
+    "$ROOT/Scripts/test-benchmarks.sh"
+}
+
 # Scripts/build-docs.sh: the documentation from the debug build's symbol graphs, docc warnings as errors. It reads
 # SCRATCH_PATH from the environment, as this script does.
 step_docs() {
@@ -279,6 +286,7 @@ run_step "Lint checks fail on violations (Scripts/test-lint.sh)" "$ROOT/Scripts/
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
+run_step "Benchmarks in smoke mode (Scripts/test-benchmarks.sh)" step_benchmarks
 run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
 run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"

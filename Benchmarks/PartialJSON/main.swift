@@ -1,5 +1,7 @@
 // The partial-JSON decoder (Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift), compiled
 // with JSONValue into one module by Scripts/bench-partial-json.sh. Prints medians.
+// Usage: bench [runs] [divisor]   (default 5 runs; every size divided by `divisor`, default 1: the smoke mode of
+//                                  Scripts/bench-partial-json.sh passes 16)
 import Foundation
 
 /// A structured output like a model's: records with strings, numbers, booleans, nested arrays.
@@ -53,11 +55,12 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 let runs = max(1, Int(CommandLine.arguments.dropFirst().first ?? "5") ?? 5)
+let divisor = max(1, Int(CommandLine.arguments.dropFirst(2).first ?? "1") ?? 1)
 var parseRates: [Double] = []
 var snapshotRates: [Double] = []
 print("# partial-json: deltas of 4 characters; medians of \(runs) runs")
 var worstTyped = 0.0
-for size in [2_048, 16_384, 131_072] {
+for size in [2_048, 16_384, 131_072].map({ $0 / divisor }) {
     let text = catalogJSON(bytes: size)
     let pieces = deltas(text, size: 4)
     let megabytes = Double(text.utf8.count) / 1_048_576
@@ -83,7 +86,7 @@ for size in [2_048, 16_384, 131_072] {
                 }
                 precondition(members > 0)
             })
-        if size <= 16_384 {
+        if size <= 16_384 / divisor {
             typed.append(
                 try seconds {
                     var decoder = PartialJSONDecoder()
@@ -165,7 +168,8 @@ print(
     "nesting 10,000 levels, 1 character at a time: throws at level 513 after \(String(format: "%.4f", tooDeepSeconds)) s"
 )
 var longParse: [Int: Double] = [:]
-for size in [262_144, 1_048_576] {
+let longSizes = [262_144, 1_048_576].map { $0 / divisor }
+for size in longSizes {
     let text =
         #"{"text":""# + String(repeating: "abcdefghij klmnopqrstuvwxyz.", count: size / 28 + 1).prefix(size) + #""}"#
     let pieces = deltas(text, size: 4)
@@ -197,7 +201,7 @@ for size in [262_144, 1_048_576] {
             + " parse + value after every delta (1 run) \(String(format: "%.2f", snapshot)) s")
 }
 print(
-    "long_string_parse_ratio_1mib_vs_256kib: \(String(format: "%.2f", longParse[1_048_576]! / longParse[262_144]!))"
+    "long_string_parse_ratio_1mib_vs_256kib: \(String(format: "%.2f", longParse[longSizes[1]]! / longParse[longSizes[0]]!))"
         + " (4.00 is linear)")
 print("partial_json_parse_mb_per_s: \(String(format: "%.1f", parseRates.min()!))")
 print("partial_json_snapshot_mb_per_s: \(String(format: "%.1f", snapshotRates.min()!))")

@@ -2,13 +2,16 @@
 // ServerSentEventStream). Run through Scripts/bench-sse.sh, which builds it in release.
 //
 // Usage:
-//   openai-bench-sse framing [runs]        MB/s and events/s on synthetic chat and Responses streams
-//   openai-bench-sse rss <multiplier>      peak RSS (kB) after streaming multiplier x 100,000 events
-//                                   from a generator through ServerSentEventStream (or, in the
-//                                   SwiftPM build, through the client's typed stream)
-//   openai-bench-sse decode [runs]         SwiftPM build only: framing + decoding into the generated
+//   openai-bench-sse framing [runs] [events]   MB/s and events/s on synthetic chat and Responses streams
+//   openai-bench-sse rss <multiplier> [events] peak RSS (kB) after streaming multiplier x events
+//                                   from a generator through ServerSentEventStream
+//   openai-bench-sse rss-client <multiplier> [events]   the same through the client's typed stream
+//                                   (SwiftPM build only)
+//   openai-bench-sse decode [runs] [events]    SwiftPM build only: framing + decoding into the generated
 //                                   event types through the client (OpenAIStream) vs JSONDecoder
 //                                   decoding the same payloads alone
+// `events` is the length of each stream (default 100,000; Scripts/bench-sse.sh's smoke mode passes a
+// few hundred).
 
 import Foundation
 
@@ -320,11 +323,11 @@ func peakRSSKilobytes() -> Int {
         return Double(now() - start) / 1e9
     }
 
-    func benchDecode(runs: Int) async throws -> Double {
+    func benchDecode(runs: Int, events: Int) async throws -> Double {
         var ratios: [Double] = []
         for (name, bytes, responses) in [
-            ("chat", makeStream(events: 100_000, frame: chatFrame, done: true), false),
-            ("responses", makeStream(events: 100_000, frame: responsesFrame, done: false), true),
+            ("chat", makeStream(events: events, frame: chatFrame, done: true), false),
+            ("responses", makeStream(events: events, frame: responsesFrame, done: false), true),
         ] {
             var parser = ServerSentEventParser()
             let payloads = parser.consume(bytes).filter { $0.data != "[DONE]" }.map { Data($0.data.utf8) }
@@ -350,9 +353,9 @@ func peakRSSKilobytes() -> Int {
         return ratios.max()!
     }
 
-    /// Streams `multiplier` x 100,000 generated chat chunks through the typed client stream.
-    func clientRSS(multiplier: Int) async throws -> Int {
-        let events = 100_000 * multiplier
+    /// Streams `multiplier` x `events` generated chat chunks through the typed client stream.
+    func clientRSS(multiplier: Int, events: Int) async throws -> Int {
+        let events = events * multiplier
         let client = try benchClient {
             var iterator = GeneratedChunks(events: events, chunkSize: 16_384).makeAsyncIterator()
             let cursor = ChunkCursor { iterator.nextChunk().map { Data($0) } }
@@ -367,26 +370,28 @@ func peakRSSKilobytes() -> Int {
 
 // MARK: - Main
 
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// The whole-number argument at `index` (after the mode), or `fallback`.
+func argument(_ index: Int, _ fallback: Int) -> Int {
+    index < arguments.count ? Int(arguments[index]) ?? fallback : fallback
+}
 switch arguments.first {
 case "decode":
     #if canImport(OpenAI)
-        let runs = Int(arguments.dropFirst().first ?? "5") ?? 5
-        print("decode_ratio_vs_jsondecoder: \(String(format: "%.3f", try await benchDecode(runs: runs)))")
+        let ratio = try await benchDecode(runs: argument(1, 5), events: argument(2, 100_000))
+        print("decode_ratio_vs_jsondecoder: \(String(format: "%.3f", ratio))")
     #else
         print("decode_ratio_vs_jsondecoder: unavailable (standalone build has no generated types)")
     #endif
 case "rss-client":
     #if canImport(OpenAI)
-        let multiplier = Int(arguments.dropFirst().first ?? "1") ?? 1
-        print("rss_events: \(try await clientRSS(multiplier: multiplier))")
+        print("rss_events: \(try await clientRSS(multiplier: argument(1, 1), events: argument(2, 100_000)))")
         print("peak_rss_kb: \(peakRSSKilobytes())")
     #else
         print("peak_rss_kb: -1")
     #endif
 case "rss":
-    let multiplier = Int(arguments.dropFirst().first ?? "1") ?? 1
-    let events = 100_000 * multiplier
+    let events = argument(1, 1) * argument(2, 100_000)
     var count = 0
     var bytes = 0
     for try await event in ServerSentEventStream(GeneratedChunks(events: events, chunkSize: 16_384)) {
@@ -398,11 +403,12 @@ case "rss":
     print("rss_data_bytes: \(bytes)")
     print("peak_rss_kb: \(peakRSSKilobytes())")
 default:
-    let runs = Int(arguments.dropFirst().first ?? "7") ?? 7
-    let chat = makeStream(events: 100_000, frame: chatFrame, done: true)
-    let responses = makeStream(events: 100_000, frame: responsesFrame, done: false)
+    let runs = argument(1, 7)
+    let events = argument(2, 100_000)
+    let chat = makeStream(events: events, frame: chatFrame, done: true)
+    let responses = makeStream(events: events, frame: responsesFrame, done: false)
     var headline: [Double] = []
-    for (name, bytes, expected) in [("chat", chat, 100_001), ("responses", responses, 100_001)] {
+    for (name, bytes, expected) in [("chat", chat, events + 1), ("responses", responses, events + 1)] {
         for chunkSize in [1_024, 16_384, 65_536] {
             let result = benchFraming(
                 name: name, bytes: bytes, expectedEvents: expected, chunkSize: chunkSize, reuseArray: true, runs: runs)

@@ -3,7 +3,7 @@
 
 Does exactly what the Swift benchmark (Benchmarks/Realtime/main.swift) does against the same /bench route:
 ROUND_TRIPS round trips of a small JSON event, then APPENDS input_audio_buffer.append events each
-carrying 100 ms of 24 kHz PCM16 audio (4800 bytes, base64), a commit, and waits for "committed".
+carrying 100 ms of 24 kHz PCM16 audio (4800 bytes, base64), a commit, and waits for the counts (bench.committed).
 Prints one JSON line with rtt_median_ms, rtt_p99_ms, append_messages_per_s, append_mb_per_s and
 append_cpu_us_per_message (this process's CPU time, user + system, over the append phase).
 
