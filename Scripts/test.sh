@@ -8,10 +8,11 @@
 #          `openai-generator check`, `swift test`, Scripts/test-benchmarks.sh (every Scripts/bench-*.sh in its smoke
 #          mode, on the debug build), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
 #          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
-#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/test-update-spec.sh,
-#          Scripts/check-history.sh.
+#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/sanitize.sh thread (the
+#          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
+#   SKIP_SANITIZE=1      skip Scripts/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
