@@ -16,6 +16,17 @@
 #   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product openai-bench-runtime (the
 #                                             whole OpenAI module; calls client.models.retrieve)
 #   OPENAI_TEST_PYTHON                        the test server's Python (default Scripts/.venv/bin/python)
+#   BENCH_RUNTIME_ONLY=sdk|bare               profiling: warm up that client alone, then send
+#                                             requests-per-round requests with it, one at a time
+#                                             (rounds ignored); no ratios
+#   BENCH_RUNTIME_REUSE=1                     standalone: run the binary the last build left in
+#                                             .build-bench-runtime when there is one, without building
+#   BENCH_RUNTIME_WRAPPER                     a command the benchmark runs under, split at spaces, e.g.
+#                                             "valgrind --tool=callgrind --callgrind-out-file=sdk.out"
+# Per-request instruction counts, without the noise of wall-clock time: the slope of callgrind's
+# totals between two counts, e.g. 200 and 600 requests:
+#   BENCH_RUNTIME_ONLY=sdk BENCH_RUNTIME_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=/tmp/sdk-600.out" \
+#       Scripts/bench-runtime.sh 1 600
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -44,6 +55,8 @@ else
         sources+=("$file")
     done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
     binary="$scratch/bench-runtime"
+fi
+if [[ "$mode" != "spm" && ! ( "${BENCH_RUNTIME_REUSE:-}" == 1 && -x "$binary" ) ]]; then
     rm -f "$binary"
     # `-package-name`: the runtime's `package` declarations need one.
     if ! swiftc -O -wmo -module-name OpenAIBench -package-name openai -D STANDALONE -swift-version 6 \
@@ -64,5 +77,7 @@ done
 port="$(tr -d '[:space:]' < "$port_file")"
 rm -f "$port_file"
 
-"$binary" "http://127.0.0.1:$port/v1" "$rounds" "$per_round"
+wrapper=()
+read -ra wrapper <<< "${BENCH_RUNTIME_WRAPPER:-}"
+${wrapper[@]+"${wrapper[@]}"} "$binary" "http://127.0.0.1:$port/v1" "$rounds" "$per_round"
 exec 3>&-
