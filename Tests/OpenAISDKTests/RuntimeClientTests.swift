@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @testable import OpenAI
 @testable import OpenAIRuntime
 
@@ -114,6 +118,21 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertEqual(OpenAIClient.userAgent, "OpenAI/Swift \(OpenAIClient.sdkVersion)")
         guard case .data(let body)? = http.body else { return XCTFail("expected a data body") }
         XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), ["model": "gpt-4o", "store": nil])
+    }
+
+    func testTheTransportSetsHeaderFieldsAsURLRequestsSetValueWould() throws {
+        let url = URL(string: "http://h/v1/models")!
+        for headers in [
+            [:], ["Authorization": "Bearer sk-1", "x-stainless-os": "Linux", "OpenAI-Project": "p", "accept": "*/*"],
+            ["X-Same": "1", "x-same": "2", "X-SAME": "3"], ["X-Split": "a\r\nb"], ["X-Fold": "a\r\n b"],
+            ["X-Nul": "a\u{0}b"], ["X-\u{C9}t\u{E9}": "v"], ["x-api-key": ""],
+        ] as [[String: String]] {
+            var expected = URLRequest(url: url)
+            for (name, value) in headers { expected.setValue(value, forHTTPHeaderField: name) }
+            var built = URLRequest(url: url)
+            URLRequestHeaderFields.set(headers, on: &built)
+            XCTAssertEqual(built.allHTTPHeaderFields, expected.allHTTPHeaderFields, "\(headers)")
+        }
     }
 
     func testAzureUsesDeploymentPathAPIVersionAndAPIKeyHeader() throws {

@@ -218,7 +218,7 @@ public final class URLSessionTransport: HTTPTransport {
         // URLSession's interval is an idle timer (FoundationNetworking truncates it to whole
         // seconds); the handler's timers enforce the exact limits, this is a backstop behind them.
         urlRequest.timeoutInterval = min(max(timeouts.idle.rounded(.up) + 2, 3), HTTPTimeouts.longest)
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        URLRequestHeaderFields.set(request.headers, on: &urlRequest)
         let task: URLSessionDataTask
         switch request.body {
         case nil:
