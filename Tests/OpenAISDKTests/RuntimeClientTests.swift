@@ -120,6 +120,42 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), ["model": "gpt-4o", "store": nil])
     }
 
+    func testADefaultHeaderInAnySpellingReplacesTheHeaderTheSDKSetsForEachRequest() throws {
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", project: "proj-1",
+                defaultHeaders: [
+                    "accept": "text/plain", "AUTHORIZATION": "Bearer gateway", "idempotency-key": "fixed",
+                    "openai-project": "proj-2", "User-agent": "mine",
+                ]))
+        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        try request.setJSONBody(["model": "gpt-4o"])
+        request.headers["X-Operation"] = "op"
+        for _ in 0..<2 {
+            let http = try client.makeHTTPRequest(request, options: RequestOptions(idempotencyKey: "idem-1"))
+            let names = http.headers.keys.map { $0.lowercased() }
+            XCTAssertEqual(names.count, Set(names).count, "one spelling of each name: \(http.headers.keys.sorted())")
+            XCTAssertEqual(http.headers["accept"], "text/plain")
+            XCTAssertEqual(http.headers["AUTHORIZATION"], "Bearer gateway")
+            XCTAssertEqual(http.headers["idempotency-key"], "fixed")
+            XCTAssertEqual(http.headers["openai-project"], "proj-2")
+            XCTAssertEqual(http.headers["User-agent"], "mine")
+            XCTAssertEqual(http.headers["Content-Type"], "application/json")
+            XCTAssertEqual(http.headers["X-Operation"], "op")
+            XCTAssertEqual(http.headers["X-Stainless-Lang"], "swift")
+        }
+    }
+
+    func testHeaderNamesCompareWithoutRegardToCaseAsLowercasingDoes() {
+        for (a, b) in [
+            ("Content-Type", "content-type"), ("X-API-KEY", "x-api-key"), ("", ""), ("\u{212A}ey", "key"),
+            ("Stra\u{DF}e", "STRA\u{DF}E"), ("a", "ab"), ("ab", "a"), ("a-b", "a_b"), ("@", "`"), ("[", "{"),
+            ("Z", "z"), ("\u{C9}", "\u{E9}"), ("x\u{212A}", "xl"),
+        ] {
+            XCTAssertEqual(HTTPHeaders.sameName(a, b), a.lowercased() == b.lowercased(), "\(a) vs \(b)")
+        }
+    }
+
     func testTheTransportSetsHeaderFieldsAsURLRequestsSetValueWould() throws {
         let url = URL(string: "http://h/v1/models")!
         for headers in [
