@@ -591,10 +591,13 @@ private final class TaskHandler: @unchecked Sendable {
         body?.finish(throwing: failure)
     }
 
+    /// The reply's header fields as text (cast, as they are strings; described otherwise).
     static func headers(of response: HTTPURLResponse) -> [String: String] {
+        let fields = response.allHeaderFields
         var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
+        headers.reserveCapacity(fields.count)
+        for (name, value) in fields {
+            headers[name as? String ?? String(describing: name)] = value as? String ?? String(describing: value)
         }
         return headers
     }
