@@ -19,6 +19,17 @@
 #   BENCH_SMOKE=1                             smoke mode (Scripts/test-benchmarks.sh): one round of 20 requests;
 #                                             standalone compiled with -Onone, spm the debug openai-bench-runtime of
 #                                             SCRATCH_PATH or .build (no release build); the figures mean nothing
+#   BENCH_RUNTIME_ONLY=sdk|bare               profiling: warm up that client alone, then send
+#                                             requests-per-round requests with it, one at a time
+#                                             (rounds ignored); no ratios
+#   BENCH_RUNTIME_REUSE=1                     standalone: run the binary the last build left in
+#                                             .build-bench-runtime when there is one, without building
+#   BENCH_RUNTIME_WRAPPER                     a command the benchmark runs under, split at spaces, e.g.
+#                                             "valgrind --tool=callgrind --callgrind-out-file=sdk.out"
+# Per-request instruction counts, without the noise of wall-clock time: the slope of callgrind's
+# totals between two counts, e.g. 200 and 600 requests:
+#   BENCH_RUNTIME_ONLY=sdk BENCH_RUNTIME_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=/tmp/sdk-600.out" \
+#       Scripts/bench-runtime.sh 1 600
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -50,6 +61,8 @@ else
         sources+=("$file")
     done < <(find Sources/OpenAIRuntime -name '*.swift' | LC_ALL=C sort)
     binary="$scratch/bench-runtime"
+fi
+if [[ "$mode" != "spm" && ! ( "${BENCH_RUNTIME_REUSE:-}" == 1 && -x "$binary" ) ]]; then
     rm -f "$binary"
     set_bench_swiftc_flags
     # `-package-name`: the runtime's `package` declarations need one.
@@ -71,5 +84,7 @@ done
 port="$(tr -d '[:space:]' < "$port_file")"
 rm -f "$port_file"
 
-"$binary" "http://127.0.0.1:$port/v1" "$rounds" "$per_round"
+wrapper=()
+read -ra wrapper <<< "${BENCH_RUNTIME_WRAPPER:-}"
+${wrapper[@]+"${wrapper[@]}"} "$binary" "http://127.0.0.1:$port/v1" "$rounds" "$per_round"
 exec 3>&-

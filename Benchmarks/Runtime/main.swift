@@ -1,7 +1,9 @@
 // Per-request overhead of the OpenAI runtime against bare URLSession, on the local test server.
 //
 // Usage: openai-bench-runtime <base-url> [rounds] [requests-per-round]
-// Each round sends the same `GET /models/{model}` exchange with bare URLSession (data(for:), no
+// With BENCH_RUNTIME_ONLY=sdk or bare: warms up that client alone, then sends requests-per-round
+// requests with it, one at a time, and exits (for profilers: the cost per request is the slope
+// between two counts). Otherwise each round sends the same `GET /models/{model}` exchange with bare URLSession (data(for:), no
 // decoding) and through the SDK (request building, headers, retry loop, delegate transport,
 // JSON decoding of the reply), alternating so drift hits both alike, with 1 and 16 concurrent
 // tasks. Prints requests per second per round and the medians, then the summary lines.
@@ -78,29 +80,64 @@ func median(_ values: [Double]) -> Double {
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-// Warm-up: connections, caches, the server's code paths.
-_ = try await measure(50, concurrency: 1, bareCall)
-_ = try await measure(50, concurrency: 1, sdkCall)
+/// Runs the benchmark: the profiling mode, or the rounds and the summary.
+func run() async throws {
+    if let only = ProcessInfo.processInfo.environment["BENCH_RUNTIME_ONLY"] {
+        // Profiling mode: one client, one task; nothing of the other client runs.
+        let call: @Sendable () async throws -> Void
+        switch only {
+        case "sdk": call = sdkCall
+        case "bare": call = bareCall
+        default:
+            FileHandle.standardError.write(Data("BENCH_RUNTIME_ONLY is `\(only)`; use sdk or bare\n".utf8))
+            exit(2)
+        }
+        _ = try await measure(50, concurrency: 1, call)
+        let rate = try await measure(perRound, concurrency: 1, call)
+        print("\(only) only: \(perRound) requests, " + String(format: "%.0f req/s (%.1f us/req)", rate, 1e6 / rate))
+        return
+    }
 
-var ratios: [Int: Double] = [:]
-for concurrency in [1, 16] {
-    var bare: [Double] = []
-    var sdk: [Double] = []
-    for round in 1...rounds {
-        bare.append(try await measure(perRound, concurrency: concurrency, bareCall))
-        sdk.append(try await measure(perRound, concurrency: concurrency, sdkCall))
+    // Warm-up: connections, caches, the server's code paths.
+    _ = try await measure(50, concurrency: 1, bareCall)
+    _ = try await measure(50, concurrency: 1, sdkCall)
+
+    var ratios: [Int: Double] = [:]
+    for concurrency in [1, 16] {
+        var bare: [Double] = []
+        var sdk: [Double] = []
+        for round in 1...rounds {
+            bare.append(try await measure(perRound, concurrency: concurrency, bareCall))
+            sdk.append(try await measure(perRound, concurrency: concurrency, sdkCall))
+            print(
+                String(
+                    format: "c%-2d round %d: bare %.0f req/s, sdk %.0f req/s", concurrency, round, bare.last!, sdk.last!
+                ))
+        }
+        let bareRate = median(bare)
+        let sdkRate = median(sdk)
+        // Time per request is 1/rate: our time over bare URLSession's.
+        ratios[concurrency] = bareRate / sdkRate
         print(
             String(
-                format: "c%-2d round %d: bare %.0f req/s, sdk %.0f req/s", concurrency, round, bare.last!, sdk.last!))
+                format: "c%d median: bare %.0f req/s (%.1f us/req), sdk %.0f req/s (%.1f us/req)", concurrency,
+                bareRate,
+                1e6 / bareRate, sdkRate, 1e6 / sdkRate))
     }
-    let bareRate = median(bare)
-    let sdkRate = median(sdk)
-    // Time per request is 1/rate: our time over bare URLSession's.
-    ratios[concurrency] = bareRate / sdkRate
-    print(
-        String(
-            format: "c%d median: bare %.0f req/s (%.1f us/req), sdk %.0f req/s (%.1f us/req)", concurrency, bareRate,
-            1e6 / bareRate, sdkRate, 1e6 / sdkRate))
+    print(String(format: "overhead_ratio_c1: %.3f", ratios[1]!))
+    print(String(format: "overhead_ratio_c16: %.3f", ratios[16]!))
 }
-print(String(format: "overhead_ratio_c1: %.3f", ratios[1]!))
-print(String(format: "overhead_ratio_c16: %.3f", ratios[16]!))
+
+// No top-level `await`: an async main parks the main thread in `dispatch_main`, whose
+// `sigsuspend` on a read-only mask valgrind (3.19) cannot run. The main thread waits instead.
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await run()
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+    finished.signal()
+}
+finished.wait()

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @testable import OpenAI
 @testable import OpenAIRuntime
 
@@ -114,6 +118,57 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertEqual(OpenAIClient.userAgent, "OpenAI/Swift \(OpenAIClient.sdkVersion)")
         guard case .data(let body)? = http.body else { return XCTFail("expected a data body") }
         XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), ["model": "gpt-4o", "store": nil])
+    }
+
+    func testADefaultHeaderInAnySpellingReplacesTheHeaderTheSDKSetsForEachRequest() throws {
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", project: "proj-1",
+                defaultHeaders: [
+                    "accept": "text/plain", "AUTHORIZATION": "Bearer gateway", "idempotency-key": "fixed",
+                    "openai-project": "proj-2", "User-agent": "mine",
+                ]))
+        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        try request.setJSONBody(["model": "gpt-4o"])
+        request.headers["X-Operation"] = "op"
+        for _ in 0..<2 {
+            let http = try client.makeHTTPRequest(request, options: RequestOptions(idempotencyKey: "idem-1"))
+            let names = http.headers.keys.map { $0.lowercased() }
+            XCTAssertEqual(names.count, Set(names).count, "one spelling of each name: \(http.headers.keys.sorted())")
+            XCTAssertEqual(http.headers["accept"], "text/plain")
+            XCTAssertEqual(http.headers["AUTHORIZATION"], "Bearer gateway")
+            XCTAssertEqual(http.headers["idempotency-key"], "fixed")
+            XCTAssertEqual(http.headers["openai-project"], "proj-2")
+            XCTAssertEqual(http.headers["User-agent"], "mine")
+            XCTAssertEqual(http.headers["Content-Type"], "application/json")
+            XCTAssertEqual(http.headers["X-Operation"], "op")
+            XCTAssertEqual(http.headers["X-Stainless-Lang"], "swift")
+        }
+    }
+
+    func testHeaderNamesCompareWithoutRegardToCaseAsLowercasingDoes() {
+        for (a, b) in [
+            ("Content-Type", "content-type"), ("X-API-KEY", "x-api-key"), ("", ""), ("\u{212A}ey", "key"),
+            ("Stra\u{DF}e", "STRA\u{DF}E"), ("a", "ab"), ("ab", "a"), ("a-b", "a_b"), ("@", "`"), ("[", "{"),
+            ("Z", "z"), ("\u{C9}", "\u{E9}"), ("x\u{212A}", "xl"),
+        ] {
+            XCTAssertEqual(HTTPHeaders.sameName(a, b), a.lowercased() == b.lowercased(), "\(a) vs \(b)")
+        }
+    }
+
+    func testTheTransportSetsHeaderFieldsAsURLRequestsSetValueWould() throws {
+        let url = URL(string: "http://h/v1/models")!
+        for headers in [
+            [:], ["Authorization": "Bearer sk-1", "x-stainless-os": "Linux", "OpenAI-Project": "p", "accept": "*/*"],
+            ["X-Same": "1", "x-same": "2", "X-SAME": "3"], ["X-Split": "a\r\nb"], ["X-Fold": "a\r\n b"],
+            ["X-Nul": "a\u{0}b"], ["X-\u{C9}t\u{E9}": "v"], ["x-api-key": ""],
+        ] as [[String: String]] {
+            var expected = URLRequest(url: url)
+            for (name, value) in headers { expected.setValue(value, forHTTPHeaderField: name) }
+            var built = URLRequest(url: url)
+            URLRequestHeaderFields.set(headers, on: &built)
+            XCTAssertEqual(built.allHTTPHeaderFields, expected.allHTTPHeaderFields, "\(headers)")
+        }
     }
 
     func testAzureUsesDeploymentPathAPIVersionAndAPIKeyHeader() throws {

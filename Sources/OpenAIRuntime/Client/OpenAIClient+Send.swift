@@ -264,13 +264,14 @@ extension OpenAIClient {
     ///   invalid; `EncodingError` when extra body members do not encode.
     func makeHTTPRequest(_ request: APIRequest, options: RequestOptions) throws -> HTTPRequest {
         let baseURL = options.baseURL ?? configuration.baseURL
-        let base = baseURL.absoluteString
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let trimmed = options.baseURL.map(RequestTemplate.trimmed) ?? template.baseURLText
         var path = request.path
         // The operation's items, the default items it and the request do not name, the request's.
         var query = request.query
-        let named = Set(query.map(\.name) + options.query.map(\.name))
-        query += configuration.defaultQuery.filter { !named.contains($0.name) }
+        if !configuration.defaultQuery.isEmpty {
+            let named = Set(query.map(\.name) + options.query.map(\.name))
+            query += configuration.defaultQuery.filter { !named.contains($0.name) }
+        }
         query += options.query
         if let azure = configuration.azure {
             if request.method == "POST", Configuration.Azure.deploymentScopedPaths.contains(path),
@@ -299,18 +300,18 @@ extension OpenAIClient {
             }
             url = built
         }
-        var headers = OpenAIClient.platformHeaders
-        headers["Accept"] = request.accept
-        headers["User-Agent"] = OpenAIClient.userAgent
-        if let key = staticCredential(for: request.authentication) {
-            headers[credentialHeaderName] = credentialHeaderValue(key)
+        // The client's headers (platform, `User-Agent`, organization, project, default headers),
+        // then the request's, each unless a default header has its name; the options' last.
+        var headers = template.headers
+        template.set("Accept", request.accept, in: &headers)
+        if let credential = template.credential(for: request.authentication) {
+            template.set(template.credentialName, credential, in: &headers)
         }
-        if let organization = configuration.organization { headers["OpenAI-Organization"] = organization }
-        if let project = configuration.project { headers["OpenAI-Project"] = project }
-        if let contentType = request.contentType { headers["Content-Type"] = contentType }
-        for (name, value) in request.headers { headers[name] = value }
-        if let idempotencyKey = options.idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        for (name, value) in configuration.defaultHeaders { Self.set(name, value, in: &headers) }
+        if let contentType = request.contentType { template.set("Content-Type", contentType, in: &headers) }
+        for (name, value) in request.headers { template.set(name, value, in: &headers) }
+        if let idempotencyKey = options.idempotencyKey {
+            template.set("Idempotency-Key", idempotencyKey, in: &headers)
+        }
         for (name, value) in options.headers { Self.set(name, value, in: &headers) }
         var body = request.httpBody
         if !options.extraBody.isEmpty, case .data(let data)? = body, request.contentType == "application/json" {
@@ -344,39 +345,31 @@ extension OpenAIClient {
     func setAttemptHeaders(
         _ httpRequest: inout HTTPRequest, retries: Int, timeout: TimeInterval, options: RequestOptions
     ) {
-        let callerNames = Set(
-            (Array(configuration.defaultHeaders.keys) + Array(options.headers.keys)).map {
-                $0.lowercased()
-            })
-        if !callerNames.contains("x-stainless-retry-count") {
+        func callerSets(_ name: String) -> Bool {
+            template.defaultHeaderNames.contains(name)
+                || options.headers.keys.contains { HTTPHeaders.sameName($0, name) }
+        }
+        if !callerSets("x-stainless-retry-count") {
             Self.set("X-Stainless-Retry-Count", String(retries), in: &httpRequest.headers)
         }
-        if !callerNames.contains("x-stainless-timeout"), timeout.isFinite, timeout > 0 {
+        if timeout.isFinite, timeout > 0, !callerSets("x-stainless-timeout") {
             Self.set("X-Stainless-Timeout", String(Int(timeout.rounded(.up))), in: &httpRequest.headers)
         }
     }
 
     /// The header that carries the credential: `api-key` for Azure keys, else `Authorization`.
-    private var credentialHeaderName: String {
-        configuration.sendsKeyAsAPIKeyHeader ? "api-key" : "Authorization"
-    }
+    private var credentialHeaderName: String { template.credentialName }
 
     private func credentialHeaderValue(_ key: String) -> String {
         credentialHeaderName == "api-key" ? key : "Bearer \(key)"
     }
 
-    private func staticCredential(for authentication: APIRequest.Authentication) -> String? {
-        switch authentication {
-        case .apiKey: configuration.apiKey ?? configuration.adminAPIKey
-        case .adminAPIKey: configuration.adminAPIKey ?? configuration.apiKey
-        }
-    }
-
     /// Sets (or, for `nil`, removes) the header `name`, replacing any spelling of it.
     static func set(_ name: String, _ value: String?, in headers: inout [String: String]) {
-        let lowered = name.lowercased()
-        for key in headers.keys where key.lowercased() == lowered { headers[key] = nil }
-        if let value { headers[name] = value }
+        var others: [String] = []
+        for key in headers.keys where key != name && HTTPHeaders.sameName(key, name) { others.append(key) }
+        for key in others { headers[key] = nil }
+        headers[name] = value
     }
 
     /// The `model` member of a JSON body (the Azure deployment when none is configured).

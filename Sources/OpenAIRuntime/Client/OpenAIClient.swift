@@ -29,6 +29,8 @@ public final class OpenAIClient: Sendable {
     /// ``withRawResponse(isolation:_:)`` and ``withUndecodedResponse(isolation:_:)`` hand to their
     /// call, and on clients derived from it.
     let recorder: RawResponseRecorder?
+    /// What every request starts from, computed once from ``configuration``.
+    let template: RequestTemplate
 
     /// Creates a client.
     ///
@@ -105,6 +107,7 @@ public final class OpenAIClient: Sendable {
             if let secret { Redaction.register(secret: secret) }
         }
         self.configuration = configuration
+        self.template = RequestTemplate(configuration)
         self.transport = transport
         self.pipeline =
             configuration.middlewares.isEmpty
@@ -117,6 +120,7 @@ public final class OpenAIClient: Sendable {
     /// This client, with its replies collected by `recorder`.
     private init(_ client: OpenAIClient, recordingInto recorder: RawResponseRecorder) {
         configuration = client.configuration
+        template = client.template
         transport = client.transport
         pipeline = client.pipeline
         sleeper = client.sleeper

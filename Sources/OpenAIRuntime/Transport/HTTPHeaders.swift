@@ -39,8 +39,31 @@ enum HTTPHeaders {
 
     static func value(_ name: String, in headers: [String: String]) -> String? {
         if let value = headers[name] { return value }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        return headers.first { sameName($0.key, name) }?.value
+    }
+
+    /// Whether two header names are the same, compared without regard to case (as
+    /// `a.lowercased() == b.lowercased()`, without creating strings for ASCII names).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case (let x?, let y?) where x < 0x80 && y < 0x80:
+                if x == y { continue }
+                let lowerX = x &- 0x41 < 26 ? x | 0x20 : x
+                let lowerY = y &- 0x41 < 26 ? y | 0x20 : y
+                if lowerX != lowerY { return false }
+            case (nil, _?), (_?, nil):
+                // One is longer: its rest lowercases to at least one more scalar.
+                return false
+            default:
+                // Not ASCII: Unicode's case mapping (the Kelvin sign lowercases to `k`).
+                return a.lowercased() == b.lowercased()
+            }
+        }
     }
 
     /// `headers` with credential values replaced by `<redacted>` (``Redaction/headers(_:)``).

@@ -216,9 +216,9 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         // URLSession's interval is an idle timer (FoundationNetworking truncates it to whole
-        // seconds); the handler's timers enforce the exact limits, this is a backstop behind them.
+        // seconds); the handler enforces the exact limits, this is a backstop behind them.
         urlRequest.timeoutInterval = min(max(timeouts.idle.rounded(.up) + 2, 3), HTTPTimeouts.longest)
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        URLRequestHeaderFields.set(request.headers, on: &urlRequest)
         let task: URLSessionDataTask
         switch request.body {
         case nil:
@@ -309,10 +309,11 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The state of one `URLSessionTask`: where its head and body go, and its time limits.
+/// The state of one `URLSessionTask`: where its head and body go, and its time limits (on the
+/// shared ``DeadlineScheduler``'s timer).
 /// `@unchecked Sendable`: `lock` guards every `var` except `expectedBodyLength` and `cleanup`,
 /// which are set before the task starts.
-private final class TaskHandler: @unchecked Sendable {
+private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
     enum Mode { case buffered, streaming }
 
     /// Which limit of ``HTTPTimeouts`` passed.
@@ -349,7 +350,8 @@ private final class TaskHandler: @unchecked Sendable {
     private var expired: Expiry?
     private var task: URLSessionDataTask?
     // Time limits, in `DispatchTime` nanoseconds.
-    private var timer: (any DispatchSourceTimer)?
+    /// Whether a deadline is scheduled with ``DeadlineScheduler/shared``.
+    private var armed = false
     private var requestDeadline: UInt64?
     private var connectDeadline: UInt64?
     private var lastActivity: UInt64 = 0
@@ -400,35 +402,34 @@ private final class TaskHandler: @unchecked Sendable {
         lastActivity = now
         requestDeadline = Self.nanoseconds(timeouts.request).map { now &+ $0 }
         connectDeadline = Self.nanoseconds(timeouts.connect).map { now &+ $0 }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { [weak self] in self?.check() }
-        self.timer = timer
+        armed = true
         schedule(from: now)
-        timer.resume()
     }
 
     /// The earliest deadline still in force; call with `lock` held.
     private func nextDeadline() -> UInt64? {
-        var deadlines: [UInt64] = []
-        if let requestDeadline { deadlines.append(requestDeadline) }
-        if let connectDeadline { deadlines.append(connectDeadline) }
-        if let idle = Self.nanoseconds(timeouts.idle) { deadlines.append(lastActivity &+ idle) }
-        return deadlines.min()
+        var deadline = requestDeadline
+        if let connectDeadline { deadline = min(deadline ?? .max, connectDeadline) }
+        // While the task is suspended for the reader, no byte can arrive: the idle limit waits.
+        if !suspendedForReader, let idle = Self.nanoseconds(timeouts.idle) {
+            deadline = min(deadline ?? .max, lastActivity &+ idle)
+        }
+        return deadline
     }
 
-    /// Sets the timer to the earliest deadline; call with `lock` held.
+    /// Schedules the earliest deadline; call with `lock` held.
     private func schedule(from now: UInt64) {
-        guard let timer else { return }
+        guard armed else { return }
         guard let deadline = nextDeadline() else {
-            timer.cancel()
-            self.timer = nil
+            disarm()
             return
         }
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: max(deadline, now)), leeway: .milliseconds(1))
+        DeadlineScheduler.shared.schedule(self, at: max(deadline, now))
     }
 
-    /// Runs when the timer fires: ends the task when a limit has passed, else waits for the next.
-    private func check() {
+    /// Runs when the scheduled deadline has passed: ends the task when a limit has passed, else
+    /// waits for the next.
+    func deadlineReached() {
         lock.lock()
         guard task != nil, expired == nil else {
             lock.unlock()
@@ -463,8 +464,9 @@ private final class TaskHandler: @unchecked Sendable {
 
     /// Stops every limit; call with `lock` held.
     private func disarm() {
-        timer?.cancel()
-        timer = nil
+        guard armed else { return }
+        armed = false
+        DeadlineScheduler.shared.cancel(self)
     }
 
     // MARK: Delegate callbacks
@@ -517,7 +519,14 @@ private final class TaskHandler: @unchecked Sendable {
             return
         }
         suspendedForReader = stop
-        if !stop { activity(connected: true) }
+        if !stop {
+            // The idle limit starts again from now (its deadline was dropped while suspended).
+            activity(connected: true)
+            if expired == nil {
+                armed = true
+                schedule(from: lastActivity)
+            }
+        }
         lock.unlock()
         if stop { task.suspend() } else { task.resume() }
     }
@@ -591,10 +600,13 @@ private final class TaskHandler: @unchecked Sendable {
         body?.finish(throwing: failure)
     }
 
+    /// The reply's header fields as text (cast, as they are strings; described otherwise).
     static func headers(of response: HTTPURLResponse) -> [String: String] {
+        let fields = response.allHeaderFields
         var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
+        headers.reserveCapacity(fields.count)
+        for (name, value) in fields {
+            headers[name as? String ?? String(describing: name)] = value as? String ?? String(describing: value)
         }
         return headers
     }
