@@ -130,6 +130,20 @@ final class PartialJSONDecoderTests: XCTestCase {
         }
     }
 
+    func testAMemberNamedTwiceKeepsItsFirstValueAsJSONDecoderDoes() throws {
+        // Found by Scripts/fuzz.sh (PartialJSON): a recorded stream event with `item_id` twice read as
+        // the second value here and as the first in JSONDecoder, so the value so far of a structured
+        // output ended as another value than the one `parse` returns for the same text.
+        let text = #"{"item_id": "msg_1", "n": 1, "item_id": "msg_2", "n": [2], "m": {"a": true, "a": null}}"#
+        let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        XCTAssertEqual(foundation, ["item_id": "msg_1", "n": 1, "m": ["a": true]])
+        var decoder = PartialJSONDecoder()
+        try decoder.append(text)
+        XCTAssertEqual(try decoder.finish(), foundation)
+        XCTAssertEqual(try value(after: #"{"a": "first", "a": "sec"#), ["a": "first"], "while the second streams")
+        XCTAssertEqual(try value(after: #"{"a": "first", "a": ["#), ["a": "first"])
+    }
+
     func testTextThatIsNotJSONThrowsWhereItGoesWrongAndKeepsThrowing() throws {
         let cases: [(String, Int)] = [
             ("[1,]", 3), (#"{"a" 1}"#, 5), ("tru e", 3), ("[01]", 3), ("{} {}", 3), ("\"a\u{01}\"", 2),

@@ -15,7 +15,9 @@ import Foundation
 ///   only once it is complete: `{"ti` is `{}`);
 /// - a number, `true`, `false` or `null` is there once it is complete, that is once a character
 ///   after it arrived (`[1` is `[]`, `[12,` is `[12]`): `1` could still become `12`;
-/// - a member whose value has not begun is not there (`{"a":` is `{}`).
+/// - a member whose value has not begun is not there (`{"a":` is `{}`);
+/// - a member named twice keeps its first value (`{"a": 1, "a": 2}` is `{"a": 1}`), as
+///   `JSONDecoder` reads it, so the last value so far is the value `JSONDecoder` decodes.
 ///
 /// Parsing is incremental: each character is read once, and the value so far is built from the
 /// values already complete plus the open path to the current one, so a snapshot after every
@@ -166,7 +168,7 @@ public struct PartialJSONDecoder: Sendable {
             }
             if frame.isObject {
                 var members = frame.members
-                if let key = frame.key { members[key] = inner }
+                if let key = frame.key, members[key] == nil { members[key] = inner }
                 child = .object(members)
             } else {
                 child = .array(frame.elements + [inner])
@@ -365,7 +367,8 @@ public struct PartialJSONDecoder: Sendable {
         }
         let top = stack.count - 1
         if stack[top].isObject {
-            if let key = stack[top].key { stack[top].members[key] = value }
+            // A member named twice keeps its first value, as `JSONDecoder` does.
+            if let key = stack[top].key, stack[top].members[key] == nil { stack[top].members[key] = value }
             stack[top].key = nil
         } else {
             stack[top].elements.append(value)

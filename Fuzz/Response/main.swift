@@ -1,0 +1,11 @@
+// Fuzz target: a reply's bytes decoded as the generated `Response`, leniently and strictly
+// (the invariants are in Fuzz/GeneratedTypes/GeneratedTypeFuzzing.swift).
+
+import Foundation
+import OpenAI
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzResponse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzDecoding(Response.self, Data(fuzzBytes(data, size)))
+    return 0
+}
