@@ -54,6 +54,13 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+/// Feeds `pieces` to a new decoder, which must end with a complete value.
+func parseWhole(_ pieces: [String]) throws {
+    var decoder = PartialJSONDecoder()
+    for piece in pieces { try decoder.append(piece) }
+    precondition(decoder.isComplete)
+}
+
 let runs = max(1, Int(CommandLine.arguments.dropFirst().first ?? "5") ?? 5)
 let divisor = max(1, Int(CommandLine.arguments.dropFirst(2).first ?? "1") ?? 1)
 var parseRates: [Double] = []
@@ -71,11 +78,7 @@ for size in [2_048, 16_384, 131_072].map({ $0 / divisor }) {
     var onceValue: [Double] = []
     for _ in 0..<runs {
         parse.append(
-            try seconds {
-                var decoder = PartialJSONDecoder()
-                for piece in pieces { try decoder.append(piece) }
-                precondition(decoder.isComplete)
-            })
+            try seconds { try parseWhole(pieces) })
         snapshot.append(
             try seconds {
                 var decoder = PartialJSONDecoder()
@@ -134,11 +137,7 @@ for depth in [250, 500] {
     var snapshot: [Double] = []
     for _ in 0..<runs {
         parse.append(
-            try seconds {
-                var decoder = PartialJSONDecoder()
-                for piece in pieces { try decoder.append(piece) }
-                precondition(decoder.isComplete)
-            })
+            try seconds { try parseWhole(pieces) })
         snapshot.append(
             try seconds {
                 var decoder = PartialJSONDecoder()
@@ -176,11 +175,7 @@ for size in longSizes {
     var parse: [Double] = []
     for _ in 0..<runs {
         parse.append(
-            try seconds {
-                var decoder = PartialJSONDecoder()
-                for piece in pieces { try decoder.append(piece) }
-                precondition(decoder.isComplete)
-            })
+            try seconds { try parseWhole(pieces) })
     }
     longParse[size] = median(parse)
     // One run: at 1 MiB the values after every delta copy about 137 GB of open string between them.
