@@ -151,9 +151,9 @@
 
     /// One transfer: the state libcurl's callbacks read and write, on the transfer's thread.
     /// `@unchecked Sendable`: `lock` guards `cancelled` and the time limits' state (shared with
-    /// the timer); `onHead` is set before the thread starts; everything else is touched only by
+    /// the deadline scheduler); `onHead` is set before the thread starts; everything else is touched only by
     /// the thread that runs `perform`.
-    final class CurlTransfer: @unchecked Sendable {
+    final class CurlTransfer: DeadlineOwner, @unchecked Sendable {
         private enum Expiry {
             case idle, request
         }
@@ -185,7 +185,8 @@
         private var reportedBytes: Int64 = 0
         private var movedBytes: Int64 = 0
         // Time limits, in `DispatchTime` nanoseconds; guarded by `lock`.
-        private var timer: (any DispatchSourceTimer)?
+        /// Whether a deadline is scheduled with ``DeadlineScheduler/shared``.
+        private var armed = false
         private var lastActivity: UInt64 = 0
         private var requestDeadline: UInt64?
         /// Whether the transfer's thread waits for the reader of a streamed body: not idle time.
@@ -457,62 +458,54 @@
             return UInt64(seconds * 1e9)
         }
 
-        /// Starts the timer of the idle limit, and of the request limit until a streamed reply's
-        /// head (libcurl's own timeout bounds a buffered reply's whole exchange, and its connect
-        /// timeout the connection). A limit that passes shuts the transfer's sockets down.
+        /// Starts the idle limit, and the request limit until a streamed reply's head, on the shared
+        /// ``DeadlineScheduler`` (libcurl's own timeout bounds a buffered reply's whole exchange,
+        /// and its connect timeout the connection). A limit that passes shuts the transfer's
+        /// sockets down.
         private func armLimits() {
             let now = Self.now()
-            let timer = DispatchSource.makeTimerSource(queue: .global())
             lock.withLock {
                 lastActivity = now
                 requestDeadline = streaming ? Self.nanoseconds(timeouts.request).map { now &+ $0 } : nil
-                self.timer = timer
+                armed = true
+                scheduleNextDeadline(from: now)
             }
-            timer.setEventHandler { [weak self] in self?.checkLimits() }
-            schedule(timer, from: now)
-            timer.resume()
         }
 
-        /// Stops the timer.
+        /// Stops the limits.
         ///
         /// - Returns: The limit that ended the transfer, if one did.
         private func disarmLimits() -> Expiry? {
             lock.withLock {
-                timer?.cancel()
-                timer = nil
+                armed = false
+                DeadlineScheduler.shared.cancel(self)
                 return expiry
             }
         }
 
-        /// Sets `timer` to the earliest deadline in force, or a check one idle period ahead while
-        /// the transfer waits for its reader.
-        private func schedule(_ timer: any DispatchSourceTimer, from now: UInt64) {
-            let deadline: UInt64? = lock.withLock {
-                let idle = Self.nanoseconds(timeouts.idle).map { (waitingForReader ? now : lastActivity) &+ $0 }
-                return [requestDeadline, idle].compactMap { $0 }.min()
-            }
-            guard let deadline else { return }
-            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: max(deadline, now)), leeway: .milliseconds(1))
+        /// Schedules the earliest deadline in force, or a check one idle period ahead while the
+        /// transfer waits for its reader. Call with `lock` held.
+        private func scheduleNextDeadline(from now: UInt64) {
+            let idle = Self.nanoseconds(timeouts.idle).map { (waitingForReader ? now : lastActivity) &+ $0 }
+            guard armed, let deadline = [requestDeadline, idle].compactMap({ $0 }).min() else { return }
+            DeadlineScheduler.shared.schedule(self, at: max(deadline, now))
         }
 
-        /// Runs when the timer fires: ends the transfer when a limit has passed, else waits for
-        /// the next deadline.
-        private func checkLimits() {
+        /// The scheduled deadline has passed: ends the transfer when a limit has passed, else
+        /// waits for the next deadline.
+        func deadlineReached() {
             let now = Self.now()
             let expired: Bool = lock.withLock {
-                guard timer != nil, expiry == nil else { return false }
+                guard armed, expiry == nil else { return false }
                 if let requestDeadline, now >= requestDeadline {
                     expiry = .request
                 } else if !waitingForReader, let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
                     expiry = .idle
                 }
+                if expiry == nil { scheduleNextDeadline(from: now) }
                 return expiry != nil
             }
-            if expired {
-                clibcurl_socket_guard_shutdown(sockets)
-            } else if let timer = lock.withLock({ self.timer }) {
-                schedule(timer, from: now)
-            }
+            if expired { clibcurl_socket_guard_shutdown(sockets) }
         }
     }
 
