@@ -54,8 +54,8 @@ mkdir -p "$scratch"
 if [[ "$mode" == "spm" ]]; then
     binary="$(bench_product openai-bench-runtime "$scratch")"
 else
-    # The whole runtime target (it compiles without the generated code), without its C module: the
-    # direct-upload path compiles out, which the benchmark does not use.
+    # The whole runtime target (it compiles without the generated code), with its C module on Linux: requests
+    # take the path they take in the SDK there (libcurl directly).
     sources=()
     while IFS= read -r file; do
         sources+=("$file")
@@ -65,9 +65,19 @@ fi
 if [[ "$mode" != "spm" && ! ( "${BENCH_RUNTIME_REUSE:-}" == 1 && -x "$binary" ) ]]; then
     rm -f "$binary"
     set_bench_swiftc_flags
+    # The C module (Sources/CLibcurl, `OpenAIRuntimeLibcurl` in Package.swift) as SwiftPM builds it: the shim's object
+    # and a module map of its header.
+    c_module=()
+    if [[ "$(uname -s)" == "Linux" ]]; then
+        mkdir -p "$scratch/CLibcurl"
+        printf 'module OpenAIRuntimeLibcurl {\n    header "%s"\n    export *\n}\n' \
+            "$ROOT/Sources/CLibcurl/include/CLibcurl.h" >"$scratch/CLibcurl/module.modulemap"
+        clang -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$scratch/CLibcurl/shim.o"
+        c_module=(-I "$scratch/CLibcurl" "$scratch/CLibcurl/shim.o")
+    fi
     # `-package-name`: the runtime's `package` declarations need one.
     if ! swiftc "${BENCH_SWIFTC_FLAGS[@]}" -module-name OpenAIBench -package-name openai -D STANDALONE -swift-version 6 \
-        "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" >&2; then
+        ${c_module[@]+"${c_module[@]}"} "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" >&2; then
         echo "benchmark build failed" >&2
         exit 1
     fi

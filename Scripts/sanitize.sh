@@ -19,7 +19,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-THREAD_FILTER='OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|StreamBackPressureTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|MultipartStreamingTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests|WebSocketIntegrationTests)'
+THREAD_FILTER='OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|StreamBackPressureTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|MultipartStreamingTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests|WebSocketIntegrationTests)'
 ADDRESS_FILTER='OpenAISDKTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests|RecordedResponseDecodingTests)|OpenAISDKRealtimeTests\.(WebSocketFrameParserTests|RealtimeFixtureDecodingTests)'
 
 sanitizers=("$@")

@@ -114,6 +114,8 @@ class ServerState:
             "operation_id": None,
             "security": [],
             "disconnected": False,
+            # The client's TCP port: requests with the same one came on the same connection.
+            "client_port": _peer_port(request),
         }
         self.records.append(record)
         context = _Context(self, request, record, started, query)
@@ -145,6 +147,13 @@ class ServerState:
                 file=sys.stderr,
                 flush=True,
             )
+
+
+def _peer_port(request: web.Request) -> int | None:
+    """The client's TCP port, or None when the transport does not tell it."""
+    transport = request.transport
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    return peer[1] if isinstance(peer, tuple) and len(peer) >= 2 else None
 
 
 def _flag(value: str | None) -> bool:

@@ -21,6 +21,10 @@ static struct {
     void *(*slist_append)(void *, const char *);
     void (*slist_free_all)(void *);
     const char *(*easy_strerror)(int);
+    void (*easy_reset)(void *);
+    void *(*share_init)(void);
+    SetoptFunction share_setopt;
+    int (*share_cleanup)(void *);
 } curl;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -38,8 +42,13 @@ static void load(void) {
     curl.slist_append = (void *(*)(void *, const char *))dlsym(library, "curl_slist_append");
     curl.slist_free_all = (void (*)(void *))dlsym(library, "curl_slist_free_all");
     curl.easy_strerror = (const char *(*)(int))dlsym(library, "curl_easy_strerror");
+    curl.easy_reset = (void (*)(void *))dlsym(library, "curl_easy_reset");
+    curl.share_init = (void *(*)(void))dlsym(library, "curl_share_init");
+    curl.share_setopt = (SetoptFunction)dlsym(library, "curl_share_setopt");
+    curl.share_cleanup = (int (*)(void *))dlsym(library, "curl_share_cleanup");
     if (!curl.global_init || !curl.easy_init || !curl.easy_cleanup || !curl.easy_perform || !curl.setopt ||
-        !curl.getinfo || !curl.slist_append || !curl.slist_free_all || !curl.easy_strerror) {
+        !curl.getinfo || !curl.slist_append || !curl.slist_free_all || !curl.easy_strerror || !curl.easy_reset ||
+        !curl.share_init || !curl.share_setopt || !curl.share_cleanup) {
         return;
     }
     // CURL_GLOBAL_ALL; reference-counted, so FoundationNetworking's own call is unaffected.
@@ -74,6 +83,76 @@ CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string) {
 }
 void clibcurl_slist_free_all(CLibcurlList *list) { if (list) curl.slist_free_all(list); }
 const char *clibcurl_easy_strerror(int code) { return curl.easy_strerror(code); }
+void clibcurl_easy_reset(CLibcurlHandle *handle) { if (handle) curl.easy_reset(handle); }
+
+// curl/curl.h: CURLSHOPT_* and CURL_LOCK_DATA_*.
+enum { CLibcurlShareOptionShare = 1, CLibcurlShareOptionLockFunction = 3, CLibcurlShareOptionUnlockFunction = 4,
+       CLibcurlShareOptionUserData = 5 };
+enum { CLibcurlLockCookie = 2, CLibcurlLockDNS = 3, CLibcurlLockSSLSession = 4 };
+
+// A mutex per kind of shared data (curl_lock_data: 0 to 7 in libcurl 7.x and 8.x; any other shares the first).
+#define CLIBCURL_LOCKS 8
+
+struct CLibcurlShare {
+    void *share;
+    int cookies;
+    pthread_mutex_t locks[CLIBCURL_LOCKS];
+};
+
+static pthread_mutex_t *share_mutex(void *context, int data) {
+    return &((CLibcurlShare *)context)->locks[data >= 0 && data < CLIBCURL_LOCKS ? data : 0];
+}
+
+static void share_lock(void *handle, int data, int access, void *context) {
+    (void)handle; (void)access;
+    pthread_mutex_lock(share_mutex(context, data));
+}
+
+static void share_unlock(void *handle, int data, void *context) {
+    (void)handle;
+    pthread_mutex_unlock(share_mutex(context, data));
+}
+
+CLibcurlShare *clibcurl_share_create(int cookies) {
+    if (!clibcurl_load()) return NULL;
+    CLibcurlShare *share = calloc(1, sizeof(CLibcurlShare));
+    if (share == NULL) return NULL;
+    share->share = curl.share_init();
+    if (share->share == NULL) {
+        free(share);
+        return NULL;
+    }
+    for (int index = 0; index < CLIBCURL_LOCKS; index++) pthread_mutex_init(&share->locks[index], NULL);
+    share->cookies = cookies;
+    void (*lock)(void *, int, int, void *) = share_lock;
+    void (*unlock)(void *, int, void *) = share_unlock;
+    int failed = curl.share_setopt(share->share, CLibcurlShareOptionLockFunction, lock) != 0 ||
+                 curl.share_setopt(share->share, CLibcurlShareOptionUnlockFunction, unlock) != 0 ||
+                 curl.share_setopt(share->share, CLibcurlShareOptionUserData, share) != 0 ||
+                 curl.share_setopt(share->share, CLibcurlShareOptionShare, (long)CLibcurlLockDNS) != 0 ||
+                 curl.share_setopt(share->share, CLibcurlShareOptionShare, (long)CLibcurlLockSSLSession) != 0 ||
+                 (cookies && curl.share_setopt(share->share, CLibcurlShareOptionShare, (long)CLibcurlLockCookie) != 0);
+    if (failed) {
+        curl.share_cleanup(share->share);
+        for (int index = 0; index < CLIBCURL_LOCKS; index++) pthread_mutex_destroy(&share->locks[index]);
+        free(share);
+        return NULL;
+    }
+    return share;
+}
+
+void clibcurl_share_destroy(CLibcurlShare *share) {
+    if (share == NULL) return;
+    curl.share_cleanup(share->share);
+    for (int index = 0; index < CLIBCURL_LOCKS; index++) pthread_mutex_destroy(&share->locks[index]);
+    free(share);
+}
+
+int clibcurl_setopt_share(CLibcurlHandle *handle, CLibcurlShare *share) {
+    if (share == NULL) return -1;
+    if (curl.setopt(handle, CLibcurlOptionShare, share->share) != 0) return -1;
+    return share->cookies ? curl.setopt(handle, CLibcurlOptionCookieFile, "") : 0;
+}
 
 // At most this many sockets at once: libcurl opens one per address family it tries (happy
 // eyeballs), and a transfer here holds one connection.
@@ -171,6 +250,10 @@ int clibcurl_getinfo_long(CLibcurlHandle *handle, int info, long *value) { (void
 CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string) { (void)list; (void)string; return NULL; }
 void clibcurl_slist_free_all(CLibcurlList *list) { (void)list; }
 const char *clibcurl_easy_strerror(int code) { (void)code; return "libcurl is not available"; }
+void clibcurl_easy_reset(CLibcurlHandle *handle) { (void)handle; }
+CLibcurlShare *clibcurl_share_create(int cookies) { (void)cookies; return NULL; }
+void clibcurl_share_destroy(CLibcurlShare *share) { (void)share; }
+int clibcurl_setopt_share(CLibcurlHandle *handle, CLibcurlShare *share) { (void)handle; (void)share; return -1; }
 CLibcurlSocketGuard *clibcurl_socket_guard_create(void) { return NULL; }
 void clibcurl_socket_guard_destroy(CLibcurlSocketGuard *guard) { (void)guard; }
 int clibcurl_setopt_socket_guard(CLibcurlHandle *handle, CLibcurlSocketGuard *guard) { (void)handle; (void)guard; return -1; }

@@ -107,6 +107,8 @@ final class TestServer: Sendable {
         var validation: String? { raw["validation"]?["result"]?.stringValue }
         var validationErrors: [JSONValue] { raw["validation"]?["errors"]?.arrayValue ?? [] }
         var receivedAt: Double? { raw["received_at"]?.doubleValue }
+        /// The client's TCP port: requests with the same one came on the same connection.
+        var clientPort: Int? { raw["client_port"]?.doubleValue.map { Int($0) } }
         /// The request body's size in bytes as the server received it (0 without a body).
         var bodySize: Int { Int(raw["body"]?["size"]?.doubleValue ?? 0) }
         /// The request body parsed as JSON, when it was UTF-8 JSON.

@@ -1,4 +1,4 @@
-// The few libcurl entry points the SDK uses directly (OpenAIRuntime/Transport/CurlUpload.swift: uploads and streamed replies),
+// The few libcurl entry points the SDK uses directly (OpenAIRuntime/Transport/CurlUpload.swift, CurlPool.swift: requests on Linux),
 // loaded at run time from the libcurl.so.4 that FoundationNetworking itself links, so building the
 // SDK needs no libcurl development package. Linux only; elsewhere every function reports failure.
 //
@@ -41,6 +41,11 @@ enum {
     CLibcurlOptionPostFieldSizeLarge = 30120,
     CLibcurlOptionHTTPGet = 80,
     CLibcurlOptionNoBody = 44,
+    CLibcurlOptionMaxConnects = 71,
+    CLibcurlOptionCookieFile = 10031,
+    CLibcurlOptionShare = 10100,
+    CLibcurlOptionAcceptEncoding = 10102,
+    CLibcurlOptionCopyPostFields = 10165,
 };
 
 enum {
@@ -75,6 +80,18 @@ int clibcurl_getinfo_long(CLibcurlHandle *handle, int info, long *value);
 CLibcurlList *clibcurl_slist_append(CLibcurlList *list, const char *string);
 void clibcurl_slist_free_all(CLibcurlList *list);
 const char *clibcurl_easy_strerror(int code);
+/// Resets a handle's options; its connections, DNS cache and share stay (curl_easy_reset).
+void clibcurl_easy_reset(CLibcurlHandle *handle);
+
+/// What several handles of one transport share (curl_share_init): the DNS cache, TLS sessions and, when
+/// `cookies` is 1, the cookie store, under a mutex of the share's own (handles run on several threads).
+/// NULL when libcurl is not usable.
+typedef struct CLibcurlShare CLibcurlShare;
+CLibcurlShare *clibcurl_share_create(int cookies);
+/// Call after the cleanup of every handle that used the share.
+void clibcurl_share_destroy(CLibcurlShare *share);
+/// Sets CURLOPT_SHARE, and for a share with cookies turns the cookie engine on (CURLOPT_COOKIEFILE ""); 0 on success.
+int clibcurl_setopt_share(CLibcurlHandle *handle, CLibcurlShare *share);
 
 /// The sockets of one transfer, so that another thread can end it at once: `shutdown(2)` on each
 /// socket libcurl has open makes its wait for data return, and the transfer fails. libcurl

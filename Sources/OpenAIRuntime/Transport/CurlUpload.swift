@@ -1,27 +1,34 @@
 #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
     import OpenAIRuntimeLibcurl
     import Foundation
+    import FoundationNetworking
 
-    /// Sends a request with a streamed body (a large multipart upload) through libcurl directly,
-    /// for ``URLSessionTransport`` on Linux.
+    /// Sends requests through libcurl directly, for ``URLSessionTransport`` on Linux: requests with
+    /// a body of bytes or none (``sendBuffered(_:timeouts:additionalHeaders:pool:)``), streamed
+    /// replies (``stream(_:timeouts:additionalHeaders:pool:)``) and streamed bodies read from files
+    /// and bytes (``send(_:body:timeouts:additionalHeaders:pool:)``).
     ///
     /// FoundationNetworking runs URLSession on the same libcurl, but hands every 64 KiB of a
     /// streamed body across dispatch queues (a body-source read, a progress operation on the
     /// delegate queue, socket-source updates): measured with `perf`, an upload spends most of its
-    /// time in thread wake-ups, and reaches about 0.7 of `curl`'s throughput on 2 cores. Here one
-    /// thread runs `curl_easy_perform`, the read callback fills libcurl's 512 KiB upload buffer
-    /// straight from the body's `InputStream`, and the body goes with its `Content-Length`
-    /// instead of chunked transfer coding.
+    /// time in thread wake-ups, and reaches about 0.7 of `curl`'s throughput on 2 cores; and a small
+    /// request costs about twice this path's instructions. Here a worker thread (``CurlWorkers``)
+    /// runs `curl_easy_perform` on a handle of the transport's ``CurlPool`` (its connections kept),
+    /// the read callback fills libcurl's 512 KiB upload buffer straight from the body's
+    /// `InputStream`, and the body goes with its `Content-Length` instead of chunked transfer coding.
     ///
-    /// Only bodies whose reads never wait on another task come here (``HTTPBodyStream`` from a
-    /// file, or a multipart form of files and bytes), over `http` or `https`, so that libcurl
-    /// checks the limits and cancellation between reads. What differs from the URLSession path:
-    /// redirects are not followed (a 307 or 308 to the same origin is sent again by the client's
-    /// retry loop, the body being replayable; any other comes back as the reply); of the
-    /// configuration only `httpAdditionalHeaders` applies (cookies, caches and TLS settings do
-    /// not), which is why ``URLSessionTransport`` keeps every request on URLSession when the
-    /// configuration sets a proxy dictionary or its own protocol classes. libcurl reads the proxy
-    /// environment variables (`https_proxy`, `no_proxy`, ...) as FoundationNetworking does.
+    /// Only bodies whose reads never wait on another task come here (bytes, ``HTTPBodyStream`` from
+    /// a file, or a multipart form of files and bytes), over `http` or `https`, so that libcurl
+    /// checks the limits and cancellation between reads. A body read from a stream gets a handle
+    /// with no connection open (it cannot be read again should a kept connection turn out closed).
+    /// What differs from the URLSession path: only a `GET` or `HEAD` is redirected here, by
+    /// ``RedirectPolicy`` (a 307 or 308 to the same origin of a request with a body is sent again
+    /// by the client's retry loop, the body being replayable; any other 3xx comes back as the
+    /// reply); of the configuration only `httpAdditionalHeaders` and the cookie settings apply
+    /// (caches and TLS settings do not), which is why ``URLSessionTransport`` keeps every request
+    /// on URLSession when the configuration sets a proxy dictionary or its own protocol classes.
+    /// libcurl reads the proxy environment variables (`https_proxy`, `no_proxy`, ...) as
+    /// FoundationNetworking does.
     enum CurlUpload {
         /// Whether libcurl is usable (the libcurl.so.4 FoundationNetworking loaded).
         static let isAvailable: Bool = clibcurl_load() == 1
@@ -46,22 +53,100 @@
         ///   ``OpenAIError/Kind/invalidRequest`` for a header with a line break or a body that
         ///   ends before its length.
         static func send(
-            _ request: HTTPRequest, body: HTTPBodyStream, timeouts: HTTPTimeouts, additionalHeaders: [String: String]
+            _ request: HTTPRequest, body: HTTPBodyStream, timeouts: HTTPTimeouts, additionalHeaders: [String: String],
+            pool: CurlPool
         ) async throws -> HTTPResponse {
             if Task.isCancelled {
                 throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
             }
             let headers = try headerLines(request.headers, additionalHeaders: additionalHeaders)
             let transfer = CurlTransfer(
-                input: try body.makeInputStream(), length: body.length ?? 0, progress: request.uploadProgress,
-                timeouts: timeouts, streaming: false)
-            return try await withTaskCancellationHandler {
+                body: .stream(try body.makeInputStream(), length: body.length ?? 0), pool: pool,
+                progress: request.uploadProgress, timeouts: timeouts, streaming: false)
+            return try await perform(transfer, request, headerLines: headers)
+        }
+
+        /// Whether a request with a buffered reply can take this path: a body of bytes or none,
+        /// over `http` or `https`.
+        static func acceptsBuffered(_ request: HTTPRequest) -> Bool {
+            let scheme = request.url.scheme?.lowercased()
+            guard scheme == "http" || scheme == "https" else { return false }
+            if case .stream? = request.body { return false }
+            return true
+        }
+
+        /// The most redirects of a `GET` or `HEAD` followed, as URLSession's limit.
+        static let maxRedirects = 16
+
+        /// Sends `request` (its body bytes or none) and returns the reply with its whole body, on a
+        /// kept connection when the pool has one.
+        ///
+        /// A redirect is followed where URLSession would follow it by ``RedirectPolicy`` (a `GET`
+        /// or `HEAD`, without the credential headers on another origin), up to
+        /// ``maxRedirects``; any other 3xx is the reply.
+        ///
+        /// - Returns: The reply with its body (a non-2xx body cut to
+        ///   ``URLSessionTransport/maxErrorBodyBytes``).
+        /// - Throws: As ``send(_:body:timeouts:additionalHeaders:pool:)``; ``OpenAIError/Kind/connection``
+        ///   after ``maxRedirects`` redirects.
+        static func sendBuffered(
+            _ request: HTTPRequest, timeouts: HTTPTimeouts, additionalHeaders: [String: String], pool: CurlPool
+        ) async throws -> HTTPResponse {
+            var current = request
+            for _ in 0...maxRedirects {
+                if Task.isCancelled {
+                    throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
+                }
+                let headers = try headerLines(current.headers, additionalHeaders: additionalHeaders)
+                let body: CurlTransfer.Body? = if case .data(let data)? = current.body { .data(data) } else { nil }
+                let transfer = CurlTransfer(
+                    body: body, pool: pool, progress: current.uploadProgress, timeouts: timeouts, streaming: false)
+                let response = try await perform(transfer, current, headerLines: headers)
+                guard let next = redirect(of: request, current, response) else { return response }
+                current = next
+            }
+            throw OpenAIError(
+                kind: .connection,
+                message: "The reply redirected more than \(maxRedirects) times; nothing more was sent.")
+        }
+
+        /// The request that follows `response`'s redirect, decided by ``RedirectPolicy`` as for
+        /// URLSession's redirects: the method URLSession would use (`GET` after a 303, and after a
+        /// 301 or 302 of a `POST`), the headers of the request redirected; `nil` to stop.
+        private static func redirect(of original: HTTPRequest, _ current: HTTPRequest, _ response: HTTPResponse)
+            -> HTTPRequest?
+        {
+            guard [301, 302, 303, 307, 308].contains(response.statusCode),
+                let location = response.value(forHeader: "Location"),
+                let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+            else { return nil }
+            let method = current.method.uppercased()
+            var redirected = URLRequest(url: target)
+            let becomesGet =
+                (response.statusCode == 303 && method != "HEAD")
+                || ((response.statusCode == 301 || response.statusCode == 302) && method == "POST")
+            redirected.httpMethod = becomesGet ? "GET" : current.method
+            for (name, value) in current.headers { redirected.setValue(value, forHTTPHeaderField: name) }
+            if !becomesGet, case .data(let data)? = current.body { redirected.httpBody = data }
+            guard
+                let followed = RedirectPolicy.follow(
+                    from: original.url, method: original.method, to: redirected, hasBody: original.body != nil),
+                let url = followed.url
+            else { return nil }
+            return HTTPRequest(
+                method: followed.httpMethod ?? "GET", url: url, headers: followed.allHTTPHeaderFields ?? [:],
+                body: nil, uploadProgress: nil)
+        }
+
+        /// Runs `transfer` on a worker thread; cancelling the calling task cancels it.
+        private static func perform(_ transfer: CurlTransfer, _ request: HTTPRequest, headerLines: [String])
+            async throws -> HTTPResponse
+        {
+            try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let thread = Thread {
-                        continuation.resume(with: transfer.perform(request, headerLines: headers))
+                    CurlWorkers.shared.run {
+                        continuation.resume(with: transfer.perform(request, headerLines: headerLines))
                     }
-                    thread.name = "OpenAI.CurlUpload"
-                    thread.start()
                 }
             } onCancel: {
                 transfer.cancel()
@@ -87,34 +172,31 @@
         ///   ``URLSessionTransport/maxErrorBodyBytes``); ``HTTPStreamingResponse/close`` ends the
         ///   transfer at once (its sockets are shut down).
         /// - Throws: As ``send(_:body:timeouts:additionalHeaders:)``, until the head has arrived.
-        static func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts, additionalHeaders: [String: String])
-            async throws -> HTTPStreamingResponse
-        {
+        static func stream(
+            _ request: HTTPRequest, timeouts: HTTPTimeouts, additionalHeaders: [String: String], pool: CurlPool
+        ) async throws -> HTTPStreamingResponse {
             if Task.isCancelled {
                 throw OpenAIError(kind: .cancelled, message: "The request was cancelled before it was sent.")
             }
             let headers = try headerLines(request.headers, additionalHeaders: additionalHeaders)
-            let input: InputStream?
-            let length: Int64
+            let body: CurlTransfer.Body?
             switch request.body {
             case nil:
-                (input, length) = (nil, 0)
+                body = nil
             case .data(let data):
-                (input, length) = (InputStream(data: data), Int64(data.count))
-            case .stream(let body):
-                (input, length) = (try body.makeInputStream(), body.length ?? 0)
+                body = .data(data)
+            case .stream(let stream):
+                body = .stream(try stream.makeInputStream(), length: stream.length ?? 0)
             }
             let transfer = CurlTransfer(
-                input: input, length: length, progress: request.uploadProgress, timeouts: timeouts, streaming: true)
+                body: body, pool: pool, progress: request.uploadProgress, timeouts: timeouts, streaming: true)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     transfer.onHead = { continuation.resume(with: $0) }
-                    let thread = Thread {
+                    CurlWorkers.shared.run {
                         let outcome = transfer.perform(request, headerLines: headers)
                         transfer.finishStream(outcome)
                     }
-                    thread.name = "OpenAI.CurlStream"
-                    thread.start()
                 }
             } onCancel: {
                 transfer.cancel()
@@ -158,9 +240,14 @@
             case idle, request
         }
 
-        /// The request body, `nil` for none.
+        /// The request body when it is read from a stream, else `nil`.
         private let input: InputStream?
+        /// The request body when it is bytes (libcurl keeps a copy, which it sends again on a
+        /// new connection when a kept one turns out closed).
+        private let data: Data?
         private let length: Int64
+        /// The handles this transfer's comes from and goes back to.
+        private let pool: CurlPool
         /// Whether the reply's body goes to `body` as it arrives (``CurlUpload/stream(_:timeouts:additionalHeaders:)``)
         /// rather than into `body`.
         private let streaming: Bool
@@ -168,14 +255,17 @@
         var onHead: ((Result<HTTPStreamingResponse, any Error>) -> Void)?
         /// The streamed body, once the head has arrived.
         private var streamedBody: StreamedBody?
-        /// Shuts the transfer's sockets down from another thread (``cancel()``).
-        private let sockets: OpaquePointer?
+        /// The socket guard of the handle while the transfer runs, to shut its sockets down from
+        /// another thread (``cancel()``, an expired limit); guarded by `lock`.
+        private var activeSockets: OpaquePointer?
         private let progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
         private let timeouts: HTTPTimeouts
         private let lock = NSLock()
         private var cancelled = false
         private var statusCode = 0
         private var headers: [String: String] = [:]
+        /// The name under which `headers` holds each lowercased name.
+        private var headerNames: [String: String] = [:]
         private var body = Data()
         /// The bytes of a non-2xx body kept, or of a streamed body handed on.
         private var received = 0
@@ -193,56 +283,92 @@
         private var waitingForReader = false
         private var expiry: Expiry?
 
+        /// - Parameters:
+        ///   - body: The request body: `nil`, bytes, or a stream of `length` bytes.
         init(
-            input: InputStream?, length: Int64,
-            progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?, timeouts: HTTPTimeouts,
-            streaming: Bool
+            body: Body?, pool: CurlPool, progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?,
+            timeouts: HTTPTimeouts, streaming: Bool
         ) {
-            self.input = input
-            self.length = length
+            switch body {
+            case nil: (input, data, length) = (nil, nil, 0)
+            case .data(let bytes): (input, data, length) = (nil, bytes, Int64(bytes.count))
+            case .stream(let stream, let count): (input, data, length) = (stream, nil, count)
+            }
+            self.pool = pool
             self.progress = progress
             self.timeouts = timeouts
             self.streaming = streaming
-            sockets = clibcurl_socket_guard_create()
         }
 
-        deinit {
-            clibcurl_socket_guard_destroy(sockets)
+        enum Body {
+            case data(Data)
+            case stream(InputStream, length: Int64)
         }
 
         /// Ends the transfer from any thread: at once when libcurl waits on the network (its
         /// sockets are shut down), else at its next callback.
         func cancel() {
-            lock.withLock { cancelled = true }
-            clibcurl_socket_guard_shutdown(sockets)
+            lock.withLock {
+                cancelled = true
+                // Under the lock: once `perform` has cleared it, the handle may serve another transfer.
+                if let activeSockets { clibcurl_socket_guard_shutdown(activeSockets) }
+            }
         }
 
         private var isCancelled: Bool { lock.withLock { cancelled } }
 
         /// Runs the transfer to its end, blocking the calling thread.
         func perform(_ request: HTTPRequest, headerLines: [String]) -> Result<HTTPResponse, any Error> {
-            guard let handle = clibcurl_easy_init() else {
+            // A body read from a stream cannot be read again: its transfer opens its own connection.
+            guard let lease = pool.checkout(fresh: input != nil) else {
                 return .failure(OpenAIError(kind: .connection, message: "libcurl could not start a transfer."))
             }
-            // Valid until `clibcurl_easy_cleanup`, as libcurl requires of its error buffer.
+            let handle = lease.handle
+            let running: Bool = lock.withLock {
+                if cancelled { return false }
+                activeSockets = lease.sockets
+                return true
+            }
+            guard running else {
+                pool.checkin(lease, reusable: true)
+                return .failure(OpenAIError(kind: .cancelled, message: "The request was cancelled."))
+            }
+            // Valid until the handle is reset or cleaned up, as libcurl requires of its error buffer.
             let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CLibcurlErrorBufferSize))
             errorText.initialize(repeating: 0, count: Int(CLibcurlErrorBufferSize))
             var list: OpaquePointer?
             for line in headerLines { list = clibcurl_slist_append(list, line) }
+            var reusable = false
             defer {
-                clibcurl_easy_cleanup(handle)
+                // No shutdown from another thread once the handle may serve another transfer.
+                let stopped = lock.withLock {
+                    activeSockets = nil
+                    return cancelled || expiry != nil
+                }
+                pool.checkin(lease, reusable: reusable && !stopped)
                 clibcurl_slist_free_all(list)
                 errorText.deallocate()
                 input?.close()
             }
             let context = Unmanaged.passUnretained(self).toOpaque()
             input?.open()
-            clibcurl_setopt_socket_guard(handle, sockets)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionErrorBuffer), errorText)
             clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionURL), request.url.absoluteString)
             clibcurl_setopt_long(handle, Int32(CLibcurlOptionNoSignal), 1)
             clibcurl_setopt_long(handle, Int32(CLibcurlOptionHTTPVersion), Int(CLibcurlHTTPVersion1_1))
-            if input != nil {
+            if let data {
+                clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
+                // The size first: COPYPOSTFIELDS copies that many bytes.
+                clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length)
+                data.withUnsafeBytes { bytes in
+                    // An empty body still needs a pointer that is not NULL (NULL would mean "read it").
+                    _ = clibcurl_setopt_pointer(
+                        handle, Int32(CLibcurlOptionCopyPostFields), bytes.baseAddress ?? UnsafeRawPointer(errorText))
+                }
+                if request.method != "POST" {
+                    clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionCustomRequest), request.method)
+                }
+            } else if input != nil {
                 clibcurl_setopt_long(handle, Int32(CLibcurlOptionPost), 1)
                 clibcurl_setopt_offset(handle, Int32(CLibcurlOptionPostFieldSizeLarge), length)
                 clibcurl_setopt_long(handle, Int32(CLibcurlOptionUploadBufferSize), CurlUpload.uploadBufferSize)
@@ -267,6 +393,11 @@
             if let connect = Self.milliseconds(timeouts.connect) {
                 clibcurl_setopt_long(handle, Int32(CLibcurlOptionConnectTimeoutMilliseconds), connect)
             }
+            if !streaming {
+                // Every encoding this libcurl decodes, as URLSession asks (`deflate, gzip, br, zstd`); a
+                // streamed reply stays uncompressed, so that each event is handed on as it arrives.
+                clibcurl_setopt_pointer(handle, Int32(CLibcurlOptionAcceptEncoding), "")
+            }
             if !streaming, let whole = Self.milliseconds(timeouts.request) {
                 // A streamed reply's body is bounded by the idle limit alone: `progress` checks
                 // the request limit until the head.
@@ -279,7 +410,7 @@
             let expiry = disarmLimits()
             switch code {
             case Int32(CLibcurlOK):
-                break
+                reusable = !cutAtLimit
             case Int32(CLibcurlWriteError) where cutAtLimit:
                 break  // The error body reached its limit: what arrived is the reply.
             case _ where isCancelled:
@@ -355,6 +486,7 @@
                 let parts = text.split(separator: " ", maxSplits: 2)
                 statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
                 headers = [:]
+                headerNames = [:]
                 body = Data()
                 received = 0
             } else if text.isEmpty {
@@ -363,9 +495,11 @@
             } else if let colon = text.firstIndex(of: ":") {
                 let name = String(text[..<colon])
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                if let key = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                let lowercased = name.lowercased()
+                if let key = headerNames[lowercased] {
                     headers[key] = headers[key]! + ", " + value
                 } else {
+                    headerNames[lowercased] = name
                     headers[name] = value
                 }
             }
@@ -505,7 +639,7 @@
                 if expiry == nil { scheduleNextDeadline(from: now) }
                 return expiry != nil
             }
-            if expired { clibcurl_socket_guard_shutdown(sockets) }
+            if expired { lock.withLock { activeSockets.map { clibcurl_socket_guard_shutdown($0) } } }
         }
     }
 

@@ -25,18 +25,30 @@ import Foundation
 /// it suspends the `URLSessionTask`), so a slow reader holds a bounded amount of memory and TCP
 /// slows the server to its pace.
 ///
-/// On Linux, a request with a buffered reply (``send(_:timeouts:)``) whose streamed body is read
-/// from files and bytes (a large multipart upload) skips URLSession and goes through libcurl
-/// directly, on a thread of its own, with its `Content-Length`: FoundationNetworking hands every
-/// 64 KiB of a streamed body across dispatch queues, which costs about a third of the
-/// throughput on 2 cores. Every streamed reply over `http` or `https` takes the same path, because
-/// a suspended FoundationNetworking task goes on delivering its body: libcurl's thread waits while
-/// the reader is behind. Requests on this path follow no redirect (a 307 or 308 to the same
-/// origin is sent again by the client when the body is replayable; any other comes back as the
-/// reply), send and keep no cookies, and open a connection each; their idle limit is checked
-/// about once a second instead of to the millisecond. A transport whose configuration sets
-/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession,
-/// where a streamed reply is read without a bound on Linux.
+/// On Linux, requests over `http` and `https` skip URLSession and go through libcurl directly
+/// (the `libcurl.so.4` FoundationNetworking itself runs on), on kept connections:
+/// - a buffered reply (``send(_:timeouts:)``) of a request whose body is bytes or none: for
+///   FoundationNetworking's work around each request (a delegate callback on an operation queue
+///   for the head, for each chunk and for the end; the headers converted twice), which made a
+///   small request cost about 1.2 times bare `URLSession`'s instructions; on this path it costs
+///   about 0.65 times (`Scripts/bench-runtime.sh`);
+/// - a streamed body read from files and bytes (a large multipart upload), with its
+///   `Content-Length`: FoundationNetworking hands every 64 KiB of it across dispatch queues, which
+///   costs about a third of the throughput on 2 cores;
+/// - every streamed reply, because a suspended FoundationNetworking task goes on delivering its
+///   body: libcurl's thread waits while the reader is behind.
+///
+/// Each transport keeps its own connections (up to 16 idle handles of 2 connections), DNS cache,
+/// TLS sessions and cookies (in memory) for this path. A buffered reply asks for compression as
+/// URLSession does (`Accept-Encoding`); a streamed one does not. A redirect of a `GET` or `HEAD`
+/// is followed by ``RedirectPolicy``, as on URLSession, up to 16 times; a 307 or 308 of a request
+/// with a body to the same origin is sent again by the client when the body is replayable; any
+/// other 3xx is the reply. Of the configuration, `httpAdditionalHeaders` and the cookie settings
+/// apply (caches and TLS settings do not). A transport whose configuration sets
+/// `connectionProxyDictionary` or its own `protocolClasses` keeps every request on URLSession
+/// (where a streamed reply is read without a bound on Linux); one whose configuration has a cookie
+/// store of the caller's (not the shared one, which the transport replaces) keeps requests with a
+/// buffered reply there, so that the store sees their cookies.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: TransportDelegate
@@ -44,8 +56,23 @@ public final class URLSessionTransport: HTTPTransport {
     /// Whether a streamed request body, and a streamed reply, go through libcurl directly (Linux,
     /// no proxy dictionary in the configuration; see `CurlUpload`).
     private let directTransfers: Bool
+    /// Whether a request with a buffered reply and a body of bytes or none goes through libcurl
+    /// directly too: ``directTransfers``, and the cookies are the transport's own or none.
+    private let directBufferedTransfers: Bool
+    #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
+        /// The libcurl handles of direct transfers, their connections and cookies.
+        private let curlPool: CurlPool?
+    #endif
     /// The configuration's `httpAdditionalHeaders`, for direct transfers.
     private let additionalHeaders: [String: String]
+    /// How many transfers went through libcurl directly (for the tests); 0 where there is no such path.
+    var directTransferCount: Int {
+        #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
+            curlPool?.transferCount ?? 0
+        #else
+            0
+        #endif
+    }
     /// Whether a streamed body not read from a file is written to a temporary file and uploaded
     /// from there (`SpooledBody`): on Apple platforms, where CFNetwork must not read a custom
     /// `InputStream`; elsewhere only in the tests that run that path.
@@ -74,6 +101,12 @@ public final class URLSessionTransport: HTTPTransport {
     ///     temporary file and uploaded from there (`SpooledBody`), as on Apple platforms.
     init(configuration: URLSessionConfiguration, spoolsStreamedBodies: Bool) {
         self.spoolsStreamedBodies = spoolsStreamedBodies
+        // Cookies this transport keeps itself (the shared store is replaced by one of its own),
+        // none at all, or a store the caller chose (which only URLSession writes to).
+        let ownsCookies = configuration.httpCookieStorage === HTTPCookieStorage.shared
+        let keepsCookies =
+            configuration.httpShouldSetCookies && configuration.httpCookieStorage != nil
+            && configuration.httpCookieAcceptPolicy != .never
         let configuration = Self.ownCookies(configuration)
         let delegate = TransportDelegate()
         let queue = OperationQueue()
@@ -92,8 +125,11 @@ public final class URLSessionTransport: HTTPTransport {
                 && (configuration.protocolClasses ?? []).allSatisfy {
                     String(reflecting: $0).hasPrefix("FoundationNetworking.")
                 } && CurlUpload.isAvailable
+            directBufferedTransfers = directTransfers && (ownsCookies || !keepsCookies)
+            curlPool = directTransfers ? CurlPool(cookies: ownsCookies && keepsCookies) : nil
         #else
             directTransfers = false
+            directBufferedTransfers = false
         #endif
         var additional: [String: String] = [:]
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
@@ -133,9 +169,15 @@ public final class URLSessionTransport: HTTPTransport {
     ///   ``OpenAIError/Kind/cancelled``.
     public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
-            if directTransfers, case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
-                return try await CurlUpload.send(
-                    request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders)
+            if let curlPool {
+                if case .stream(let body)? = request.body, CurlUpload.accepts(request, body) {
+                    return try await CurlUpload.send(
+                        request, body: body, timeouts: timeouts, additionalHeaders: additionalHeaders, pool: curlPool)
+                }
+                if directBufferedTransfers, CurlUpload.acceptsBuffered(request) {
+                    return try await CurlUpload.sendBuffered(
+                        request, timeouts: timeouts, additionalHeaders: additionalHeaders, pool: curlPool)
+                }
             }
         #endif
         let handler = TaskHandler(mode: .buffered, request: request, timeouts: timeouts)
@@ -163,8 +205,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: As ``send(_:timeouts:)``.
     public func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
-            if directTransfers, CurlUpload.acceptsStream(request) {
-                return try await CurlUpload.stream(request, timeouts: timeouts, additionalHeaders: additionalHeaders)
+            if let curlPool, CurlUpload.acceptsStream(request) {
+                return try await CurlUpload.stream(
+                    request, timeouts: timeouts, additionalHeaders: additionalHeaders, pool: curlPool)
             }
         #endif
         let handler = TaskHandler(mode: .streaming, request: request, timeouts: timeouts)
