@@ -6,12 +6,14 @@
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
 #          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
 #          `openai-generator check`, `swift test`, Scripts/test-benchmarks.sh (every Scripts/bench-*.sh in its smoke
-#          mode, on the debug build), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
+#          mode, on the debug build), Scripts/fuzz.sh 10 (the runtime's parsers: SSE, PartialJSON, WebSocketFrames,
+#          WebhookHeaders, ErrorBody), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
 #          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
 #          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/sanitize.sh thread (the
 #          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
+#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (five runtime parsers, 10 s each, built in .build-fuzz: about 2 min cold).
 #   SKIP_SANITIZE=1      skip Scripts/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
@@ -272,9 +274,22 @@ step_update_spec() {
     OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/test-update-spec.sh"
 }
 
+# The debug generator the build step made: it generates a spec in about 3 s instead of 1 s, and spares
+# check-history.sh a release build of its own (about 75 s from clean).
 step_history() {
-    echo "+ Scripts/check-history.sh"
-    "$ROOT/Scripts/check-history.sh"
+    local bin_dir
+    bin_dir="$(swift_bin_path debug)"
+    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/check-history.sh"
+    OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/check-history.sh"
+}
+
+# Scripts/fuzz.sh: libFuzzer on the runtime's parsers of network bytes, 10 s each, from the seeds and the corpus
+# .build-fuzz keeps (a clean clone starts from the seeds). The targets of generated types and of the YAML loader
+# need the OpenAI module and the generator built for fuzzing as well (several minutes): they run by hand.
+FUZZ_TARGETS=(SSE PartialJSON WebSocketFrames WebhookHeaders ErrorBody)
+step_fuzz() {
+    echo "+ Scripts/fuzz.sh 10 ${FUZZ_TARGETS[*]}"
+    "$ROOT/Scripts/fuzz.sh" 10 "${FUZZ_TARGETS[@]}"
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
@@ -288,6 +303,11 @@ run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
 run_step "Benchmarks in smoke mode (Scripts/test-benchmarks.sh)" step_benchmarks
+if [[ "${SKIP_FUZZ:-0}" == "1" ]]; then
+    printf '\n==> Fuzzing: skipped (SKIP_FUZZ=1)\n'
+else
+    run_step "The runtime's parsers under libFuzzer, 10 s each (Scripts/fuzz.sh)" step_fuzz
+fi
 run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
 run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"
