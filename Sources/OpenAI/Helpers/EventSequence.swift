@@ -9,23 +9,24 @@ import OpenAIRuntime
 ///   slow consumer holds back the connection instead of making the SDK buffer events, and
 ///   cancelling the iterating task or dropping the iterator closes the stream;
 /// - `runToolsStream` and `createBackgroundStream` run in a task of their own, which stopping the
-///   iteration early (or cancelling the iterating task) cancels; events the iteration has not
-///   asked for yet are buffered.
+///   iteration early (or cancelling the iterating task, or dropping the iterator) cancels; at most
+///   ``EventSink/limit`` streamed events wait for the iteration, and the task reads its stream on
+///   only as the iteration takes them (a tool call's start and result are never held back).
 public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// Returns the next event, or `nil` at the end; throws what the work throws.
     typealias Next = () async throws -> Element?
 
     private enum Work: Sendable {
         /// Pushes events from a task of its own.
-        case task(@Sendable (_ emit: (Element) -> Void) async throws -> Void)
+        case task(@Sendable (_ sink: EventSink<Element>) async throws -> Void)
         /// Makes an iteration's state: its events on demand.
         case pull(@Sendable () -> Next)
     }
 
     private let work: Work
 
-    /// The events `produce` emits, from a task started when iteration starts.
-    init(_ produce: @escaping @Sendable (_ emit: (Element) -> Void) async throws -> Void) {
+    /// The events `produce` hands to its sink, from a task started when iteration starts.
+    init(_ produce: @escaping @Sendable (_ sink: EventSink<Element>) async throws -> Void) {
         work = .task(produce)
     }
 
@@ -43,25 +44,23 @@ public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
         case .pull(let makeNext):
             return AsyncIterator(.pull(makeNext()))
         case .task(let produce):
-            let events = AsyncThrowingStream<Element, any Error> { continuation in
-                let task = Task {
-                    do {
-                        try await produce { continuation.yield($0) }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
+            let sink = EventSink<Element>()
+            let task = Task {
+                do {
+                    try await produce(sink)
+                    sink.finish(nil)
+                } catch {
+                    sink.finish(error)
                 }
-                continuation.onTermination = { _ in task.cancel() }
             }
-            return AsyncIterator(.buffered(events.makeAsyncIterator()))
+            return AsyncIterator(.sink(SinkReader(sink: sink, task: task)))
         }
     }
 
     /// The iterator of an ``EventSequence``.
     public struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate enum Source {
-            case buffered(AsyncThrowingStream<Element, any Error>.AsyncIterator)
+            case sink(SinkReader<Element>)
             case pull(Next)
             case finished
         }
@@ -81,10 +80,10 @@ public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
             switch source {
             case .finished:
                 return nil
-            case .buffered(var events):
+            case .sink(let reader):
                 source = .finished
-                let event = try await events.next()
-                if event != nil { source = .buffered(events) }
+                let event = try await reader.next()
+                if event != nil { source = .sink(reader) }
                 return event
             case .pull(let next):
                 source = .finished
@@ -92,6 +91,168 @@ public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
                 source = .pull(next)
                 return event
             }
+        }
+    }
+}
+
+/// Where the task of a streaming helper puts its events for the iteration: a queue that holds at
+/// most ``limit`` streamed events, so that the task reads its stream on only as fast as the
+/// iteration takes them.
+/// `@unchecked Sendable`: `lock` guards every `var`.
+final class EventSink<Element: Sendable>: @unchecked Sendable {
+    /// The most events ``send(_:)`` lets wait for the iteration before it waits itself.
+    static var limit: Int { 64 }
+
+    private let lock = NSLock()
+    private var queue: [Element] = []
+    /// The index of the next event of `queue` the iteration gets.
+    private var head = 0
+    private var reader: CheckedContinuation<Element?, any Error>?
+    /// Senders waiting for room in the queue.
+    private var senders: [CheckedContinuation<Void, Never>] = []
+    /// How the work ended: `.success` once done, or its error (thrown once).
+    private var ending: Result<Void, any Error>?
+    /// Whether the iteration has stopped: events are dropped, senders do not wait.
+    private var closed = false
+
+    private var waiting: Int { queue.count - head }
+
+    /// Hands `event` to the iteration without waiting (for the few events that happen between
+    /// streamed ones: a tool call's start and its result).
+    func yield(_ event: Element) {
+        lock.lock()
+        guard !closed, ending == nil else { return lock.unlock() }
+        if let reader {
+            self.reader = nil
+            lock.unlock()
+            reader.resume(returning: event)
+            return
+        }
+        queue.append(event)
+        lock.unlock()
+    }
+
+    /// Hands `event` to the iteration, then waits while ``limit`` events or more wait for it
+    /// (returns at once when the iteration has stopped or the task is cancelled).
+    func send(_ event: Element) async {
+        yield(event)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if waiting < Self.limit || closed || Task.isCancelled {
+                    lock.unlock()
+                    continuation.resume()
+                } else {
+                    senders.append(continuation)
+                    lock.unlock()
+                }
+            }
+        } onCancel: {
+            wakeSenders()
+        }
+    }
+
+    /// Ends the events: after those queued, the iteration ends, or throws `error` once.
+    func finish(_ error: (any Error)?) {
+        lock.lock()
+        guard ending == nil else { return lock.unlock() }
+        ending = error.map { .failure($0) } ?? .success(())
+        guard let reader, waiting == 0 else { return lock.unlock() }
+        self.reader = nil
+        ending = .success(())
+        lock.unlock()
+        if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
+    }
+
+    /// The iteration has stopped: drops what waits and lets every sender go on.
+    func close() {
+        lock.lock()
+        closed = true
+        queue = []
+        head = 0
+        let reader = self.reader
+        self.reader = nil
+        let senders = self.senders
+        self.senders = []
+        lock.unlock()
+        reader?.resume(returning: nil)
+        for sender in senders { sender.resume() }
+    }
+
+    /// The next event, waiting for it; `nil` at the end (and after the error was thrown).
+    func next() async throws -> Element? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
+            lock.lock()
+            if waiting > 0 {
+                let event = queue[head]
+                head += 1
+                if head == queue.count {
+                    queue.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head >= 64, head * 2 >= queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+                let wake = waiting < Self.limit ? senders : []
+                if !wake.isEmpty { senders = [] }
+                lock.unlock()
+                for sender in wake { sender.resume() }
+                continuation.resume(returning: event)
+                return
+            }
+            switch ending {
+            case .failure(let error)?:
+                ending = .success(())
+                lock.unlock()
+                continuation.resume(throwing: error)
+            case .success?:
+                lock.unlock()
+                continuation.resume(returning: nil)
+            case nil:
+                if closed {
+                    lock.unlock()
+                    continuation.resume(returning: nil)
+                } else {
+                    reader = continuation
+                    lock.unlock()
+                }
+            }
+        }
+    }
+
+    private func wakeSenders() {
+        lock.lock()
+        let senders = self.senders
+        self.senders = []
+        lock.unlock()
+        for sender in senders { sender.resume() }
+    }
+}
+
+/// The iteration's side of an ``EventSink``: cancelling the iterating task, or releasing the
+/// iterator, stops the work's task.
+final class SinkReader<Element: Sendable>: Sendable {
+    private let sink: EventSink<Element>
+    private let task: Task<Void, Never>
+
+    init(sink: EventSink<Element>, task: Task<Void, Never>) {
+        self.sink = sink
+        self.task = task
+    }
+
+    deinit {
+        task.cancel()
+        sink.close()
+    }
+
+    /// The next event; `nil` at the end or once the iterating task is cancelled (which stops the
+    /// work).
+    func next() async throws -> Element? {
+        try await withTaskCancellationHandler {
+            try await sink.next()
+        } onCancel: { [task, sink] in
+            task.cancel()
+            sink.close()
         }
     }
 }

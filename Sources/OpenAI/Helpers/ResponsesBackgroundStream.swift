@@ -46,7 +46,7 @@ extension ResponsesAPI {
         var body = body
         body.background = true
         let first = try createStream(body, options: options)
-        return EventSequence { emit in
+        return EventSequence { sink in
             var accumulator = try ResponseStreamAccumulator()
             var stream = first
             // Resumes in a row whose stream brought no new event.
@@ -56,7 +56,7 @@ extension ResponsesAPI {
                 do {
                     for try await event in stream {
                         try accumulator.apply(event)
-                        emit(event)
+                        await sink.send(event)
                     }
                     return
                 } catch let error as OpenAIError {

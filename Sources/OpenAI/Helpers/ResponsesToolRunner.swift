@@ -155,7 +155,7 @@ extension ResponsesAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<ResponseStreamEvent, ResponseToolRun>> {
-        EventSequence { emit in
+        EventSequence { sink in
             let run = try await runToolLoop(
                 body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
                 options: options
@@ -163,7 +163,7 @@ extension ResponsesAPI {
                 var accumulator = try ResponseStreamAccumulator()
                 for try await event in try createStream(body, options: options) {
                     try accumulator.apply(event)
-                    emit(.event(event, round: round))
+                    await sink.send(.event(event, round: round))
                 }
                 guard let response = accumulator.finalResponse else {
                     throw OpenAIError(
@@ -172,9 +172,9 @@ extension ResponsesAPI {
                 }
                 return response
             } emit: {
-                emit($0)
+                sink.yield($0)
             }
-            emit(.finished(run))
+            sink.yield(.finished(run))
         }
     }
 

@@ -183,7 +183,7 @@ extension ChatCompletionsAPI {
         approve: (@Sendable (ToolCallRequest) async -> ToolCallApproval)? = nil,
         options: RequestOptions = RequestOptions()
     ) -> EventSequence<ToolRunEvent<CreateChatCompletionStreamResponse, ChatToolRun>> {
-        EventSequence { emit in
+        EventSequence { sink in
             let run = try await runToolLoop(
                 body, tools: tools, maxRounds: maxRounds, maxConcurrentCalls: maxConcurrentCalls, approve: approve,
                 options: options
@@ -191,16 +191,16 @@ extension ChatCompletionsAPI {
                 var accumulator = ChatCompletionStreamAccumulator()
                 for try await chunk in try createStream(body, options: options) {
                     accumulator.append(chunk)
-                    emit(.event(chunk, round: round))
+                    await sink.send(.event(chunk, round: round))
                 }
                 guard let completion = accumulator.completion else {
                     throw OpenAIError(kind: .decoding, message: "The stream of round \(round) had no chunk.")
                 }
                 return completion
             } emit: {
-                emit($0)
+                sink.yield($0)
             }
-            emit(.finished(run))
+            sink.yield(.finished(run))
         }
     }
 
