@@ -19,7 +19,8 @@
 #                   unguarded `import FoundationNetworking`, `SOCK_STREAM.rawValue`, `MSG_NOSIGNAL`, `/proc/self/fd`,
 #                   `/dev/shm`) planted in a hand-written file outside any `#if`, and `Glibc.` or `import Glibc` in
 #                   branches an Apple platform also compiles (the `#else` of `os(macOS)` alone, `os(Linux) ||
-#                   os(macOS)`, `! os(Linux)`, `!(os(Linux))`): each fails naming the file. The same spellings in
+#                   os(macOS)`, `! os(Linux)`, `!(os(Linux))`), each in a file of its own, all in one run: the run
+#                   fails naming every file. The same spellings in
 #                   Linux branches of every kind, in comments, and a `"*/*"` string before them, pass.
 # To stay cheap, the copy's Scripts/testserver/tests keeps only conftest.py and test_structured_outputs.py (they start
 # no server); the whole suite runs in Scripts/lint.sh on the checkout (Scripts/test.sh's Lint step).
@@ -135,6 +136,27 @@ expect_failure() {
         fail "$description: --only $check exit status $status, expected 1 with a finding naming $path"
         show_log "$log"
     fi
+}
+
+# expect_failures CHECK DESCRIPTION PATH...: one run of `lint.sh --only CHECK` on the copy exits 1 and names each PATH
+# (each holds one planted violation: one run instead of one per case).
+expect_failures() {
+    local check="$1" description="$2" log status=0 path
+    shift 2
+    log="$LOGS/$CASE.log"
+    lint "$log" --only "$check" || status=$?
+    if grep -q "^lint: $check: SKIPPED" "$log"; then
+        skip "$description: lint.sh skipped its $check check here ($(grep "^lint: $check: SKIPPED" "$log" | sed -n 1p))"
+        return
+    fi
+    for path in "$@"; do
+        if [[ $status -eq 1 ]] && grep -qF -- "$path:" "$log"; then
+            ok "$(cat "$COPY/$path.case"): --only $check fails (exit status 1) naming $path"
+        else
+            fail "$(cat "$COPY/$path.case"): --only $check exit status $status, expected 1 with a finding naming $path"
+            show_log "$log"
+        fi
+    done
 }
 
 # expect_pass CHECK DESCRIPTION: `lint.sh --only CHECK` on the copy exits 0.
@@ -260,7 +282,9 @@ finish
 
 begin portability "Linux-only spellings outside a Linux branch"
 PORTABLE="Sources/OpenAIRuntime/LintSelfTestPortability.swift"
-# Each case: a Linux-only spelling outside any branch, or in a branch that an Apple platform also compiles.
+# Each case, in a file of its own (one lint run for all): a Linux-only spelling outside any branch, or in a branch that
+# an Apple platform also compiles. FILE.case holds the case's description (not a Swift file: lint.sh does not read it).
+cases=()
 for planted in 'let fd = Glibc.close(3)' 'import Glibc' '@preconcurrency import Glibc' 'import FoundationNetworking' \
     'let kind = Int32(SOCK_STREAM.rawValue)' 'let flags = MSG_NOSIGNAL' \
     'let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")' \
@@ -269,11 +293,14 @@ for planted in 'let fd = Glibc.close(3)' 'import Glibc' '@preconcurrency import 
     $'#if os(Linux) || os(macOS)\n    let fd = Glibc.close(3)\n#endif' \
     $'#if ! os(Linux)\n    let fd = Glibc.close(3)\n#endif' \
     $'#if !(os(Linux))\n    let fd = Glibc.close(3)\n#endif'; do
-    plant "$PORTABLE"
-    printf 'import Foundation\n\n%s\n' "$planted" >"$COPY/$PORTABLE"
-    expect_failure portability "$PORTABLE" "\`${planted//$'\n'/ ⏎ }\`"
-    restore
+    path="${PORTABLE%.swift}${#cases[@]}.swift"
+    plant "$path" "$path.case"
+    printf 'import Foundation\n\n%s\n' "$planted" >"$COPY/$path"
+    printf '%s' "\`${planted//$'\n'/ ⏎ }\`" >"$COPY/$path.case"
+    cases+=("$path")
 done
+expect_failures portability "Linux-only spellings" "${cases[@]}"
+restore
 plant "$PORTABLE"
 cat >"$COPY/$PORTABLE" <<'SWIFT'
 import Foundation
