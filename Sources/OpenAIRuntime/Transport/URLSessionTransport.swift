@@ -41,7 +41,7 @@ import Foundation
 /// Each transport keeps its own connections (up to 16 idle handles of 2 connections), DNS cache,
 /// TLS sessions and cookies (in memory) for this path. A buffered reply asks for compression as
 /// URLSession does (`Accept-Encoding`); a streamed one does not. A redirect of a `GET` or `HEAD`
-/// is followed by ``RedirectPolicy``, as on URLSession, up to 16 times; a 307 or 308 of a request
+/// is followed by `RedirectPolicy`, as on URLSession, up to 16 times; a 307 or 308 of a request
 /// with a body to the same origin is sent again by the client when the body is replayable; any
 /// other 3xx is the reply. Of the configuration, `httpAdditionalHeaders` and the cookie settings
 /// apply (caches and TLS settings do not). A transport whose configuration sets
