@@ -17,6 +17,11 @@
 #
 # Usage: Scripts/test-app-probes.sh          (no arguments)
 # Environment:
+#   APP_PROBES_BUILD=direct (default)  compile each probe with swiftc, its settings as flags, against the modules and
+#                       objects of this package's debug build (SCRATCH_PATH or .build; build it first): the SDK is not
+#                       compiled again (about 110 s from clean);
+#   APP_PROBES_BUILD=package  build the probe package with SwiftPM (the SDK compiled again as its path dependency, in
+#                       SCRATCH_PATH/app-probes/scratch), as an app's package does.
 #   SCRATCH_PATH        the root build folder (default .build); the probes build in SCRATCH_PATH/app-probes.
 #   OPENAI_TEST_PYTHON  the Python for the test server (default Scripts/.venv/bin/python).
 #   CI=true             without ../shared or the Python, fail instead of skipping the run (the build still runs).
@@ -43,20 +48,56 @@ if [[ ${#PROBES[@]} -eq 0 ]]; then
 fi
 echo "test-app-probes: ${#PROBES[@]} probes (${PROBES[*]}) in $PACKAGE"
 
-# SwiftPM keeps a path dependency's list of source files from the probes' last build: when a file was added to or
-# removed from the SDK since, the probes' build folder is made anew.
-tree_files "$ROOT" | tr '\0' '\n' | grep -E '^Sources/.*\.(swift|c|h|modulemap)$' | LC_ALL=C sort >"$PROBES_DIR/sources.new"
-if [[ -d "$PROBES_DIR/scratch" ]] && ! cmp -s "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"; then
-    echo "test-app-probes: the SDK's files changed since the last probe build; building anew"
-    rm -rf "$PROBES_DIR/scratch"
+if [[ "${APP_PROBES_BUILD:-direct}" == "package" ]]; then
+    # SwiftPM keeps a path dependency's list of source files from the probes' last build: when a file was added to or
+    # removed from the SDK since, the probes' build folder is made anew.
+    tree_files "$ROOT" | tr '\0' '\n' | grep -E '^Sources/.*\.(swift|c|h|modulemap)$' | LC_ALL=C sort >"$PROBES_DIR/sources.new"
+    if [[ -d "$PROBES_DIR/scratch" ]] && ! cmp -s "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"; then
+        echo "test-app-probes: the SDK's files changed since the last probe build; building anew"
+        rm -rf "$PROBES_DIR/scratch"
+    fi
+    mv "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"
+    start="$(now)"
+    echo "+ swift build --package-path $PACKAGE --scratch-path $PROBES_DIR/scratch"
+    swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch"
+    BIN_DIR="$(swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch" --show-bin-path)"
+    echo "test-app-probes: built in $(elapsed_since "$start")s"
+else
+    # Each probe's two files compiled by swiftc with its settings' flags (swiftc-flags.json), against the modules and
+    # objects of this package's debug build, as SwiftPM compiles an app target against a dependency it built.
+    set_swift_flags
+    SDK_BIN="$(swift_bin_path debug)"
+    if [[ ! -f "$SDK_BIN/Modules/OpenAI.swiftmodule" && ! -d "$SDK_BIN/Modules/OpenAI.swiftmodule" ]]; then
+        echo "test-app-probes: FAILED: no OpenAI module in $SDK_BIN/Modules: build first (swift build)," \
+            "or set APP_PROBES_BUILD=package" >&2
+        exit 1
+    fi
+    # The SDK's objects the OpenAI product links (OpenAI, OpenAIRuntime and, on Linux, its C module) and the C
+    # module's map, which a client of OpenAIRuntime needs to import it.
+    OBJECTS=()
+    for target in OpenAI OpenAIRuntime OpenAIRuntimeLibcurl; do
+        [[ -d "$SDK_BIN/$target.build" ]] || continue
+        while IFS= read -r object; do OBJECTS+=("$object"); done < <(find "$SDK_BIN/$target.build" -name '*.o' | LC_ALL=C sort)
+    done
+    C_MODULE=()
+    if [[ -f "$SDK_BIN/OpenAIRuntimeLibcurl.build/module.modulemap" ]]; then
+        C_MODULE=(-Xcc "-fmodule-map-file=$SDK_BIN/OpenAIRuntimeLibcurl.build/module.modulemap"
+            -Xcc "-I$ROOT/Sources/CLibcurl/include" -ldl)
+    fi
+    BIN_DIR="$PROBES_DIR/bin"
+    mkdir -p "$BIN_DIR"
+    start="$(now)"
+    for probe in "${PROBES[@]}"; do
+        flags=()
+        while IFS= read -r flag; do flags+=("$flag"); done < <(python3 -c 'import json, sys
+print("\n".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$PACKAGE/swiftc-flags.json" "$probe")
+        echo "+ swiftc -module-name $probe ${flags[*]} $PACKAGE/Sources/$probe/*.swift (against $SDK_BIN)"
+        swiftc -module-name "$probe" "${flags[@]}" -Onone -g -I "$SDK_BIN/Modules" ${C_MODULE[@]+"${C_MODULE[@]}"} \
+            "$PACKAGE/Sources/$probe/main.swift" "$PACKAGE/Sources/$probe/Readme.swift" "${OBJECTS[@]}" \
+            -o "$BIN_DIR/$probe"
+    done
+    echo "test-app-probes: built in $(elapsed_since "$start")s"
 fi
-mv "$PROBES_DIR/sources.new" "$PROBES_DIR/sources.list"
-
-start="$(now)"
-echo "+ swift build --package-path $PACKAGE --scratch-path $PROBES_DIR/scratch"
-swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch"
-BIN_DIR="$(swift build --package-path "$PACKAGE" --scratch-path "$PROBES_DIR/scratch" --show-bin-path)"
-echo "test-app-probes: built in $(elapsed_since "$start")s"
 
 SHARED="$ROOT/../shared"
 PYTHON="${OPENAI_TEST_PYTHON:-$ROOT/Scripts/.venv/bin/python}"

@@ -4,7 +4,8 @@ Usage: make_probe_package.py README ROOT OUTPUT
   README  the README whose Swift blocks the probes compile (the first ```swift block under each of the headings in
           BLOCKS below).
   ROOT    the SDK's package folder (the probes depend on it by path).
-  OUTPUT  the folder to write (Package.swift and Sources/<Probe>/); files are rewritten only when they change, so
+  OUTPUT  the folder to write (Package.swift, Sources/<Probe>/, and swiftc-flags.json: each probe's Swift settings as
+          swiftc flags, for Scripts/test-app-probes.sh's direct build); files are rewritten only when they change, so
           that SwiftPM keeps its build.
 
 Each probe is one executable target with the same two files: Readme.swift (the README's blocks: type declarations at
@@ -158,6 +159,19 @@ let package = Package(
     )
 
 
+def swiftc_flags(settings, mode):
+    """The swiftc flags of a probe's Swift settings, as SwiftPM passes them for the probe's own module."""
+    flags = ["-warnings-as-errors", "-swift-version", mode.lstrip(".v")]
+    for setting in settings:
+        if setting == ".defaultIsolation(MainActor.self)":
+            flags += ["-default-isolation", "MainActor"]
+        elif match := re.fullmatch(r'\.enableUpcomingFeature\("(\w+)"\)', setting):
+            flags += ["-enable-upcoming-feature", match.group(1)]
+        else:
+            sys.exit(f"make_probe_package: no swiftc flags for the setting {setting}")
+    return flags
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(path) and open(path).read() == text:
@@ -173,6 +187,8 @@ def main():
     readme = open(readme_path, encoding="utf-8").read()
     code = readme_swift(readme, "README.md")
     write(os.path.join(output, "Package.swift"), package_swift(os.path.abspath(root)))
+    flags = {name: swiftc_flags(settings, mode) for name, (_, settings, mode) in PROBES.items()}
+    write(os.path.join(output, "swiftc-flags.json"), json.dumps(flags, indent=2) + "\n")
     for name in PROBES:
         write(os.path.join(output, "Sources", name, "Readme.swift"), code)
         write(os.path.join(output, "Sources", name, "main.swift"), HEADER.format(source="its template") + MAIN)
