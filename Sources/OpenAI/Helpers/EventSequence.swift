@@ -10,7 +10,7 @@ import OpenAIRuntime
 ///   cancelling the iterating task or dropping the iterator closes the stream;
 /// - `runToolsStream` and `createBackgroundStream` run in a task of their own, which stopping the
 ///   iteration early (or cancelling the iterating task, or dropping the iterator) cancels; at most
-///   ``EventSink/limit`` streamed events wait for the iteration, and the task reads its stream on
+///   64 streamed events wait for the iteration, and the task reads its stream on
 ///   only as the iteration takes them (a tool call's start and result are never held back).
 public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// Returns the next event, or `nil` at the end; throws what the work throws.
