@@ -171,7 +171,7 @@
         /// - Returns: The reply head and its body (a non-2xx body cut to
         ///   ``URLSessionTransport/maxErrorBodyBytes``); ``HTTPStreamingResponse/close`` ends the
         ///   transfer at once (its sockets are shut down).
-        /// - Throws: As ``send(_:body:timeouts:additionalHeaders:)``, until the head has arrived.
+        /// - Throws: As ``send(_:body:timeouts:additionalHeaders:pool:)``, until the head has arrived.
         static func stream(
             _ request: HTTPRequest, timeouts: HTTPTimeouts, additionalHeaders: [String: String], pool: CurlPool
         ) async throws -> HTTPStreamingResponse {
@@ -246,9 +246,9 @@
         /// new connection when a kept one turns out closed).
         private let data: Data?
         private let length: Int64
-        /// The handles this transfer's comes from and goes back to.
+        /// The pool the transfer's handle comes from and goes back to.
         private let pool: CurlPool
-        /// Whether the reply's body goes to `body` as it arrives (``CurlUpload/stream(_:timeouts:additionalHeaders:)``)
+        /// Whether the reply's body goes to `body` as it arrives (``CurlUpload/stream(_:timeouts:additionalHeaders:pool:)``)
         /// rather than into `body`.
         private let streaming: Bool
         /// Receives the reply head (with its streamed body) or the failure before it, once.
@@ -505,7 +505,7 @@
             }
         }
 
-        /// Hands the reply head and its body to the caller of ``CurlUpload/stream(_:timeouts:additionalHeaders:)``.
+        /// Hands the reply head and its body to the caller of ``CurlUpload/stream(_:timeouts:additionalHeaders:pool:)``.
         private func deliverHead() {
             guard streamedBody == nil, let onHead else { return }
             self.onHead = nil
