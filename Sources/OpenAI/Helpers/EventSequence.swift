@@ -104,9 +104,7 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
     static var limit: Int { 64 }
 
     private let lock = NSLock()
-    private var queue: [Element] = []
-    /// The index of the next event of `queue` the iteration gets.
-    private var head = 0
+    private var queue = FIFOQueue<Element>()
     private var reader: CheckedContinuation<Element?, any Error>?
     /// Senders waiting for room in the queue.
     private var senders: [CheckedContinuation<Void, Never>] = []
@@ -114,8 +112,6 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
     private var ending: Result<Void, any Error>?
     /// Whether the iteration has stopped: events are dropped, senders do not wait.
     private var closed = false
-
-    private var waiting: Int { queue.count - head }
 
     /// Hands `event` to the iteration without waiting (for the few events that happen between
     /// streamed ones: a tool call's start and its result).
@@ -139,7 +135,7 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 lock.lock()
-                if waiting < Self.limit || closed || Task.isCancelled {
+                if queue.count < Self.limit || closed || Task.isCancelled {
                     lock.unlock()
                     continuation.resume()
                 } else {
@@ -157,7 +153,7 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         guard ending == nil else { return lock.unlock() }
         ending = error.map { .failure($0) } ?? .success(())
-        guard let reader, waiting == 0 else { return lock.unlock() }
+        guard let reader, queue.isEmpty else { return lock.unlock() }
         self.reader = nil
         ending = .success(())
         lock.unlock()
@@ -168,32 +164,20 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
     func close() {
         lock.lock()
         closed = true
-        queue = []
-        head = 0
+        queue.removeAll()
         let reader = self.reader
         self.reader = nil
-        let senders = self.senders
-        self.senders = []
         lock.unlock()
         reader?.resume(returning: nil)
-        for sender in senders { sender.resume() }
+        wakeSenders()
     }
 
     /// The next event, waiting for it; `nil` at the end (and after the error was thrown).
     func next() async throws -> Element? {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
             lock.lock()
-            if waiting > 0 {
-                let event = queue[head]
-                head += 1
-                if head == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    head = 0
-                } else if head >= 64, head * 2 >= queue.count {
-                    queue.removeFirst(head)
-                    head = 0
-                }
-                let wake = waiting < Self.limit ? senders : []
+            if let event = queue.popFirst() {
+                let wake = queue.count < Self.limit ? senders : []
                 if !wake.isEmpty { senders = [] }
                 lock.unlock()
                 for sender in wake { sender.resume() }

@@ -25,9 +25,7 @@ final class StreamedBody: @unchecked Sendable {
     let limit: Int
 
     private let condition = NSCondition()
-    private var chunks: [Data] = []
-    /// Index of the next chunk to read in `chunks`.
-    private var head = 0
+    private var chunks = FIFOQueue<Data>()
     private var bufferedBytes = 0
     /// The body's end: `nil` until the transport has finished.
     private var ending: Result<Void, any Error>?
@@ -135,7 +133,7 @@ final class StreamedBody: @unchecked Sendable {
         }
         ending = error.map { .failure($0) } ?? .success(())
         var waiter: CheckedContinuation<Data?, any Error>?
-        if head == chunks.count, let pending = self.waiter {
+        if chunks.isEmpty, let pending = self.waiter {
             self.waiter = nil
             endDelivered = true
             waiter = pending
@@ -178,22 +176,13 @@ final class StreamedBody: @unchecked Sendable {
     /// empty (`nil` chunk: the body ended or the reader is gone), or `nil` when it must wait.
     /// Call with the lock held.
     private func take() -> Result<Data?, any Error>? {
-        guard head < chunks.count else {
+        guard let chunk = chunks.popFirst() else {
             if readerIsGone || endDelivered { return .success(nil) }
             guard let ending else { return nil }
             endDelivered = true
             return ending.map { nil }
         }
-        let chunk = chunks[head]
-        head += 1
         bufferedBytes -= chunk.count
-        if head == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= chunks.count {
-            chunks.removeFirst(head)
-            head = 0
-        }
         if bufferedBytes < limit { condition.broadcast() }
         if paused, bufferedBytes <= limit / 2 {
             paused = false
@@ -225,9 +214,8 @@ final class StreamedBody: @unchecked Sendable {
             return
         }
         readerIsGone = true
-        let finished = ending != nil && head == chunks.count
-        chunks = []
-        head = 0
+        let finished = ending != nil && chunks.isEmpty
+        chunks.removeAll()
         bufferedBytes = 0
         let waiter = self.waiter
         self.waiter = nil

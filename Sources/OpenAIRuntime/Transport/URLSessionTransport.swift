@@ -53,14 +53,14 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: TransportDelegate
     private let delegateDispatchQueue = DispatchQueue(label: "OpenAI.URLSessionTransport.delegate", qos: .userInitiated)
-    /// Whether a streamed request body, and a streamed reply, go through libcurl directly (Linux,
-    /// no proxy dictionary in the configuration; see `CurlUpload`).
-    private let directTransfers: Bool
     /// Whether a request with a buffered reply and a body of bytes or none goes through libcurl
-    /// directly too: ``directTransfers``, and the cookies are the transport's own or none.
+    /// directly too: there are direct transfers (`curlPool`), and the cookies are the
+    /// transport's own or none.
     private let directBufferedTransfers: Bool
     #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
-        /// The libcurl handles of direct transfers, their connections and cookies.
+        /// The libcurl handles of direct transfers (a streamed request body, a streamed reply; see
+        /// `CurlUpload`), their connections and cookies; `nil` when requests stay on URLSession
+        /// (a proxy dictionary or protocol classes in the configuration, or no libcurl).
         private let curlPool: CurlPool?
     #endif
     /// The configuration's `httpAdditionalHeaders`, for direct transfers.
@@ -120,7 +120,7 @@ public final class URLSessionTransport: HTTPTransport {
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if os(Linux) && canImport(OpenAIRuntimeLibcurl)
             // After `URLSession(...)`: FoundationNetworking's own curl_global_init comes first.
-            directTransfers =
+            let directTransfers =
                 !spoolsStreamedBodies && configuration.connectionProxyDictionary == nil
                 && (configuration.protocolClasses ?? []).allSatisfy {
                     String(reflecting: $0).hasPrefix("FoundationNetworking.")
@@ -128,7 +128,6 @@ public final class URLSessionTransport: HTTPTransport {
             directBufferedTransfers = directTransfers && (ownsCookies || !keepsCookies)
             curlPool = directTransfers ? CurlPool(cookies: ownsCookies && keepsCookies) : nil
         #else
-            directTransfers = false
             directBufferedTransfers = false
         #endif
         var additional: [String: String] = [:]
