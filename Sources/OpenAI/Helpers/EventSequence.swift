@@ -225,8 +225,8 @@ final class SinkReader<Element: Sendable>: Sendable {
     }
 
     deinit {
-        task.cancel()
         sink.close()
+        task.cancel()
     }
 
     /// The next event; `nil` at the end or once the iterating task is cancelled (which stops the
@@ -235,8 +235,10 @@ final class SinkReader<Element: Sendable>: Sendable {
         try await withTaskCancellationHandler {
             try await sink.next()
         } onCancel: { [task, sink] in
-            task.cancel()
+            // Closed first: the work's task, once cancelled, may end with an error the iteration
+            // must not see (it ends with `nil`).
             sink.close()
+            task.cancel()
         }
     }
 }
