@@ -6,14 +6,15 @@
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
 #          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
 #          `openai-generator check`, `swift test`, Scripts/test-benchmarks.sh (every Scripts/bench-*.sh in its smoke
-#          mode, on the debug build), Scripts/fuzz.sh 10 (the runtime's parsers: SSE, PartialJSON, WebSocketFrames,
-#          WebhookHeaders, ErrorBody), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
+#          mode, on the debug build), Scripts/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
+#          lenient decoding, the generator's YAML loader), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
 #          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
 #          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/sanitize.sh thread (the
 #          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
-#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (five runtime parsers, 10 s each, built in .build-fuzz: about 2 min cold).
+#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (ten targets, 10 s each, two at once, built in .build-fuzz: about 2 min
+#                        cold).
 #   SKIP_SANITIZE=1      skip Scripts/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
@@ -283,13 +284,15 @@ step_history() {
     OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/check-history.sh"
 }
 
-# Scripts/fuzz.sh: libFuzzer on the runtime's parsers of network bytes, 10 s each, from the seeds and the corpus
-# .build-fuzz keeps (a clean clone starts from the seeds). The targets of generated types and of the YAML loader
-# need the OpenAI module and the generator built for fuzzing as well (several minutes): they run by hand.
-FUZZ_TARGETS=(SSE PartialJSON WebSocketFrames WebhookHeaders ErrorBody)
+# Scripts/fuzz.sh: libFuzzer on every parser of bytes from the network or a spec, 10 s each, two at once (one per
+# core), from the seeds and the corpus .build-fuzz keeps (a clean clone starts from the seeds). Built quick (-Onone);
+# the targets of generated types link the OpenAI module of the build step as it is (FUZZ_OPENAI_BUILD: not compiled a
+# second time for fuzzing, at the cost of coverage from generated code).
 step_fuzz() {
-    echo "+ Scripts/fuzz.sh 10 ${FUZZ_TARGETS[*]}"
-    "$ROOT/Scripts/fuzz.sh" 10 "${FUZZ_TARGETS[@]}"
+    local bin_dir
+    bin_dir="$(swift_bin_path debug)"
+    echo "+ FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD=$bin_dir Scripts/fuzz.sh 10"
+    FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD="$bin_dir" "$ROOT/Scripts/fuzz.sh" 10
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
@@ -306,7 +309,7 @@ run_step "Benchmarks in smoke mode (Scripts/test-benchmarks.sh)" step_benchmarks
 if [[ "${SKIP_FUZZ:-0}" == "1" ]]; then
     printf '\n==> Fuzzing: skipped (SKIP_FUZZ=1)\n'
 else
-    run_step "The runtime's parsers under libFuzzer, 10 s each (Scripts/fuzz.sh)" step_fuzz
+    run_step "Every parser under libFuzzer, 10 s each (Scripts/fuzz.sh)" step_fuzz
 fi
 run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
