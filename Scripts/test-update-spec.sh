@@ -17,14 +17,16 @@
 #              and commit from it) and --allow-local-source with a file beside the repository (its relative path
 #              in the lock, which fetch-spec.sh then reads). The https URLs are served by a curl stub from files
 #              (no network);
+#   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
+#              lock exactly as expected, `openai-generator check` passes, only Admin/Types/Invites.swift and
+#              Manifest.swift changed (the other files keep their modification time), the spec is in the cache. It runs
+#              first of the scenarios that build: its build (cold in a clean clone) leaves the copy's scratch warm,
+#              so that the failing builds below are incremental (the failed ones leave it as it was);
 #   interrupt  SIGINT (Ctrl-C) to the whole run during the SDK build: exit 130, everything as before;
 #   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Batch.completedAt and the new
 #              spec (the locked one without #/components/schemas/Batch/properties/completed_at) removes it: exit 1,
 #              every file of Generated/ and Spec/ byte-identical (and with its modification time), the output names
 #              the probe's file:line and the spec change; then again with --keep-on-failure: the new state is kept;
-#   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
-#              lock exactly as expected, `openai-generator check` passes, only Admin/Types/Invites.swift and
-#              Manifest.swift changed (the other files keep their modification time), the spec is in the cache;
 #   fetch      fetch-spec.sh in a fresh copy without network (curl replaced by a failing stub, SPEC_SOURCE unset):
 #              a lock naming a history file's sha256 finds it in ../shared/spec/history, the lock the clean scenario
 #              wrote finds its spec in the cache (also through .github/scripts/locked-spec.sh, i.e. fetch-spec.sh's
@@ -562,6 +564,52 @@ SERVER_PID=""
 reset_copy
 finish
 
+# --- clean -------------------------------------------------------------------------------------------------------------
+
+begin "clean: a harmless addition updates the lock and touches only the files that change"
+reset_copy
+helper state "$COPY" "$TMPW/before.json"
+status=0
+(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" SUMMARY_JSON="$TMPW/clean.json" \
+    Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
+expect_status 0 "$status" "update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
+CLEAN_SHA="$(sha256_of "$CLEAN")"
+check "  lock: source, url, commit, sha256, date, openapi, size (and nothing else)" helper lock-is "$COPY/Spec/lock.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$CLEAN_COMMIT/openapi.yaml\", \"commit\": \"$CLEAN_COMMIT\", \"sha256\": \"$CLEAN_SHA\", \"date\": \"2026-09-02\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+check "  Spec/openapi.yaml is clean.yaml" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
+check "  openai-generator check passes in the copy" bash -c "cd '$COPY' && '$GENERATOR' check >'$LOGS/clean-check.log' 2>&1"
+helper state "$COPY" "$TMPW/after.json"
+INVITE_FILE="$(cd "$COPY/Sources/OpenAI/Generated" && grep -l 'struct InviteRequest\b' -r . | sed 's|^\./||' | head -n 1)"
+expected_changes="$(printf 'content Sources/OpenAI/Generated/%s\ncontent Sources/OpenAI/Generated/Manifest.swift\ncontent Spec/lock.json\ncontent Spec/openapi.yaml\n' "$INVITE_FILE" | LC_ALL=C sort)"
+actual_changes="$(helper changed "$TMPW/before.json" "$TMPW/after.json" | LC_ALL=C sort)"
+if [[ "$actual_changes" == "$expected_changes" ]]; then
+    ok "  only $INVITE_FILE and Manifest.swift changed in Generated/ (the other files keep bytes and modification times)"
+else
+    fail "  changed files: $(echo "$actual_changes" | tr '\n' ';'), expected: $(echo "$expected_changes" | tr '\n' ';')"
+fi
+has "$COPY/Sources/OpenAI/Generated/Manifest.swift" "spec-sha256: $CLEAN_SHA" "  Manifest.swift holds the new sha256"
+if grep -rlF -e "$CLEAN_SHA" -e "$LOCKED_SHA" "$COPY/Sources/OpenAI/Generated" | grep -v '/Manifest.swift$' >/dev/null; then
+    fail "  a generated file other than Manifest.swift holds a spec hash"
+else
+    ok "  no other generated file holds a spec hash"
+fi
+has "$COPY/Sources/OpenAI/Generated/$INVITE_FILE" "public var note: Swift.String?" "  InviteRequest has the new property"
+check "  the new spec is in the cache ($OPENAI_SPEC_CACHE/<sha256>.yaml)" cmp -s "$CLEAN" "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml"
+if first_line "$LOGS/clean.out" | grep -q '^## OpenAPI spec changes'; then ok "  stdout is the summary"; else fail "  stdout does not start with the summary"; fi
+has "$TMPW/clean.md" "InviteRequest.note" "  the summary names InviteRequest.note"
+lacks "$TMPW/clean.md" "$TMPW" "  and no temporary path"
+check "  SUMMARY_JSON lists property-added InviteRequest.note" python3 -c '
+import json, sys
+changes = json.load(open(sys.argv[1]))["changes"]
+sys.exit(0 if any(c["kind"] == "property-added" and c.get("swift") == "InviteRequest.note" for c in changes) else 1)' "$TMPW/clean.json"
+if tests_ran="$(grep -Eo 'Executed [0-9]+ tests?' "$LOGS/clean.err" | tail -n 1)" && [[ "${tests_ran//[!0-9]/}" -gt 0 ]]; then
+    ok "  the fast tests ran ($tests_ran)"
+else
+    fail "  the fast tests did not run (no 'Executed N tests' in logs/clean.err)"
+fi
+cp "$COPY/Spec/lock.json" "$TMPW/clean-lock.json"
+finish
+
 # --- interrupt ---------------------------------------------------------------------------------------------------------
 
 begin "interrupt: Ctrl-C during the SDK build rolls everything back"
@@ -627,52 +675,6 @@ check "  the lock is the new spec's" helper lock-is "$COPY/Spec/lock.json" \
     "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$BREAKING_COMMIT/openapi.yaml\", \"commit\": \"$BREAKING_COMMIT\", \"sha256\": \"$(sha256_of "$BREAKING")\", \"date\": \"2026-09-01\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$BREAKING")}"
 check "  Generated/ is the new spec's (check passes on it)" bash -c "cd '$COPY' && '$GENERATOR' check >/dev/null 2>&1"
 rm -f "$COPY/$PROBE"
-finish
-
-# --- clean -------------------------------------------------------------------------------------------------------------
-
-begin "clean: a harmless addition updates the lock and touches only the files that change"
-reset_copy
-helper state "$COPY" "$TMPW/before.json"
-status=0
-(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" SUMMARY_JSON="$TMPW/clean.json" \
-    Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
-expect_status 0 "$status" "update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
-CLEAN_SHA="$(sha256_of "$CLEAN")"
-check "  lock: source, url, commit, sha256, date, openapi, size (and nothing else)" helper lock-is "$COPY/Spec/lock.json" \
-    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$CLEAN_COMMIT/openapi.yaml\", \"commit\": \"$CLEAN_COMMIT\", \"sha256\": \"$CLEAN_SHA\", \"date\": \"2026-09-02\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
-check "  Spec/openapi.yaml is clean.yaml" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
-check "  openai-generator check passes in the copy" bash -c "cd '$COPY' && '$GENERATOR' check >'$LOGS/clean-check.log' 2>&1"
-helper state "$COPY" "$TMPW/after.json"
-INVITE_FILE="$(cd "$COPY/Sources/OpenAI/Generated" && grep -l 'struct InviteRequest\b' -r . | sed 's|^\./||' | head -n 1)"
-expected_changes="$(printf 'content Sources/OpenAI/Generated/%s\ncontent Sources/OpenAI/Generated/Manifest.swift\ncontent Spec/lock.json\ncontent Spec/openapi.yaml\n' "$INVITE_FILE" | LC_ALL=C sort)"
-actual_changes="$(helper changed "$TMPW/before.json" "$TMPW/after.json" | LC_ALL=C sort)"
-if [[ "$actual_changes" == "$expected_changes" ]]; then
-    ok "  only $INVITE_FILE and Manifest.swift changed in Generated/ (the other files keep bytes and modification times)"
-else
-    fail "  changed files: $(echo "$actual_changes" | tr '\n' ';'), expected: $(echo "$expected_changes" | tr '\n' ';')"
-fi
-has "$COPY/Sources/OpenAI/Generated/Manifest.swift" "spec-sha256: $CLEAN_SHA" "  Manifest.swift holds the new sha256"
-if grep -rlF -e "$CLEAN_SHA" -e "$LOCKED_SHA" "$COPY/Sources/OpenAI/Generated" | grep -v '/Manifest.swift$' >/dev/null; then
-    fail "  a generated file other than Manifest.swift holds a spec hash"
-else
-    ok "  no other generated file holds a spec hash"
-fi
-has "$COPY/Sources/OpenAI/Generated/$INVITE_FILE" "public var note: Swift.String?" "  InviteRequest has the new property"
-check "  the new spec is in the cache ($OPENAI_SPEC_CACHE/<sha256>.yaml)" cmp -s "$CLEAN" "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml"
-if first_line "$LOGS/clean.out" | grep -q '^## OpenAPI spec changes'; then ok "  stdout is the summary"; else fail "  stdout does not start with the summary"; fi
-has "$TMPW/clean.md" "InviteRequest.note" "  the summary names InviteRequest.note"
-lacks "$TMPW/clean.md" "$TMPW" "  and no temporary path"
-check "  SUMMARY_JSON lists property-added InviteRequest.note" python3 -c '
-import json, sys
-changes = json.load(open(sys.argv[1]))["changes"]
-sys.exit(0 if any(c["kind"] == "property-added" and c.get("swift") == "InviteRequest.note" for c in changes) else 1)' "$TMPW/clean.json"
-if tests_ran="$(grep -Eo 'Executed [0-9]+ tests?' "$LOGS/clean.err" | tail -n 1)" && [[ "${tests_ran//[!0-9]/}" -gt 0 ]]; then
-    ok "  the fast tests ran ($tests_ran)"
-else
-    fail "  the fast tests did not run (no 'Executed N tests' in logs/clean.err)"
-fi
-cp "$COPY/Spec/lock.json" "$TMPW/clean-lock.json"
 finish
 
 # --- fetch -------------------------------------------------------------------------------------------------------------
