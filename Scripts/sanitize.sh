@@ -43,11 +43,11 @@ for sanitizer in "${sanitizers[@]}"; do
     esac
     log="$scratch/sanitize-test.log"
     mkdir -p "$scratch"
-    # No index store: nothing reads this scratch's index, and writing it costs build time (XCTest's test discovery on
-    # Linux does not need it).
-    echo "==> $sanitizer: swift build --build-tests --sanitize=$sanitizer --disable-index-store --scratch-path $scratch"
+    # With an index store: SwiftPM's XCTest discovery on Linux reads it (`--disable-index-store` fails a cold build
+    # with "index store path does not exist").
+    echo "==> $sanitizer: swift build --build-tests --sanitize=$sanitizer --scratch-path $scratch"
     start="$(now)"
-    if ! swift build --build-tests --sanitize="$sanitizer" --disable-index-store --scratch-path "$scratch" >"$scratch/sanitize-build.log" 2>&1; then
+    if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >"$scratch/sanitize-build.log" 2>&1; then
         grep -E 'error:' "$scratch/sanitize-build.log" | sort -u | sed 's/^/    /' || tail -n 30 "$scratch/sanitize-build.log"
         echo "sanitize: $sanitizer: the build failed" >&2
         failed=1
@@ -57,7 +57,7 @@ for sanitizer in "${sanitizers[@]}"; do
     echo "==> $sanitizer: swift test --filter '$filter'"
     start="$(now)"
     status=0
-    swift test --skip-build --sanitize="$sanitizer" --disable-index-store --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
     test_seconds="$(elapsed_since "$start")"
     reports="$(grep -c -E '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: AddressSanitizer)' "$log" || true)"
     tests="$(grep -E 'Executed [0-9]+ tests' "$log" | tail -n 1 | awk '{ print $2 }')"
