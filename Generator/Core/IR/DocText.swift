@@ -77,6 +77,11 @@ enum DocText {
         return self.sentence(first) + " " + sentence
     }
 
+    /// A `- Parameters:` line: the first sentence (as a sentence), then the facts; the facts alone without one.
+    static func withFacts(_ first: String?, _ facts: [String]) -> String {
+        ([first.map(sentence)].compactMap { $0 } + facts).joined(separator: " ")
+    }
+
     /// `text` ending as a sentence does (`.`, `!` or `?`; a full stop is added otherwise).
     static func sentence(_ text: String) -> String {
         guard let last = text.last, !".!?".contains(last) else { return text }

@@ -41,11 +41,15 @@ public struct Documentation: Hashable, Sendable {
     /// Where it came from: a JSON pointer or an HTTP route.
     public var remark: String
     public var deprecated: Bool
+    /// What the schema states about a member's values, one sentence each (`Default: `1`.`, `At least 0, at most
+    /// 2.`): a paragraph of its own after the summary, and after the first sentence in a `- Parameters:` line.
+    public var facts: [String]
 
-    public init(summary: String?, remark: String, deprecated: Bool = false) {
+    public init(summary: String?, remark: String, deprecated: Bool = false, facts: [String] = []) {
         self.summary = summary
         self.remark = remark
         self.deprecated = deprecated
+        self.facts = facts
     }
 }
 
@@ -301,6 +305,8 @@ public struct OperationParameter: Hashable, Sendable {
     public var type: TypeRef
     public var required: Bool
     public var documentation: String?
+    /// What the schema states about its values (``Documentation/facts``).
+    public var facts: [String] = []
 }
 
 public enum RequestBodyKind: Hashable, Sendable {
@@ -484,15 +490,18 @@ extension Property {
     /// its JSON name when that differs from the Swift name, else nothing (there is nothing true
     /// to say).
     public var parameterSummary: String? {
-        DocText.summary(documentation.summary)
-            ?? (Naming.unescaped(name) == wireName ? nil : "The JSON member `\(wireName)`.")
+        let first = DocText.summary(documentation.summary)
+        guard !documentation.facts.isEmpty else {
+            return first ?? (Naming.unescaped(name) == wireName ? nil : "The JSON member `\(wireName)`.")
+        }
+        return DocText.withFacts(first, documentation.facts)
     }
 }
 
 extension OperationParameter {
-    /// The `- Parameters:` line: the first sentence of its description, else where it goes.
+    /// The `- Parameters:` line: the first sentence of its description, else where it goes; then its facts.
     public var summary: String {
-        DocText.summary(documentation) ?? "The `\(wireName)` \(location.rawValue) parameter."
+        DocText.withFacts(DocText.summary(documentation) ?? "The `\(wireName)` \(location.rawValue) parameter.", facts)
     }
 }
 

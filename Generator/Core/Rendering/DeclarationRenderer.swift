@@ -23,13 +23,14 @@ struct DeclarationRenderer {
         }
     }
 
-    /// A property's doc comment: the spec's description, else its JSON name when that differs
-    /// from the Swift name; nil (no comment) when there is nothing true to add.
+    /// A property's doc comment: the spec's description, then what the schema states about its values
+    /// (``Documentation/facts``); nil (no comment) when the spec says nothing: its JSON name alone is no
+    /// documentation.
     func propertyDocumentation(_ property: Property) -> String? {
         let lines = CodePrinter.commentLines(property.documentation.summary)
-        if !lines.isEmpty { return lines.joined(separator: "\n") }
-        return Naming.unescaped(property.name) == property.wireName
-            ? nil : "The JSON member `\(property.wireName)`."
+        let facts = property.documentation.facts.joined(separator: " ")
+        if lines.isEmpty { return facts.isEmpty ? nil : facts }
+        return (lines + (facts.isEmpty ? [] : ["", facts])).joined(separator: "\n")
     }
 
     func deprecationNote(_ documentation: Documentation) -> [String] {

@@ -451,6 +451,7 @@ struct SchemaTranslator {
         var usedNames: Set<String> = ["additionalProperties", "specDeviations"]
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
+            let described = memberDocumentation(description: nil, schema: propertySchema)
             var swiftName = Naming.memberName(wireName)
             var counter = 2
             while usedNames.contains(Naming.unescaped(swiftName)) {
@@ -464,11 +465,8 @@ struct SchemaTranslator {
                     nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant,
                     boxed: false, isSecret: secretPointers.contains(propertySchema.location.pointer),
                     documentation: Documentation(
-                        summary: Self.withUnits(
-                            propertySchema.description ?? target(propertySchema)?.description,
-                            format: propertySchema.format ?? target(propertySchema)?.format),
-                        remark: propertySchema.location.pointer,
-                        deprecated: propertySchema.deprecated)))
+                        summary: described.summary, remark: propertySchema.location.pointer,
+                        deprecated: propertySchema.deprecated, facts: described.facts)))
         }
         var additional: TypeRef?
         switch flattened.additional {

@@ -75,10 +75,13 @@ public struct Translator {
                     case .header: .header
                     default: .query
                     }
+                let described = schemas.memberDocumentation(
+                    description: parameter.description, schema: parameter.schema)
                 parameters.append(
                     OperationParameter(
                         name: Naming.memberName(parameter.name), wireName: parameter.name, location: location,
-                        type: resolved.type, required: parameter.required, documentation: parameter.description))
+                        type: resolved.type, required: parameter.required, documentation: described.summary,
+                        facts: described.facts))
             }
             var bodies: [RequestBodyKind] = []
             for media in operation.requestBody?.content ?? [] {

@@ -51,7 +51,7 @@
 // file: Resources/VectorStoresAPI.swift
 // file: Resources/VideosAPI.swift
 // file: Types/Assistants+AssistantObject.swift
-// file: Types/Assistants+ModifyAssistantRequest.swift
+// file: Types/Assistants+MessageObject.swift
 // file: Types/Audio.swift
 // file: Types/Batch.swift
 // file: Types/Chat+ChatCompletionAllowedTools.swift
@@ -63,7 +63,7 @@
 // file: Types/ContentProvenanceChecks.swift
 // file: Types/Conversations+AdditionalTools.swift
 // file: Types/Conversations+FileInputDetail.swift
-// file: Types/Conversations+InputContent.swift
+// file: Types/Conversations+FunctionShellCallOutputItemParam.swift
 // file: Types/Conversations+ToolCallCaller.swift
 // file: Types/Embeddings.swift
 // file: Types/Evals.swift
@@ -76,7 +76,7 @@
 // file: Types/Other+BetaResponsesServerEvent+ResponseCodeInterpreterCallInProgress.swift
 // file: Types/Other+BetaResponsesServerEvent+ResponseImageGenerationCallPartialImage.swift
 // file: Types/Other+BetaResponsesServerEvent+ResponseReasoningSummaryTextDone.swift
-// file: Types/Other+RunStepStreamEvent.swift
+// file: Types/Other+RunStepDeltaStepDetailsToolCallsObject.swift
 // file: Types/Realtime+AudioTranscription.swift
 // file: Types/Realtime+RealtimeBetaClientEventResponseCreate.swift
 // file: Types/Realtime+RealtimeBetaServerEventResponseAudioTranscriptDone.swift
@@ -91,7 +91,8 @@
 // file: Types/Responses+Annotation.swift
 // file: Types/Responses+BetaApplyPatchUpdateFileOperationParam.swift
 // file: Types/Responses+BetaComputerToolCall.swift
-// file: Types/Responses+BetaFunctionShellCallOutputTimeoutOutcome.swift
+// file: Types/Responses+BetaFunctionShellCallOutputExitOutcome.swift
+// file: Types/Responses+BetaImageGenTool.swift
 // file: Types/Responses+BetaInputTextContentParam.swift
 // file: Types/Responses+BetaLogProb.swift
 // file: Types/Responses+BetaMessageStatus.swift
@@ -99,7 +100,7 @@
 // file: Types/Responses+BetaProgramOutputItemParam.swift
 // file: Types/Responses+BetaResponseIncompleteEvent.swift
 // file: Types/Responses+BetaShellCallOutputDelta.swift
-// file: Types/Responses+FilePath.swift
+// file: Types/Responses+CustomToolParam.swift
 // file: Types/Responses+PromptCacheTtlEnum.swift
 // file: Types/Responses+ResponseOutputItemDoneEvent.swift
 // file: Types/Responses+ResponseStreamOptions.swift

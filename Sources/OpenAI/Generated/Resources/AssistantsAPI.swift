@@ -57,8 +57,8 @@ extension AssistantsAPI {
     /// Returns a list of assistants.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -85,8 +85,8 @@ extension AssistantsAPI {
     /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.

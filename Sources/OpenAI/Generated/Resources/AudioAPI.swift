@@ -317,7 +317,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// - Parameters:
     ///   - after: A cursor for use in pagination.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `VoiceConsentListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -338,7 +338,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// - Parameters:
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `VoiceConsentListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(after:limit:options:)`` throws (``OpenAIError``).

@@ -56,7 +56,7 @@ extension BatchesAPI {
     ///
     /// - Parameters:
     ///   - after: A cursor for use in pagination.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListBatchesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -77,7 +77,7 @@ extension BatchesAPI {
     ///
     /// - Parameters:
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListBatchesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(after:limit:options:)`` throws (``OpenAIError``).

@@ -110,8 +110,8 @@ extension ChatCompletionsAPI {
     ///   - model: The model used to generate the Chat Completions.
     ///   - metadata: A list of metadata keys to filter the Chat Completions by.
     ///   - after: Identifier for the last chat completion from the previous pagination request.
-    ///   - limit: Number of Chat Completions to retrieve.
-    ///   - order: Sort order for Chat Completions by timestamp.
+    ///   - limit: Number of Chat Completions to retrieve. Default: `20`.
+    ///   - order: Sort order for Chat Completions by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ChatCompletionList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -140,8 +140,8 @@ extension ChatCompletionsAPI {
     ///   - model: The model used to generate the Chat Completions.
     ///   - metadata: A list of metadata keys to filter the Chat Completions by.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of Chat Completions to retrieve.
-    ///   - order: Sort order for Chat Completions by timestamp.
+    ///   - limit: Number of Chat Completions to retrieve. Default: `20`.
+    ///   - order: Sort order for Chat Completions by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ChatCompletionList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(model:metadata:after:limit:order:options:)`` throws (``OpenAIError``).
@@ -224,8 +224,8 @@ extension ChatCompletionsMessagesAPI {
     /// - Parameters:
     ///   - completionID: The ID of the chat completion to retrieve messages from.
     ///   - after: Identifier for the last message from the previous pagination request.
-    ///   - limit: Number of messages to retrieve.
-    ///   - order: Sort order for messages by timestamp.
+    ///   - limit: Number of messages to retrieve. Default: `20`.
+    ///   - order: Sort order for messages by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ChatCompletionMessageList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -251,8 +251,8 @@ extension ChatCompletionsMessagesAPI {
     /// - Parameters:
     ///   - completionID: The ID of the chat completion to retrieve messages from.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of messages to retrieve.
-    ///   - order: Sort order for messages by timestamp.
+    ///   - limit: Number of messages to retrieve. Default: `20`.
+    ///   - order: Sort order for messages by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ChatCompletionMessageList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(completionID:after:limit:order:options:)`` throws (``OpenAIError``).

@@ -98,11 +98,11 @@ extension ChatkitThreadsAPI {
     /// List ChatKit threads with optional pagination and user filters.
     ///
     /// - Parameters:
-    ///   - limit: Maximum number of thread items to return.
+    ///   - limit: Maximum number of thread items to return. At least 0, at most 100.
     ///   - order: Sort order for results by creation time.
     ///   - after: List items created after this thread item ID.
     ///   - before: List items created before this thread item ID.
-    ///   - user: Filter threads that belong to this user identifier.
+    ///   - user: Filter threads that belong to this user identifier. 1 to 512 characters.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ThreadListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -128,11 +128,11 @@ extension ChatkitThreadsAPI {
     /// Every page of ``list(limit:order:after:before:user:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: Maximum number of thread items to return.
+    ///   - limit: Maximum number of thread items to return. At least 0, at most 100.
     ///   - order: Sort order for results by creation time.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: List items created before this thread item ID.
-    ///   - user: Filter threads that belong to this user identifier.
+    ///   - user: Filter threads that belong to this user identifier. 1 to 512 characters.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ThreadListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(limit:order:after:before:user:options:)`` throws (``OpenAIError``).
@@ -188,7 +188,7 @@ extension ChatkitThreadsItemsAPI {
     ///
     /// - Parameters:
     ///   - threadID: Identifier of the ChatKit thread whose items are requested.
-    ///   - limit: Maximum number of thread items to return.
+    ///   - limit: Maximum number of thread items to return. At least 0, at most 100.
     ///   - order: Sort order for results by creation time.
     ///   - after: List items created after this thread item ID.
     ///   - before: List items created before this thread item ID.
@@ -218,7 +218,7 @@ extension ChatkitThreadsItemsAPI {
     ///
     /// - Parameters:
     ///   - threadID: Identifier of the ChatKit thread whose items are requested.
-    ///   - limit: Maximum number of thread items to return.
+    ///   - limit: Maximum number of thread items to return. At least 0, at most 100.
     ///   - order: Sort order for results by creation time.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: List items created before this thread item ID.

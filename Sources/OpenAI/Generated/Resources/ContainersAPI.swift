@@ -63,8 +63,8 @@ extension ContainersAPI {
     /// Lists containers.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - name: Filter results by container name.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -90,8 +90,8 @@ extension ContainersAPI {
     /// Every page of ``list(limit:order:after:name:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - name: Filter results by container name.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -267,8 +267,8 @@ extension ContainersFilesAPI {
     ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ContainerFileListResource` reply.
@@ -294,8 +294,8 @@ extension ContainersFilesAPI {
     ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ContainerFileListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.

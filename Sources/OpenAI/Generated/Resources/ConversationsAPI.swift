@@ -151,7 +151,7 @@ extension ConversationsItemsAPI {
     ///
     /// - Parameters:
     ///   - conversationID: The ID of the conversation to list items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
     ///   - include: Specify additional output data to include in the model response.
@@ -181,7 +181,7 @@ extension ConversationsItemsAPI {
     ///
     /// - Parameters:
     ///   - conversationID: The ID of the conversation to list items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - include: Specify additional output data to include in the model response.
@@ -237,6 +237,8 @@ extension ConversationsItemsAPI {
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
     public struct CreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The items to add to the conversation. You may add up to 20 items at a time.
+        ///
+        /// At most 20 items.
         public var items: [InputItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -244,7 +246,7 @@ extension ConversationsItemsAPI {
         /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
-        ///   - items: The items to add to the conversation.
+        ///   - items: The items to add to the conversation. At most 20 items.
         public init(items: [InputItem]) {
             self.items = items
         }

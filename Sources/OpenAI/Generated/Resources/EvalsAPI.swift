@@ -61,9 +61,9 @@ extension EvalsAPI {
     ///
     /// - Parameters:
     ///   - after: Identifier for the last eval from the previous pagination request.
-    ///   - limit: Number of evals to retrieve.
-    ///   - order: Sort order for evals by timestamp.
-    ///   - orderBy: Evals can be ordered by creation time or last updated time.
+    ///   - limit: Number of evals to retrieve. Default: `20`.
+    ///   - order: Sort order for evals by timestamp. Default: `"asc"`.
+    ///   - orderBy: Evals can be ordered by creation time or last updated time. Default: `"created_at"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -88,9 +88,9 @@ extension EvalsAPI {
     ///
     /// - Parameters:
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of evals to retrieve.
-    ///   - order: Sort order for evals by timestamp.
-    ///   - orderBy: Evals can be ordered by creation time or last updated time.
+    ///   - limit: Number of evals to retrieve. Default: `20`.
+    ///   - order: Sort order for evals by timestamp. Default: `"asc"`.
+    ///   - orderBy: Evals can be ordered by creation time or last updated time. Default: `"created_at"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `EvalList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(after:limit:order:orderBy:options:)`` throws (``OpenAIError``).
@@ -168,6 +168,12 @@ extension EvalsAPI {
     public struct UpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Rename the evaluation.
         public var name: Swift.String?
+        /// Set of 16 key-value pairs that can be attached to an object. This can be
+        /// useful for storing additional information about the object in a structured
+        /// format, and querying for objects via API or the dashboard.
+        ///
+        /// Keys are strings with a maximum length of 64 characters. Values are strings
+        /// with a maximum length of 512 characters.
         public var metadata: Metadata?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -176,7 +182,7 @@ extension EvalsAPI {
         ///
         /// - Parameters:
         ///   - name: Rename the evaluation.
-        ///   - metadata: The JSON member `metadata`.
+        ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
         public init(
             name: Swift.String? = nil,
             metadata: Metadata? = nil
@@ -211,7 +217,6 @@ extension EvalsAPI {
     public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String
         public var deleted: Swift.Bool
-        /// The JSON member `eval_id`.
         public var evalID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -314,8 +319,8 @@ extension EvalsRunsAPI {
     /// - Parameters:
     ///   - evalID: The ID of the evaluation to retrieve runs for.
     ///   - after: Identifier for the last run from the previous pagination request.
-    ///   - limit: Number of runs to retrieve.
-    ///   - order: Sort order for runs by timestamp.
+    ///   - limit: Number of runs to retrieve. Default: `20`.
+    ///   - order: Sort order for runs by timestamp. Default: `"asc"`.
     ///   - status: Filter runs by status.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalRunList` reply.
@@ -344,8 +349,8 @@ extension EvalsRunsAPI {
     /// - Parameters:
     ///   - evalID: The ID of the evaluation to retrieve runs for.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of runs to retrieve.
-    ///   - order: Sort order for runs by timestamp.
+    ///   - limit: Number of runs to retrieve. Default: `20`.
+    ///   - order: Sort order for runs by timestamp. Default: `"asc"`.
     ///   - status: Filter runs by status.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `EvalRunList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -444,7 +449,6 @@ extension EvalsRunsAPI {
     public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String?
         public var deleted: Swift.Bool?
-        /// The JSON member `run_id`.
         public var runID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -503,9 +507,9 @@ extension EvalsRunsOutputItemsAPI {
     ///   - evalID: The ID of the evaluation to retrieve runs for.
     ///   - runID: The ID of the run to retrieve output items for.
     ///   - after: Identifier for the last output item from the previous pagination request.
-    ///   - limit: Number of output items to retrieve.
+    ///   - limit: Number of output items to retrieve. Default: `20`.
     ///   - status: Filter output items by status.
-    ///   - order: Sort order for output items by timestamp.
+    ///   - order: Sort order for output items by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalRunOutputItemList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -536,9 +540,9 @@ extension EvalsRunsOutputItemsAPI {
     ///   - evalID: The ID of the evaluation to retrieve runs for.
     ///   - runID: The ID of the run to retrieve output items for.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of output items to retrieve.
+    ///   - limit: Number of output items to retrieve. Default: `20`.
     ///   - status: Filter output items by status.
-    ///   - order: Sort order for output items by timestamp.
+    ///   - order: Sort order for output items by timestamp. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `EvalRunOutputItemList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(evalID:runID:after:limit:status:order:options:)`` throws (``OpenAIError``).

@@ -120,8 +120,8 @@ extension FilesAPI {
     ///
     /// - Parameters:
     ///   - purpose: Only return files with the given purpose.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `10000`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListFilesResponse` reply.
@@ -147,8 +147,8 @@ extension FilesAPI {
     ///
     /// - Parameters:
     ///   - purpose: Only return files with the given purpose.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `10000`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListFilesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.

@@ -167,8 +167,8 @@ extension FineTuningCheckpointsPermissionsAPI {
     ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to get permissions for.
     ///   - projectID: The ID of the project to get permissions for.
     ///   - after: Identifier for the last permission ID from the previous pagination request.
-    ///   - limit: Number of permissions to retrieve.
-    ///   - order: The order in which to retrieve permissions.
+    ///   - limit: Number of permissions to retrieve. Default: `10`.
+    ///   - order: The order in which to retrieve permissions. Default: `"descending"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListFineTuningCheckpointPermissionResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -197,8 +197,8 @@ extension FineTuningCheckpointsPermissionsAPI {
     ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to get permissions for.
     ///   - projectID: The ID of the project to get permissions for.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of permissions to retrieve.
-    ///   - order: The order in which to retrieve permissions.
+    ///   - limit: Number of permissions to retrieve. Default: `10`.
+    ///   - order: The order in which to retrieve permissions. Default: `"descending"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListFineTuningCheckpointPermissionResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(fineTunedModelCheckpoint:projectID:after:limit:order:options:)`` throws (``OpenAIError``).
@@ -299,7 +299,7 @@ extension FineTuningJobsAPI {
     ///
     /// - Parameters:
     ///   - after: Identifier for the last job from the previous pagination request.
-    ///   - limit: Number of fine-tuning jobs to retrieve.
+    ///   - limit: Number of fine-tuning jobs to retrieve. Default: `20`.
     ///   - metadata: Optional metadata filter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListPaginatedFineTuningJobsResponse` reply.
@@ -323,7 +323,7 @@ extension FineTuningJobsAPI {
     ///
     /// - Parameters:
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of fine-tuning jobs to retrieve.
+    ///   - limit: Number of fine-tuning jobs to retrieve. Default: `20`.
     ///   - metadata: Optional metadata filter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListPaginatedFineTuningJobsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -410,7 +410,7 @@ extension FineTuningJobsCheckpointsAPI {
     /// - Parameters:
     ///   - fineTuningJobID: The ID of the fine-tuning job to get checkpoints for.
     ///   - after: Identifier for the last checkpoint ID from the previous pagination request.
-    ///   - limit: Number of checkpoints to retrieve.
+    ///   - limit: Number of checkpoints to retrieve. Default: `10`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListFineTuningJobCheckpointsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -434,7 +434,7 @@ extension FineTuningJobsCheckpointsAPI {
     /// - Parameters:
     ///   - fineTuningJobID: The ID of the fine-tuning job to get checkpoints for.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of checkpoints to retrieve.
+    ///   - limit: Number of checkpoints to retrieve. Default: `10`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListFineTuningJobCheckpointsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(fineTuningJobID:after:limit:options:)`` throws (``OpenAIError``).
@@ -469,7 +469,7 @@ extension FineTuningJobsEventsAPI {
     /// - Parameters:
     ///   - fineTuningJobID: The ID of the fine-tuning job to get events for.
     ///   - after: Identifier for the last event from the previous pagination request.
-    ///   - limit: Number of events to retrieve.
+    ///   - limit: Number of events to retrieve. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListFineTuningJobEventsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -493,7 +493,7 @@ extension FineTuningJobsEventsAPI {
     /// - Parameters:
     ///   - fineTuningJobID: The ID of the fine-tuning job to get events for.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - limit: Number of events to retrieve.
+    ///   - limit: Number of events to retrieve. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListFineTuningJobEventsResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(fineTuningJobID:after:limit:options:)`` throws (``OpenAIError``).

@@ -19,7 +19,7 @@ extension ModelsAPI {
     /// Delete a fine-tuned model. You must have the Owner role in your organization to delete a model.
     ///
     /// - Parameters:
-    ///   - model: The model to delete
+    ///   - model: The model to delete.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `DeleteModelResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -52,7 +52,7 @@ extension ModelsAPI {
     /// Retrieves a model instance, providing basic information about the model such as the owner and permissioning.
     ///
     /// - Parameters:
-    ///   - model: The ID of the model to use for this request
+    ///   - model: The ID of the model to use for this request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Model` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.

@@ -425,7 +425,7 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
     ///   - include: Additional fields to include in the response.
@@ -455,7 +455,7 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - include: Additional fields to include in the response.
@@ -488,7 +488,7 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
     ///   - include: Additional fields to include in the response.
@@ -522,7 +522,7 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The order to return the input items in.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - include: Additional fields to include in the response.

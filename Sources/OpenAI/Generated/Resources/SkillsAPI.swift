@@ -116,9 +116,9 @@ extension SkillsAPI {
     /// List all skills for the current project.
     ///
     /// - Parameters:
-    ///   - limit: Number of items to retrieve
+    ///   - limit: Number of items to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by timestamp.
-    ///   - after: Identifier for the last item from the previous pagination request
+    ///   - after: Identifier for the last item from the previous pagination request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `SkillListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -140,7 +140,7 @@ extension SkillsAPI {
     /// Every page of ``list(limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: Number of items to retrieve
+    ///   - limit: Number of items to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by timestamp.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -319,7 +319,7 @@ extension SkillsVersionsAPI {
     ///
     /// - Parameters:
     ///   - skillID: The identifier of the skill.
-    ///   - limit: Number of versions to retrieve.
+    ///   - limit: Number of versions to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by version number.
     ///   - after: The skill version ID to start after.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -346,7 +346,7 @@ extension SkillsVersionsAPI {
     ///
     /// - Parameters:
     ///   - skillID: The identifier of the skill.
-    ///   - limit: Number of versions to retrieve.
+    ///   - limit: Number of versions to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by version number.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.

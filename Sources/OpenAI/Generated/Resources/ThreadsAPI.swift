@@ -190,8 +190,8 @@ extension ThreadsMessagesAPI {
     ///
     /// - Parameters:
     ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) the messages belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - runID: Filter messages by the run ID that generated them.
@@ -223,8 +223,8 @@ extension ThreadsMessagesAPI {
     ///
     /// - Parameters:
     ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) the messages belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - runID: Filter messages by the run ID that generated them.
@@ -387,8 +387,8 @@ extension ThreadsRunsAPI {
     ///
     /// - Parameters:
     ///   - threadID: The ID of the thread the run belongs to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -417,8 +417,8 @@ extension ThreadsRunsAPI {
     ///
     /// - Parameters:
     ///   - threadID: The ID of the thread the run belongs to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -555,8 +555,8 @@ extension ThreadsRunsStepsAPI {
     /// - Parameters:
     ///   - threadID: The ID of the thread the run and run steps belong to.
     ///   - runID: The ID of the run the run steps belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - include: A list of additional fields to include in the response.
@@ -591,8 +591,8 @@ extension ThreadsRunsStepsAPI {
     /// - Parameters:
     ///   - threadID: The ID of the thread the run and run steps belong to.
     ///   - runID: The ID of the run the run steps belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - include: A list of additional fields to include in the response.

@@ -61,8 +61,8 @@ extension VectorStoresAPI {
     /// Returns a list of vector stores.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -88,8 +88,8 @@ extension VectorStoresAPI {
     /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -260,8 +260,8 @@ extension VectorStoresFileBatchesFilesAPI {
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
     ///   - batchID: The ID of the file batch that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - filter: Filter by file status.
@@ -296,8 +296,8 @@ extension VectorStoresFileBatchesFilesAPI {
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
     ///   - batchID: The ID of the file batch that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - filter: Filter by file status.
@@ -413,8 +413,8 @@ extension VectorStoresFilesAPI {
     ///
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - filter: Filter by file status.
@@ -446,8 +446,8 @@ extension VectorStoresFilesAPI {
     ///
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - filter: Filter by file status.

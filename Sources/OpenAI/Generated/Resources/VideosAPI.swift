@@ -205,9 +205,9 @@ extension VideosAPI {
     /// List recently generated videos for the current project.
     ///
     /// - Parameters:
-    ///   - limit: Number of items to retrieve
+    ///   - limit: Number of items to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by timestamp.
-    ///   - after: Identifier for the last item from the previous pagination request
+    ///   - after: Identifier for the last item from the previous pagination request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `VideoListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -230,7 +230,7 @@ extension VideosAPI {
     /// Every page of ``list(limit:order:after:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: Number of items to retrieve
+    ///   - limit: Number of items to retrieve. At least 0, at most 100.
     ///   - order: Sort order of results by timestamp.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.

@@ -14,20 +14,50 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the assistant was created.
     public var createdAt: Swift.Int
+    /// The name of the assistant. The maximum length is 256 characters.
+    ///
+    /// At most 256 characters.
     public var name: Swift.String?
+    /// The description of the assistant. The maximum length is 512 characters.
+    ///
+    /// At most 512 characters.
     public var description: Swift.String?
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: Swift.String
+    /// The system instructions that the assistant uses. The maximum length is 256,000 characters.
+    ///
+    /// At most 256000 characters.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
+    ///
+    /// At most 128 items.
     public var tools: [AssistantObject.ToolValue]
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: AssistantObject.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
+    ///
+    /// We generally recommend altering this or temperature but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
-    /// The JSON member `response_format`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
+    ///
+    /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -38,15 +68,15 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the assistant was created.
     ///   - model: ID of the model to use.
-    ///   - tools: A list of tool enabled on the assistant.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - responseFormat: The JSON member `response_format`.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - name: The JSON member `name`.
-    ///   - description: The JSON member `description`.
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - tools: A list of tool enabled on the assistant. At most 128 items.
+    ///   - instructions: The system instructions that the assistant uses. At most 256000 characters.
+    ///   - responseFormat: Specifies the format that the model must output.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - name: The name of the assistant. At most 256 characters.
+    ///   - description: The description of the assistant. At most 512 characters.
+    ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -164,9 +194,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: AssistantObject.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -208,6 +236,8 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -215,7 +245,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -243,6 +273,8 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -250,7 +282,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
+            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -490,6 +522,8 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         /// The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
         ///
         /// Note that the file search tool may output fewer than `max_num_results` results. See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
+        ///
+        /// At least 1, at most 50.
         public var maxNumResults: Swift.Int?
         /// The ranking options for the file search. If not specified, the file search tool will use the `auto` ranker and a score_threshold of 0.
         ///
@@ -501,7 +535,7 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         /// Creates a new `FileSearch`.
         ///
         /// - Parameters:
-        ///   - maxNumResults: The maximum number of results the file search tool should output.
+        ///   - maxNumResults: The maximum number of results the file search tool should output. At least 1, at most 50.
         ///   - rankingOptions: The ranking options for the file search.
         public init(
             maxNumResults: Swift.Int? = nil,
@@ -778,20 +812,58 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
 public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateAssistantRequest.ModelValue
+    /// The name of the assistant. The maximum length is 256 characters.
+    ///
+    /// At most 256 characters.
     public var name: Swift.String?
+    /// The description of the assistant. The maximum length is 512 characters.
+    ///
+    /// At most 512 characters.
     public var description: Swift.String?
+    /// The system instructions that the assistant uses. The maximum length is 256,000 characters.
+    ///
+    /// At most 256000 characters.
     public var instructions: Swift.String?
-    /// The JSON member `reasoning_effort`.
+    /// Constrains effort on reasoning for reasoning models. Currently supported
+    /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+    /// Reducing reasoning effort can result in faster responses and fewer tokens
+    /// used on reasoning in a response. Not all reasoning models support every
+    /// value. See the
+    /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+    /// for model-specific support.
+    ///
+    /// Default: `"medium"`.
     public var reasoningEffort: ReasoningEffort?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
+    ///
+    /// At most 128 items.
     public var tools: [CreateAssistantRequest.ToolValue]?
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateAssistantRequest.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
+    ///
+    /// We generally recommend altering this or temperature but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
-    /// The JSON member `response_format`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
+    ///
+    /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -800,16 +872,16 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - tools: A list of tool enabled on the assistant.
-    ///   - responseFormat: The JSON member `response_format`.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - name: The JSON member `name`.
-    ///   - description: The JSON member `description`.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - instructions: The system instructions that the assistant uses. At most 256000 characters.
+    ///   - tools: A list of tool enabled on the assistant. At most 128 items.
+    ///   - responseFormat: Specifies the format that the model must output.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - name: The name of the assistant. At most 256 characters.
+    ///   - description: The description of the assistant. At most 512 characters.
+    ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
+    ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     public init(
         model: CreateAssistantRequest.ModelValue,
         instructions: Swift.String? = nil,
@@ -1060,9 +1132,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1104,6 +1174,8 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1111,7 +1183,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -1139,8 +1211,12 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///
+            /// At most 1 item.
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1148,8 +1224,8 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
-            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. At most 1 item.
+            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. At most 1 item.
             public init(
                 vectorStoreIDs: [Swift.String]? = nil,
                 vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]? = nil
@@ -1182,9 +1258,17 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Equatable, Sendable, SpecDeviationReporting {
                 /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
+                ///
+                /// At most 100000000 items.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
+                /// Set of 16 key-value pairs that can be attached to an object. This can be
+                /// useful for storing additional information about the object in a structured
+                /// format, and querying for objects via API or the dashboard.
+                ///
+                /// Keys are strings with a maximum length of 64 characters. Values are strings
+                /// with a maximum length of 512 characters.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
@@ -1192,9 +1276,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
-                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
+                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. At most 100000000 items.
                 ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-                ///   - metadata: The JSON member `metadata`.
+                ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -1313,7 +1397,14 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
     public var role: CreateMessageRequest.RoleValue
     public var content: CreateMessageRequest.ContentValue
+    /// A list of files attached to the message, and the tools they should be added to.
     public var attachments: [CreateMessageRequest.AttachmentValue]?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1323,8 +1414,8 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - role: The role of the entity that is creating the message.
     ///   - content: The JSON member `content`.
-    ///   - attachments: The JSON member `attachments`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - attachments: A list of files attached to the message, and the tools they should be added to.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         role: CreateMessageRequest.RoleValue,
         content: CreateMessageRequest.ContentValue,
@@ -1554,7 +1645,15 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public var assistantID: Swift.String
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     public var model: CreateRunRequest.ModelValue?
-    /// The JSON member `reasoning_effort`.
+    /// Constrains effort on reasoning for reasoning models. Currently supported
+    /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+    /// Reducing reasoning effort can result in faster responses and fewer tokens
+    /// used on reasoning in a response. Not all reasoning models support every
+    /// value. See the
+    /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+    /// for model-specific support.
+    ///
+    /// Default: `"medium"`.
     public var reasoningEffort: ReasoningEffort?
     /// Overrides the [instructions](https://platform.openai.com/docs/api-reference/assistants/createAssistant) of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
@@ -1563,25 +1662,47 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Adds additional messages to the thread before creating the run.
     public var additionalMessages: [CreateMessageRequest]?
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
+    ///
+    /// At most 20 items.
     public var tools: [CreateRunRequest.ToolValue]?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
     /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
     ///
     /// We generally recommend altering this or temperature but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     /// If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     public var stream: Swift.Bool?
     /// The maximum number of prompt tokens that may be used over the course of the run. The run will make a best effort to use only the number of prompt tokens specified, across multiple turns of the run. If the run exceeds the number of prompt tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
+    ///
+    /// At least 256.
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
+    ///
+    /// At least 256.
     public var maxCompletionTokens: Swift.Int?
-    /// The JSON member `truncation_strategy`.
+    /// Controls for how a thread will be truncated prior to the run. Use this to control the initial context window of the run.
     public var truncationStrategy: TruncationObject?
-    /// The JSON member `tool_choice`.
+    /// Controls which (if any) tool is called by the model.
+    /// `none` means the model will not call any tools and instead generates a message.
+    /// `auto` is the default value and means the model can pick between generating a message or calling one or more tools.
+    /// `required` means the model must call one or more tools before responding to the user.
+    /// Specifying a particular tool like `{"type": "file_search"}` or `{"type": "function", "function": {"name": "my_function"}}` forces the model to call that tool.
     public var toolChoice: AssistantsAPIToolChoiceOption?
     /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: ParallelToolCalls?
     /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
@@ -1600,20 +1721,20 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
     ///   - instructions: Overrides the [instructions](https://platform.openai.com/docs/api-reference/assistants/createAssistant) of the assistant.
-    ///   - tools: Override the tools the assistant can use for this run.
-    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - tools: Override the tools the assistant can use for this run. At most 20 items.
+    ///   - toolChoice: Controls which (if any) tool is called by the model.
     ///   - responseFormat: Specifies the format that the model must output.
-    ///   - temperature: What sampling temperature to use, between 0 and 2.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
     ///   - additionalInstructions: Appends additional instructions at the end of the instructions for the run.
     ///   - additionalMessages: Adds additional messages to the thread before creating the run.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
-    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
-    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
-    ///   - truncationStrategy: The JSON member `truncation_strategy`.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run. At least 256.
+    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run. At least 256.
+    ///   - truncationStrategy: Controls for how a thread will be truncated prior to the run.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use. Default: `true`.
     public init(
         assistantID: Swift.String,
         model: CreateRunRequest.ModelValue? = nil,
@@ -1897,27 +2018,49 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     /// Override the default system message of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
+    ///
+    /// At most 20 items.
     public var tools: [CreateThreadAndRunRequest.ToolValue]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateThreadAndRunRequest.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
     /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
     ///
     /// We generally recommend altering this or temperature but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     /// If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     public var stream: Swift.Bool?
     /// The maximum number of prompt tokens that may be used over the course of the run. The run will make a best effort to use only the number of prompt tokens specified, across multiple turns of the run. If the run exceeds the number of prompt tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
+    ///
+    /// At least 256.
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
+    ///
+    /// At least 256.
     public var maxCompletionTokens: Swift.Int?
-    /// The JSON member `truncation_strategy`.
+    /// Controls for how a thread will be truncated prior to the run. Use this to control the initial context window of the run.
     public var truncationStrategy: TruncationObject?
-    /// The JSON member `tool_choice`.
+    /// Controls which (if any) tool is called by the model.
+    /// `none` means the model will not call any tools and instead generates a message.
+    /// `auto` is the default value and means the model can pick between generating a message or calling one or more tools.
+    /// `required` means the model must call one or more tools before responding to the user.
+    /// Specifying a particular tool like `{"type": "file_search"}` or `{"type": "function", "function": {"name": "my_function"}}` forces the model to call that tool.
     public var toolChoice: AssistantsAPIToolChoiceOption?
     /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: ParallelToolCalls?
     /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
@@ -1936,19 +2079,19 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
     ///   - instructions: Override the default system message of the assistant.
-    ///   - tools: Override the tools the assistant can use for this run.
-    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - tools: Override the tools the assistant can use for this run. At most 20 items.
+    ///   - toolChoice: Controls which (if any) tool is called by the model.
     ///   - responseFormat: Specifies the format that the model must output.
-    ///   - temperature: What sampling temperature to use, between 0 and 2.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
     ///   - thread: Options to create a new thread.
     ///   - toolResources: A set of resources that are used by the assistant's tools.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
-    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
-    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
-    ///   - truncationStrategy: The JSON member `truncation_strategy`.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run. At least 256.
+    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run. At least 256.
+    ///   - truncationStrategy: Controls for how a thread will be truncated prior to the run.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use. Default: `true`.
     public init(
         assistantID: Swift.String,
         model: CreateThreadAndRunRequest.ModelValue? = nil,
@@ -2207,9 +2350,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2251,6 +2392,8 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2258,7 +2401,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -2286,6 +2429,8 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2293,7 +2438,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
+            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -2327,8 +2472,14 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
 public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
     public var messages: [CreateMessageRequest]?
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateThreadRequest.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2337,8 +2488,8 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - messages: A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - toolResources: A set of resources that are made available to the assistant's tools in this thread.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         messages: [CreateMessageRequest]? = nil,
         toolResources: CreateThreadRequest.ToolResources? = nil,
@@ -2376,9 +2527,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2420,6 +2569,8 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2427,7 +2578,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -2455,8 +2606,12 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///
+            /// At most 1 item.
             public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2464,8 +2619,8 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
-            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
+            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. At most 1 item.
             public init(
                 vectorStoreIDs: [Swift.String]? = nil,
                 vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]? = nil
@@ -2498,9 +2653,17 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Equatable, Sendable, SpecDeviationReporting {
                 /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
+                ///
+                /// At most 100000000 items.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
+                /// Set of 16 key-value pairs that can be attached to an object. This can be
+                /// useful for storing additional information about the object in a structured
+                /// format, and querying for objects via API or the dashboard.
+                ///
+                /// Keys are strings with a maximum length of 64 characters. Values are strings
+                /// with a maximum length of 512 characters.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
@@ -2508,9 +2671,9 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
-                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
+                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. At most 100000000 items.
                 ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-                ///   - metadata: The JSON member `metadata`.
+                ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -2770,6 +2933,8 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker?
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
+    ///
+    /// At least 0, at most 1.
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2777,7 +2942,7 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `FileSearchRankingOptions`.
     ///
     /// - Parameters:
-    ///   - scoreThreshold: The score threshold for the file search.
+    ///   - scoreThreshold: The score threshold for the file search. At least 0, at most 1.
     ///   - ranker: The ranker to use for the file search.
     public init(
         scoreThreshold: Swift.Double,
@@ -2813,11 +2978,8 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
 public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [AssistantObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2884,11 +3046,8 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
 public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [MessageObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2955,11 +3114,8 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
 public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [RunStepObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3026,11 +3182,8 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
 public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [RunObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3097,7 +3250,6 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject`.
 public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_file`.
     public var imageFile: MessageContentImageFileObject.ImageFile
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3136,6 +3288,8 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///
+        /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3144,7 +3298,7 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         ///
         /// - Parameters:
         ///   - fileID: The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content.
-        ///   - detail: Specifies the detail level of the image if specified by the user.
+        ///   - detail: Specifies the detail level of the image if specified by the user. Default: `"auto"`.
         public init(
             fileID: Swift.String,
             detail: FileInputDetail? = nil
@@ -3180,7 +3334,6 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject`.
 public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
     public var imageURL: MessageContentImageURLObject.ImageURL
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3219,6 +3372,8 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         /// The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`. Default value is `auto`
+        ///
+        /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3227,7 +3382,7 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Parameters:
         ///   - url: The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
-        ///   - detail: Specifies the detail level of the image.
+        ///   - detail: Specifies the detail level of the image. Default: `"auto"`.
         public init(
             url: Swift.String,
             detail: FileInputDetail? = nil
@@ -3300,11 +3455,10 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
 public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
-    /// The JSON member `file_citation`.
     public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
-    /// The JSON member `start_index`.
+    /// At least 0.
     public var startIndex: Swift.Int
-    /// The JSON member `end_index`.
+    /// At least 0.
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3314,8 +3468,8 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
     /// - Parameters:
     ///   - text: The text in the message content that needs to be replaced.
     ///   - fileCitation: The JSON member `file_citation`.
-    ///   - startIndex: The JSON member `start_index`.
-    ///   - endIndex: The JSON member `end_index`.
+    ///   - startIndex: At least 0.
+    ///   - endIndex: At least 0.
     public init(
         text: Swift.String,
         fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
@@ -3397,11 +3551,10 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
 public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
-    /// The JSON member `file_path`.
     public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
-    /// The JSON member `start_index`.
+    /// At least 0.
     public var startIndex: Swift.Int
-    /// The JSON member `end_index`.
+    /// At least 0.
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3411,8 +3564,8 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     /// - Parameters:
     ///   - text: The text in the message content that needs to be replaced.
     ///   - filePath: The JSON member `file_path`.
-    ///   - startIndex: The JSON member `start_index`.
-    ///   - endIndex: The JSON member `end_index`.
+    ///   - startIndex: At least 0.
+    ///   - endIndex: At least 0.
     public init(
         text: Swift.String,
         filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
@@ -3600,379 +3753,5 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
                 }
             }
         }
-    }
-}
-
-/// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-///
-/// - Remark: Generated from `#/components/schemas/MessageObject`.
-public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The Unix timestamp (in seconds) for when the message was created.
-    public var createdAt: Swift.Int
-    /// The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
-    public var threadID: Swift.String
-    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    public var status: MessageStatus
-    /// The JSON member `incomplete_details`.
-    public var incompleteDetails: MessageObject.IncompleteDetails?
-    /// The JSON member `completed_at`.
-    public var completedAt: Swift.Int?
-    /// The JSON member `incomplete_at`.
-    public var incompleteAt: Swift.Int?
-    /// The entity that produced the message. One of `user` or `assistant`.
-    public var role: MessageObject.RoleValue
-    /// The content of the message in array of text and/or images.
-    public var content: [MessageObject.ContentItem]
-    /// The JSON member `assistant_id`.
-    public var assistantID: Swift.String?
-    /// The JSON member `run_id`.
-    public var runID: Swift.String?
-    public var attachments: [MessageObject.AttachmentValue]?
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MessageObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier, which can be referenced in API endpoints.
-    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
-    ///   - threadID: The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
-    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    ///   - role: The entity that produced the message.
-    ///   - content: The content of the message in array of text and/or images.
-    ///   - incompleteDetails: The JSON member `incomplete_details`.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - incompleteAt: The JSON member `incomplete_at`.
-    ///   - assistantID: The JSON member `assistant_id`.
-    ///   - runID: The JSON member `run_id`.
-    ///   - attachments: The JSON member `attachments`.
-    ///   - metadata: The JSON member `metadata`.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        status: MessageStatus,
-        role: MessageObject.RoleValue,
-        content: [MessageObject.ContentItem],
-        incompleteDetails: MessageObject.IncompleteDetails? = nil,
-        completedAt: Swift.Int? = nil,
-        incompleteAt: Swift.Int? = nil,
-        assistantID: Swift.String? = nil,
-        runID: Swift.String? = nil,
-        attachments: [MessageObject.AttachmentValue]? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.status = status
-        self.incompleteDetails = incompleteDetails
-        self.completedAt = completedAt
-        self.incompleteAt = incompleteAt
-        self.role = role
-        self.content = content
-        self.assistantID = assistantID
-        self.runID = runID
-        self.attachments = attachments
-        self.metadata = metadata
-    }
-
-    /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "thread.message", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.threadID = try reader.required(Swift.String.self, "thread_id")
-        self.status = try reader.required(MessageStatus.self, "status")
-        self.incompleteDetails = try reader.optional(MessageObject.IncompleteDetails.self, "incomplete_details")
-        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
-        self.incompleteAt = try reader.optional(Swift.Int.self, "incomplete_at")
-        self.role = try reader.required(MessageObject.RoleValue.self, "role")
-        self.content = try reader.required([MessageObject.ContentItem].self, "content")
-        self.assistantID = try reader.optional(Swift.String.self, "assistant_id")
-        self.runID = try reader.optional(Swift.String.self, "run_id")
-        self.attachments = try reader.optional([MessageObject.AttachmentValue].self, "attachments")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.message", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.incompleteAt, forKey: "incomplete_at")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encode(self.runID, forKey: "run_id")
-        try container.encode(self.attachments, forKey: "attachments")
-        try container.encode(self.metadata, forKey: "metadata")
-    }
-
-    /// On an incomplete message, details about why the message is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The reason the message is incomplete.
-        public var reason: MessageObject.IncompleteDetails.Reason
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason the message is incomplete.
-        public init(reason: MessageObject.IncompleteDetails.Reason) {
-            self.reason = reason
-        }
-
-        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, "reason")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.reason, forKey: "reason")
-        }
-
-        /// The reason the message is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-
-            /// `max_tokens`
-            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
-
-            /// `run_cancelled`
-            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
-
-            /// `run_expired`
-            public static var runExpired: Self { Self(rawValue: "run_expired") }
-
-            /// `run_failed`
-            public static var runFailed: Self { Self(rawValue: "run_failed") }
-        }
-    }
-
-    /// The entity that produced the message. One of `user` or `assistant`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
-    public struct RoleValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `assistant`
-        public static var assistant: Self { Self(rawValue: "assistant") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
-        case imageFile(MessageContentImageFileObject)
-        /// References an image URL in the content of a message. Selected when `type` is `image_url`.
-        case imageURL(MessageContentImageURLObject)
-        /// The text content that is part of a message. Selected when `type` is `text`.
-        case text(MessageContentTextObject)
-        /// The refusal content generated by the assistant. Selected when `type` is `refusal`.
-        case refusal(MessageContentRefusalObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "image_file":
-                self = .imageFile(try MessageContentImageFileObject(from: decoder))
-            case "image_url":
-                self = .imageURL(try MessageContentImageURLObject(from: decoder))
-            case "text":
-                self = .text(try MessageContentTextObject(from: decoder))
-            case "refusal":
-                self = .refusal(try MessageContentRefusalObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .imageFile(let value): try value.encode(to: encoder)
-            case .imageURL(let value): try value.encode(to: encoder)
-            case .text(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the file to attach to the message.
-        public var fileID: Swift.String?
-        /// The tools to add this file to.
-        public var tools: [MessageObject.AttachmentValue.ToolValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `AttachmentValue`.
-        ///
-        /// - Parameters:
-        ///   - tools: The tools to add this file to.
-        ///   - fileID: The ID of the file to attach to the message.
-        public init(
-            tools: [MessageObject.AttachmentValue.ToolValue]? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.fileID = fileID
-            self.tools = tools
-        }
-
-        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.tools = try reader.optional([MessageObject.AttachmentValue.ToolValue].self, "tools")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// Selected when `type` is `code_interpreter`.
-            case codeInterpreter(AssistantToolsCode)
-            /// Selected when `type` is `file_search`.
-            case fileSearch(AssistantToolsFileSearchTypeOnly)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// The text content that is part of a message.
-///
-/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
-public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Text content to be sent to the model
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MessageRequestContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - text: Text content to be sent to the model
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
     }
 }

@@ -40,16 +40,26 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     public var model: CreateSpeechRequest.ModelValue
     /// The text to generate audio for. The maximum length is 4096 characters.
+    ///
+    /// At most 4096 characters.
     public var input: Swift.String
     /// Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
+    ///
+    /// At most 4096 characters.
     public var instructions: Swift.String?
     /// The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](https://platform.openai.com/docs/guides/text-to-speech#voice-options).
     public var voice: VoiceIDsOrCustomVoice
     /// The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
+    ///
+    /// Default: `"mp3"`.
     public var responseFormat: CreateSpeechRequest.ResponseFormat?
     /// The speed of the generated audio. Select a value from `0.25` to `4.0`. `1.0` is the default.
+    ///
+    /// Default: `1`. At least 0.25, at most 4.
     public var speed: Swift.Double?
     /// The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
+    ///
+    /// Default: `"audio"`.
     public var streamFormat: CreateSpeechRequest.StreamFormat?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -58,12 +68,12 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - model: One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
-    ///   - input: The text to generate audio for.
+    ///   - input: The text to generate audio for. At most 4096 characters.
     ///   - voice: The voice to use when generating the audio.
-    ///   - instructions: Control the voice of your generated audio with additional instructions.
-    ///   - responseFormat: The format to audio in.
-    ///   - speed: The speed of the generated audio.
-    ///   - streamFormat: The format to stream the audio in.
+    ///   - instructions: Control the voice of your generated audio with additional instructions. At most 4096 characters.
+    ///   - responseFormat: The format to audio in. Default: `"mp3"`.
+    ///   - speed: The speed of the generated audio. Default: `1`. At least 0.25, at most 4.
+    ///   - streamFormat: The format to stream the audio in. Default: `"audio"`.
     public init(
         model: CreateSpeechRequest.ModelValue,
         input: Swift.String,
@@ -238,14 +248,20 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
     public var language: Swift.String?
     /// Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe`.
+    ///
+    /// At least 1 item.
     public var languages: [Swift.String]?
     /// Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe`.
     public var keywords: [Swift.String]?
     /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should match the audio language. This field is not supported when using `gpt-4o-transcribe-diarize`.
     public var prompt: Swift.String?
     /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. For `gpt-4o-transcribe` and `gpt-4o-mini-transcribe`, the only supported format is `json`. For `gpt-4o-transcribe-diarize`, the supported formats are `json`, `text`, and `diarized_json`, with `diarized_json` required to receive speaker annotations.
+    ///
+    /// Default: `"json"`.
     public var responseFormat: AudioResponseFormat?
     /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///
+    /// Default: `0`.
     public var temperature: Swift.Double?
     /// Additional information to include in the transcription response.
     /// `logprobs` will return the log probabilities of the tokens in the
@@ -256,12 +272,24 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// The timestamp granularities to populate for this transcription. `response_format` must be set `verbose_json` to use timestamp granularities. Either or both of these options are supported: `word`, or `segment`. Note: There is no additional latency for segment timestamps, but generating word timestamps incurs additional latency.
     /// This option is not available for `gpt-4o-transcribe-diarize`.
     public var timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section of the Speech-to-Text guide](https://platform.openai.com/docs/guides/speech-to-text?lang=curl#streaming-transcriptions)
+    /// for more information.
+    ///
+    /// Note: Streaming is not supported for the `whisper-1` model and will be ignored.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `chunking_strategy`.
+    /// Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. Required when using `gpt-4o-transcribe-diarize` for inputs longer than 30 seconds.
     public var chunkingStrategy: CreateTranscriptionRequest.ChunkingStrategy?
     /// Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. Each entry should be a short identifier (for example `customer` or `agent`). Up to 4 speakers are supported.
+    ///
+    /// At most 4 items.
     public var knownSpeakerNames: [Swift.String]?
     /// Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. Each sample must be between 2 and 10 seconds, and can use any of the same input audio formats supported by `file`.
+    ///
+    /// At most 4 items.
     public var knownSpeakerReferences: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -271,18 +299,18 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// - Parameters:
     ///   - file: The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     ///   - model: ID of the model to use.
-    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`.
-    ///   - temperature: The sampling temperature, between 0 and 1.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. Default: `"json"`.
+    ///   - temperature: The sampling temperature, between 0 and 1. Default: `0`.
     ///   - language: The language of the input audio.
-    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. At least 1 item.
     ///   - keywords: Words or phrases to guide transcription of the input audio.
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - include: Additional information to include in the transcription response.
     ///   - timestampGranularities: The timestamp granularities to populate for this transcription.
-    ///   - stream: The JSON member `stream`.
-    ///   - chunkingStrategy: The JSON member `chunking_strategy`.
-    ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`.
-    ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
+    ///   - chunkingStrategy: Controls how the audio is cut into chunks.
+    ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. At most 4 items.
+    ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. At most 4 items.
     public init(
         file: FileUpload,
         model: CreateTranscriptionRequest.ModelValue,
@@ -846,8 +874,12 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should be in English.
     public var prompt: Swift.String?
     /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
+    ///
+    /// Default: `"json"`.
     public var responseFormat: CreateTranslationRequest.ResponseFormat?
     /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///
+    /// Default: `0`.
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -857,8 +889,8 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     ///   - model: ID of the model to use.
-    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
-    ///   - temperature: The sampling temperature, between 0 and 1.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`. Default: `"json"`.
+    ///   - temperature: The sampling temperature, between 0 and 1. Default: `0`.
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     public init(
         file: FileUpload,
@@ -2043,14 +2075,20 @@ public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
 public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
     /// milliseconds).
+    ///
+    /// Default: `300`.
     public var prefixPaddingMs: Swift.Int?
     /// Duration of silence to detect speech stop (in milliseconds).
     /// With shorter values the model will respond more quickly,
     /// but may jump in on short pauses from the user.
+    ///
+    /// Default: `200`.
     public var silenceDurationMs: Swift.Int?
     /// Sensitivity threshold (0.0 to 1.0) for voice activity detection. A
     /// higher threshold will require louder audio to activate the model, and
     /// thus might perform better in noisy environments.
+    ///
+    /// Default: `0.5`.
     public var threshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2058,9 +2096,9 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `VadConfig`.
     ///
     /// - Parameters:
-    ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
-    ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
-    ///   - threshold: Sensitivity threshold (0.0 to 1.0) for voice activity detection.
+    ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds). Default: `300`.
+    ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Default: `200`.
+    ///   - threshold: Sensitivity threshold (0.0 to 1.0) for voice activity detection. Default: `0.5`.
     public init(
         prefixPaddingMs: Swift.Int? = nil,
         silenceDurationMs: Swift.Int? = nil,
@@ -2145,11 +2183,8 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
 public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [VoiceConsentResource]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

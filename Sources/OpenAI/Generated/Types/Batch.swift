@@ -49,6 +49,12 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// breakdown of output tokens, and the total tokens used. Only populated on
     /// batches created after September 7, 2025.
     public var usage: Batch.Usage?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -76,7 +82,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - cancelledAt: The Unix timestamp (in seconds) for when the batch was cancelled.
     ///   - requestCounts: The request counts for different statuses within the batch.
     ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         endpoint: Swift.String,
@@ -415,7 +421,9 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
     public var message: Swift.String?
+    /// The name of the parameter that caused the error, if applicable.
     public var param: Swift.String?
+    /// The line number of the input file where the error occurred, if applicable.
     public var line: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -425,8 +433,8 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - code: An error code identifying the error type.
     ///   - message: A human-readable message providing more details about the error.
-    ///   - param: The JSON member `param`.
-    ///   - line: The JSON member `line`.
+    ///   - param: The name of the parameter that caused the error, if applicable.
+    ///   - line: The line number of the input file where the error occurred, if applicable.
     public init(
         code: Swift.String? = nil,
         message: Swift.String? = nil,
@@ -470,6 +478,8 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Remark: Generated from `#/components/schemas/BatchFileExpirationAfter`.
 public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
+    ///
+    /// At least 3600, at most 2592000.
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -477,7 +487,7 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `BatchFileExpirationAfter`.
     ///
     /// - Parameters:
-    ///   - seconds: The number of seconds after the anchor time that the file will expire.
+    ///   - seconds: The number of seconds after the anchor time that the file will expire. At least 3600, at most 2592000.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
@@ -567,6 +577,12 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public var inputFileID: Swift.String
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
     public var endpoint: CreateBatchRequest.Endpoint
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// The expiration policy for the output and/or error file that are generated for a batch.
     public var outputExpiresAfter: BatchFileExpirationAfter?
@@ -578,7 +594,7 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - inputFileID: The ID of an uploaded file that contains requests for the new batch.
     ///   - endpoint: The endpoint to be used for all requests in the batch.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     ///   - outputExpiresAfter: The expiration policy for the output and/or error file that are generated for a batch.
     public init(
         inputFileID: Swift.String,
@@ -660,11 +676,8 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
 public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Batch]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

@@ -90,6 +90,13 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         /// The schema for the response format, described as a JSON Schema object.
         /// Learn how to build JSON schemas [here](https://json-schema.org/).
         public var schema: ResponseFormatJSONSchemaSchema?
+        /// Whether to enable strict schema adherence when generating the output.
+        /// If set to true, the model will always follow the exact schema defined
+        /// in the `schema` field. Only a subset of JSON Schema is supported when
+        /// `strict` is `true`. To learn more, read the [Structured Outputs
+        /// guide](https://platform.openai.com/docs/guides/structured-outputs).
+        ///
+        /// Default: `false`.
         public var strict: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -100,7 +107,7 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         ///   - name: The name of the response format.
         ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
         ///   - schema: The schema for the response format, described as a JSON Schema object.
-        ///   - strict: The JSON member `strict`.
+        ///   - strict: Whether to enable strict schema adherence when generating the output. Default: `false`.
         public init(
             name: Swift.String,
             description: Swift.String? = nil,

@@ -111,7 +111,7 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// MIME type of the attachment.
     public var mimeType: Swift.String
-    /// The JSON member `preview_url`.
+    /// Preview URL for rendering the attachment inline.
     public var previewURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -123,7 +123,7 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - id: Identifier for the attachment.
     ///   - name: Original display name for the attachment.
     ///   - mimeType: MIME type of the attachment.
-    ///   - previewURL: The JSON member `preview_url`.
+    ///   - previewURL: Preview URL for rendering the attachment inline.
     public init(
         type: AttachmentType,
         id: Swift.String,
@@ -316,9 +316,9 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
 public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Indicates if uploads are enabled for the session.
     public var enabled: Swift.Bool
-    /// The JSON member `max_file_size`.
+    /// Maximum upload size in megabytes.
     public var maxFileSize: Swift.Int?
-    /// The JSON member `max_files`.
+    /// Maximum number of uploads allowed during the session.
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -327,8 +327,8 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - enabled: Indicates if uploads are enabled for the session.
-    ///   - maxFileSize: The JSON member `max_file_size`.
-    ///   - maxFiles: The JSON member `max_files`.
+    ///   - maxFileSize: Maximum upload size in megabytes.
+    ///   - maxFiles: Maximum number of uploads allowed during the session.
     public init(
         enabled: Swift.Bool,
         maxFileSize: Swift.Int? = nil,
@@ -369,7 +369,7 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
 public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Indicates if chat history is persisted for the session.
     public var enabled: Swift.Bool
-    /// The JSON member `recent_threads`.
+    /// Number of prior threads surfaced in history views. Defaults to null when all history is retained.
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -378,7 +378,7 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - enabled: Indicates if chat history is persisted for the session.
-    ///   - recentThreads: The JSON member `recent_threads`.
+    ///   - recentThreads: Number of prior threads surfaced in history views.
     public init(
         enabled: Swift.Bool,
         recentThreads: Swift.Int? = nil
@@ -640,8 +640,9 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
 public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Identifier of the workflow backing the session.
     public var id: Swift.String
+    /// Specific workflow version used for the session. Defaults to null when using the latest deployment.
     public var version: Swift.String?
-    /// The JSON member `state_variables`.
+    /// State variable key-value pairs applied when invoking the workflow. Defaults to null when no overrides were provided.
     public var stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]?
     /// Tracing settings applied to the workflow.
     public var tracing: ChatkitWorkflowTracing
@@ -653,8 +654,8 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - id: Identifier of the workflow backing the session.
     ///   - tracing: Tracing settings applied to the workflow.
-    ///   - version: The JSON member `version`.
-    ///   - stateVariables: The JSON member `state_variables`.
+    ///   - version: Specific workflow version used for the session.
+    ///   - stateVariables: State variable key-value pairs applied when invoking the workflow.
     public init(
         id: Swift.String,
         tracing: ChatkitWorkflowTracing,
@@ -799,6 +800,7 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     public var name: Swift.String
     /// JSON-encoded arguments that were sent to the tool.
     public var arguments: Swift.String
+    /// JSON-encoded output captured from the tool. Defaults to null while execution is in progress.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -813,7 +815,7 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - callID: Identifier for the client tool call.
     ///   - name: Tool name that was invoked.
     ///   - arguments: JSON-encoded arguments that were sent to the tool.
-    ///   - output: The JSON member `output`.
+    ///   - output: JSON-encoded output captured from the tool.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -893,11 +895,15 @@ public struct ClientToolCallStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ClosedStatus`.
 public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reason that the thread was closed. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ClosedStatus`.
+    ///
+    /// - Parameters:
+    ///   - reason: Reason that the thread was closed.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
     }
@@ -931,6 +937,8 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
     /// Workflow that powers the session.
     public var workflow: WorkflowParam
     /// A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
+    ///
+    /// At least 1 character.
     public var user: Swift.String
     /// Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
     public var expiresAfter: ExpiresAfterParam?
@@ -945,7 +953,7 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - workflow: Workflow that powers the session.
-    ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
+    ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope. At least 1 character.
     ///   - expiresAfter: Optional override for session expiration timing in seconds from creation.
     ///   - rateLimits: Optional override for per-minute request limits.
     ///   - chatkitConfiguration: Optional overrides for ChatKit runtime configuration features
@@ -1044,6 +1052,8 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
 /// - Remark: Generated from `#/components/schemas/ExpiresAfterParam`.
 public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Number of seconds after the anchor when the session expires.
+    ///
+    /// At least 1, at most 600.
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1051,7 +1061,7 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `ExpiresAfterParam`.
     ///
     /// - Parameters:
-    ///   - seconds: Number of seconds after the anchor when the session expires.
+    ///   - seconds: Number of seconds after the anchor when the session expires. At least 1, at most 600.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
@@ -1163,8 +1173,12 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
     /// Enable uploads for this session. Defaults to false.
     public var enabled: Swift.Bool?
     /// Maximum size in megabytes for each uploaded file. Defaults to 512 MB, which is the maximum allowable size.
+    ///
+    /// At least 1, at most 512.
     public var maxFileSize: Swift.Int?
     /// Maximum number of files that can be uploaded to the session. Defaults to 10.
+    ///
+    /// At least 1.
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1173,8 +1187,8 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - enabled: Enable uploads for this session.
-    ///   - maxFileSize: Maximum size in megabytes for each uploaded file.
-    ///   - maxFiles: Maximum number of files that can be uploaded to the session.
+    ///   - maxFileSize: Maximum size in megabytes for each uploaded file. At least 1, at most 512.
+    ///   - maxFiles: Maximum number of files that can be uploaded to the session. At least 1.
     public init(
         enabled: Swift.Bool? = nil,
         maxFileSize: Swift.Int? = nil,
@@ -1216,6 +1230,8 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Enables chat users to access previous ChatKit threads. Defaults to true.
     public var enabled: Swift.Bool?
     /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
+    ///
+    /// At least 1.
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1224,7 +1240,7 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - enabled: Enables chat users to access previous ChatKit threads.
-    ///   - recentThreads: Number of recent ChatKit threads users have access to.
+    ///   - recentThreads: Number of recent ChatKit threads users have access to. At least 1.
     public init(
         enabled: Swift.Bool? = nil,
         recentThreads: Swift.Int? = nil
@@ -1259,8 +1275,9 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
 ///
 /// - Remark: Generated from `#/components/schemas/InferenceOptions`.
 public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `tool_choice`.
+    /// Preferred tool to invoke. Defaults to null when ChatKit should auto-select.
     public var toolChoice: ToolChoice?
+    /// Model name that generated the response. Defaults to null when using the session default.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1268,8 +1285,8 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `InferenceOptions`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
-    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - model: Model name that generated the response.
+    ///   - toolChoice: Preferred tool to invoke.
     public init(
         model: Swift.String? = nil,
         toolChoice: ToolChoice? = nil
@@ -1304,11 +1321,15 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/LockedStatus`.
 public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reason that the thread was locked. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LockedStatus`.
+    ///
+    /// - Parameters:
+    ///   - reason: Reason that the thread was locked.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
     }
@@ -1340,6 +1361,8 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Remark: Generated from `#/components/schemas/RateLimitsParam`.
 public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Maximum number of requests allowed per minute for the session. Defaults to 10.
+    ///
+    /// At least 1.
     public var maxRequestsPer1Minute: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1347,7 +1370,7 @@ public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `RateLimitsParam`.
     ///
     /// - Parameters:
-    ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session.
+    ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session. At least 1.
     public init(maxRequestsPer1Minute: Swift.Int? = nil) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
     }
@@ -1529,7 +1552,9 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
 public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Subtype for the grouped task.
     public var type: TaskType
+    /// Optional heading for the grouped task. Defaults to null when not provided.
     public var heading: Swift.String?
+    /// Optional summary that describes the grouped task. Defaults to null when omitted.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1538,8 +1563,8 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - type: Subtype for the grouped task.
-    ///   - heading: The JSON member `heading`.
-    ///   - summary: The JSON member `summary`.
+    ///   - heading: Optional heading for the grouped task.
+    ///   - summary: Optional summary that describes the grouped task.
     public init(
         type: TaskType,
         heading: Swift.String? = nil,
@@ -1586,7 +1611,9 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var threadID: Swift.String
     /// Subtype for the task.
     public var taskType: TaskType
+    /// Optional heading for the task. Defaults to null when not provided.
     public var heading: Swift.String?
+    /// Optional summary that describes the task. Defaults to null when omitted.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1598,8 +1625,8 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
     ///   - threadID: Identifier of the parent thread.
     ///   - taskType: Subtype for the task.
-    ///   - heading: The JSON member `heading`.
-    ///   - summary: The JSON member `summary`.
+    ///   - heading: Optional heading for the task.
+    ///   - summary: Optional summary that describes the task.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1732,9 +1759,9 @@ public enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadItem]
-    /// The JSON member `first_id`.
+    /// The ID of the first item in the list.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
+    /// The ID of the last item in the list.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -1746,8 +1773,8 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
     public init(
         data: [ThreadItem],
         hasMore: Swift.Bool,
@@ -1802,9 +1829,9 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
 public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
-    /// The JSON member `first_id`.
+    /// The ID of the first item in the list.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
+    /// The ID of the last item in the list.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -1816,8 +1843,8 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
     public init(
         data: [ThreadResource],
         hasMore: Swift.Bool,
@@ -1874,6 +1901,7 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
+    /// Optional human-readable title for the thread. Defaults to null when no title has been generated.
     public var title: Swift.String?
     /// Current status for the thread. Defaults to `active` for newly created threads.
     public var status: ThreadResource.Status
@@ -1889,7 +1917,7 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - createdAt: Unix timestamp (in seconds) for when the thread was created.
     ///   - status: Current status for the thread.
     ///   - user: Free-form string that identifies your end user who owns the thread.
-    ///   - title: The JSON member `title`.
+    ///   - title: Optional human-readable title for the thread.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2146,7 +2174,7 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     public var content: [UserMessageItem.ContentItem]
     /// Attachments associated with the user message. Defaults to an empty list.
     public var attachments: [Attachment]
-    /// The JSON member `inference_options`.
+    /// Inference overrides applied to the message. Defaults to null when unset.
     public var inferenceOptions: InferenceOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2159,7 +2187,7 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - threadID: Identifier of the parent thread.
     ///   - content: Ordered content elements supplied by the user.
     ///   - attachments: Attachments associated with the user message.
-    ///   - inferenceOptions: The JSON member `inference_options`.
+    ///   - inferenceOptions: Inference overrides applied to the message.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

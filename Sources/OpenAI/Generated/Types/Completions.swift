@@ -11,18 +11,26 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
     ///
     /// Note that <|endoftext|> is the document separator that the model sees during training, so if a prompt is not specified the model will generate as if from the beginning of a new document.
+    ///
+    /// Default: `"<|endoftext|>"`.
     public var prompt: CreateCompletionRequest.PromptValue?
     /// Generates `best_of` completions server-side and returns the "best" (the one with the highest log probability per token). Results cannot be streamed.
     ///
     /// When used with `n`, `best_of` controls the number of candidate completions and `n` specifies how many to return – `best_of` must be greater than `n`.
     ///
     /// **Note:** Because this parameter generates many completions, it can quickly consume your token quota. Use carefully and ensure that you have reasonable settings for `max_tokens` and `stop`.
+    ///
+    /// Default: `1`. At least 0, at most 20.
     public var bestOf: Swift.Int?
     /// Echo back the prompt in addition to the completion
+    ///
+    /// Default: `false`.
     public var echo: Swift.Bool?
     /// Number between -2.0 and 2.0. Positive values penalize new tokens based on their existing frequency in the text so far, decreasing the model's likelihood to repeat the same line verbatim.
     ///
     /// [See more information about frequency and presence penalties.](https://platform.openai.com/docs/guides/text-generation)
+    ///
+    /// Default: `0`. At least -2, at most 2.
     public var frequencyPenalty: Swift.Double?
     /// Modify the likelihood of specified tokens appearing in the completion.
     ///
@@ -33,18 +41,26 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// Include the log probabilities on the `logprobs` most likely output tokens, as well the chosen tokens. For example, if `logprobs` is 5, the API will return a list of the 5 most likely tokens. The API will always return the `logprob` of the sampled token, so there may be up to `logprobs+1` elements in the response.
     ///
     /// The maximum value for `logprobs` is 5.
+    ///
+    /// At least 0, at most 5.
     public var logprobs: Swift.Int?
     /// The maximum number of [tokens](https://platform.openai.com/tokenizer) that can be generated in the completion.
     ///
     /// The token count of your prompt plus `max_tokens` cannot exceed the model's context length. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens.
+    ///
+    /// Default: `16`. At least 0.
     public var maxTokens: Swift.Int?
     /// How many completions to generate for each prompt.
     ///
     /// **Note:** Because this parameter generates many completions, it can quickly consume your token quota. Use carefully and ensure that you have reasonable settings for `max_tokens` and `stop`.
+    ///
+    /// Default: `1`. At least 1, at most 128.
     public var n: Swift.Int?
     /// Number between -2.0 and 2.0. Positive values penalize new tokens based on whether they appear in the text so far, increasing the model's likelihood to talk about new topics.
     ///
     /// [See more information about frequency and presence penalties.](https://platform.openai.com/docs/guides/text-generation)
+    ///
+    /// Default: `0`. At least -2, at most 2.
     public var presencePenalty: Swift.Double?
     /// If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same `seed` and parameters should return the same result.
     ///
@@ -56,8 +72,10 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// returned text will not contain the stop sequence.
     public var stop: StopConfiguration?
     /// Whether to stream back partial progress. If set, tokens will be sent as data-only [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format) as they become available, with the stream terminated by a `data: [DONE]` message. [Example Python code](https://cookbook.openai.com/examples/how_to_stream_completions).
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `stream_options`.
+    /// Options for streaming response. Only set this when you set `stream: true`.
     public var streamOptions: ChatCompletionStreamOptions?
     /// The suffix that comes after a completion of inserted text.
     ///
@@ -66,10 +84,14 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
     ///
     /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
     /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
     ///
     /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
@@ -80,22 +102,22 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
-    ///   - temperature: What sampling temperature to use, between 0 and 2.
-    ///   - prompt: The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
-    ///   - bestOf: Generates `best_of` completions server-side and returns the "best" (the one with the highest log probability per token).
-    ///   - echo: Echo back the prompt in addition to the completion
-    ///   - frequencyPenalty: Number between -2.0 and 2.0.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - prompt: The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays. Default: `"<|endoftext|>"`.
+    ///   - bestOf: Generates `best_of` completions server-side and returns the "best" (the one with the highest log probability per token). Default: `1`. At least 0, at most 20.
+    ///   - echo: Echo back the prompt in addition to the completion. Default: `false`.
+    ///   - frequencyPenalty: Number between -2.0 and 2.0. Default: `0`. At least -2, at most 2.
     ///   - logitBias: Modify the likelihood of specified tokens appearing in the completion.
-    ///   - logprobs: Include the log probabilities on the `logprobs` most likely output tokens, as well the chosen tokens.
-    ///   - maxTokens: The maximum number of [tokens](https://platform.openai.com/tokenizer) that can be generated in the completion.
-    ///   - n: How many completions to generate for each prompt.
-    ///   - presencePenalty: Number between -2.0 and 2.0.
+    ///   - logprobs: Include the log probabilities on the `logprobs` most likely output tokens, as well the chosen tokens. At least 0, at most 5.
+    ///   - maxTokens: The maximum number of [tokens](https://platform.openai.com/tokenizer) that can be generated in the completion. Default: `16`. At least 0.
+    ///   - n: How many completions to generate for each prompt. Default: `1`. At least 1, at most 128.
+    ///   - presencePenalty: Number between -2.0 and 2.0. Default: `0`. At least -2, at most 2.
     ///   - seed: If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same `seed` and parameters should return the same result.
     ///   - stop: Not supported with latest reasoning models `o3` and `o4-mini`.
-    ///   - stream: Whether to stream back partial progress.
-    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - stream: Whether to stream back partial progress. Default: `false`.
+    ///   - streamOptions: Options for streaming response.
     ///   - suffix: The suffix that comes after a completion of inserted text.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         model: CreateCompletionRequest.ModelValue,
@@ -427,12 +449,9 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
 
         /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
         public struct Logprobs: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The JSON member `text_offset`.
             public var textOffset: [Swift.Int]?
-            /// The JSON member `token_logprobs`.
             public var tokenLogprobs: [Swift.Double]?
             public var tokens: [Swift.String]?
-            /// The JSON member `top_logprobs`.
             public var topLogprobs: [[Swift.String: Swift.Double]]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()

@@ -224,8 +224,12 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
 public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
+    ///
+    /// At least 1 item.
     public var allowedDomains: [Swift.String]
     /// Optional domain-scoped secrets for allowlisted domains.
+    ///
+    /// At least 1 item.
     public var domainSecrets: [ContainerNetworkPolicyDomainSecretParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -233,8 +237,8 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
     /// Creates a new `ContainerNetworkPolicyAllowlistParam`.
     ///
     /// - Parameters:
-    ///   - allowedDomains: A list of allowed domains when type is `allowlist`.
-    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains.
+    ///   - allowedDomains: A list of allowed domains when type is `allowlist`. At least 1 item.
+    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains. At least 1 item.
     public init(
         allowedDomains: [Swift.String],
         domainSecrets: [ContainerNetworkPolicyDomainSecretParam]? = nil
@@ -299,10 +303,16 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable,
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
 public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
+    ///
+    /// At least 1 character.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
+    ///
+    /// At least 1 character.
     public var name: Swift.String
     /// The secret value to inject for the domain.
+    ///
+    /// 1 to 10485760 characters.
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -310,9 +320,9 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
     /// Creates a new `ContainerNetworkPolicyDomainSecretParam`.
     ///
     /// - Parameters:
-    ///   - domain: The domain associated with the secret.
-    ///   - name: The name of the secret to inject for the domain.
-    ///   - value: The secret value to inject for the domain.
+    ///   - domain: The domain associated with the secret. At least 1 character.
+    ///   - name: The name of the secret to inject for the domain. At least 1 character.
+    ///   - value: The secret value to inject for the domain. 1 to 10485760 characters.
     public init(
         domain: Swift.String,
         name: Swift.String,
@@ -854,6 +864,8 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Remark: Generated from `#/components/schemas/InlineSkillSourceParam`.
 public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
+    ///
+    /// 1 to 70254592 characters.
     public var data: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -861,7 +873,7 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `InlineSkillSourceParam`.
     ///
     /// - Parameters:
-    ///   - data: Base64-encoded skill zip bundle.
+    ///   - data: Base64-encoded skill zip bundle. 1 to 70254592 characters.
     public init(data: Swift.String) {
         self.data = data
     }
@@ -893,6 +905,8 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
 public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
+    ///
+    /// 1 to 64 characters.
     public var skillID: Swift.String
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
@@ -902,7 +916,7 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `SkillReferenceParam`.
     ///
     /// - Parameters:
-    ///   - skillID: The ID of the referenced skill.
+    ///   - skillID: The ID of the referenced skill. 1 to 64 characters.
     ///   - version: Optional skill version.
     public init(
         skillID: Swift.String,

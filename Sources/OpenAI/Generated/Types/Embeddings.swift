@@ -11,8 +11,12 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateEmbeddingRequest.ModelValue
     /// The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
+    ///
+    /// Default: `"float"`.
     public var encodingFormat: CreateEmbeddingRequest.EncodingFormat?
     /// The number of dimensions the resulting output embeddings should have. Only supported in `text-embedding-3` and later models.
+    ///
+    /// At least 1.
     public var dimensions: Swift.Int?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
@@ -24,8 +28,8 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - input: Input text to embed, encoded as a string or array of tokens.
     ///   - model: ID of the model to use.
-    ///   - encodingFormat: The format to return the embeddings in.
-    ///   - dimensions: The number of dimensions the resulting output embeddings should have.
+    ///   - encodingFormat: The format to return the embeddings in. Default: `"float"`.
+    ///   - dimensions: The number of dimensions the resulting output embeddings should have. At least 1.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         input: CreateEmbeddingRequest.Input,

@@ -10,7 +10,6 @@ import OpenAIRuntime
 public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
-    /// The JSON member `sampling_params`.
     public var samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
@@ -222,15 +221,29 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `reasoning_effort`.
+        /// Constrains effort on reasoning for reasoning models. Currently supported
+        /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+        /// Reducing reasoning effort can result in faster responses and fewer tokens
+        /// used on reasoning in a response. Not all reasoning models support every
+        /// value. See the
+        /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+        /// for model-specific support.
+        ///
+        /// Default: `"medium"`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
+        ///
+        /// Default: `1`.
         public var temperature: Swift.Double?
         /// The maximum number of tokens in the generated output.
         public var maxCompletionTokens: Swift.Int?
         /// An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
+        ///
+        /// Default: `1`.
         public var topP: Swift.Double?
         /// A seed value to initialize the randomness, during sampling.
+        ///
+        /// Default: `42`.
         public var seed: Swift.Int?
         /// An object specifying the format that the model must output.
         ///
@@ -253,11 +266,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         /// - Parameters:
         ///   - tools: A list of tools the model may call.
         ///   - responseFormat: An object specifying the format that the model must output.
-        ///   - temperature: A higher temperature increases randomness in the outputs.
-        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        ///   - temperature: A higher temperature increases randomness in the outputs. Default: `1`.
+        ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
-        ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
-        ///   - seed: A seed value to initialize the randomness, during sampling.
+        ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens. Default: `1`.
+        ///   - seed: A seed value to initialize the randomness, during sampling. Default: `42`.
         public init(
             tools: [ChatCompletionTool]? = nil,
             responseFormat: CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat? = nil,
@@ -416,6 +429,8 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
     /// The json schema for each row in the data source.
     public var itemSchema: [Swift.String: JSONValue]
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
+    ///
+    /// Default: `false`.
     public var includeSampleSchema: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -424,7 +439,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - itemSchema: The json schema for each row in the data source.
-    ///   - includeSampleSchema: Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
+    ///   - includeSampleSchema: Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source). Default: `false`.
     public init(
         itemSchema: [Swift.String: JSONValue],
         includeSampleSchema: Swift.Bool? = nil
@@ -736,6 +751,12 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, Spec
 public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the evaluation.
     public var name: Swift.String?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
     public var dataSourceConfig: CreateEvalRequest.DataSourceConfig
@@ -750,7 +771,7 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs.
     ///   - testingCriteria: A list of graders for all eval runs in this group.
     ///   - name: The name of the evaluation.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         dataSourceConfig: CreateEvalRequest.DataSourceConfig,
         testingCriteria: [CreateEvalRequest.TestingCriteriaItem],
@@ -891,7 +912,6 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
 public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
-    /// The JSON member `sampling_params`.
     public var samplingParams: CreateEvalResponsesRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
@@ -1148,15 +1168,29 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `reasoning_effort`.
+        /// Constrains effort on reasoning for reasoning models. Currently supported
+        /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+        /// Reducing reasoning effort can result in faster responses and fewer tokens
+        /// used on reasoning in a response. Not all reasoning models support every
+        /// value. See the
+        /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+        /// for model-specific support.
+        ///
+        /// Default: `"medium"`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
+        ///
+        /// Default: `1`.
         public var temperature: Swift.Double?
         /// The maximum number of tokens in the generated output.
         public var maxCompletionTokens: Swift.Int?
         /// An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
+        ///
+        /// Default: `1`.
         public var topP: Swift.Double?
         /// A seed value to initialize the randomness, during sampling.
+        ///
+        /// Default: `42`.
         public var seed: Swift.Int?
         /// An array of tools the model may call while generating a response. You
         /// can specify which tool to use by setting the `tool_choice` parameter.
@@ -1184,11 +1218,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         /// - Parameters:
         ///   - tools: An array of tools the model may call while generating a response.
         ///   - text: Configuration options for a text response from the model.
-        ///   - temperature: A higher temperature increases randomness in the outputs.
-        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        ///   - temperature: A higher temperature increases randomness in the outputs. Default: `1`.
+        ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
-        ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
-        ///   - seed: A seed value to initialize the randomness, during sampling.
+        ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens. Default: `1`.
+        ///   - seed: A seed value to initialize the randomness, during sampling. Default: `42`.
         public init(
             tools: [Tool]? = nil,
             text: CreateEvalResponsesRunDataSource.SamplingParams.Text? = nil,
@@ -1342,6 +1376,12 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
 public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the run.
     public var name: Swift.String?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// Details about the run's data source.
     public var dataSource: CreateEvalRunRequest.DataSource
@@ -1353,7 +1393,7 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - dataSource: Details about the run's data source.
     ///   - name: The name of the run.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         dataSource: CreateEvalRunRequest.DataSource,
         name: Swift.String? = nil,
@@ -1492,6 +1532,12 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var testingCriteria: [Eval.TestingCriteriaItem]
     /// The Unix timestamp (in seconds) for when the eval was created.
     public var createdAt: Swift.Int
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1504,7 +1550,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - dataSourceConfig: Configuration of data sources used in runs of the evaluation.
     ///   - testingCriteria: A list of testing criteria.
     ///   - createdAt: The Unix timestamp (in seconds) for when the eval was created.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         name: Swift.String,
@@ -1947,13 +1993,27 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
     public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// A seed value to initialize the randomness, during sampling.
         public var seed: Swift.Int?
-        /// The JSON member `top_p`.
+        /// An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
+        ///
+        /// Default: `1`.
         public var topP: Swift.Double?
+        /// A higher temperature increases randomness in the outputs.
         public var temperature: Swift.Double?
-        /// The JSON member `max_completions_tokens`.
+        /// The maximum number of tokens the grader model may generate in its response.
+        ///
+        /// At least 1.
         public var maxCompletionsTokens: Swift.Int?
-        /// The JSON member `reasoning_effort`.
+        /// Constrains effort on reasoning for reasoning models. Currently supported
+        /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+        /// Reducing reasoning effort can result in faster responses and fewer tokens
+        /// used on reasoning in a response. Not all reasoning models support every
+        /// value. See the
+        /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+        /// for model-specific support.
+        ///
+        /// Default: `"medium"`.
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1961,11 +2021,11 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - temperature: The JSON member `temperature`.
-        ///   - seed: The JSON member `seed`.
-        ///   - topP: The JSON member `top_p`.
-        ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
-        ///   - reasoningEffort: The JSON member `reasoning_effort`.
+        ///   - temperature: A higher temperature increases randomness in the outputs.
+        ///   - seed: A seed value to initialize the randomness, during sampling.
+        ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens. Default: `1`.
+        ///   - maxCompletionsTokens: The maximum number of tokens the grader model may generate in its response. At least 1.
+        ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
         public init(
             temperature: Swift.Double? = nil,
             seed: Swift.Int? = nil,
@@ -2408,6 +2468,12 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
 public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -2419,7 +2485,7 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -2456,20 +2522,31 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
 public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Metadata filter for the responses. This is a query parameter used to select responses.
     public var metadata: [Swift.String: JSONValue]?
+    /// The name of the model to find responses for. This is a query parameter used to select responses.
     public var model: Swift.String?
-    /// The JSON member `instructions_search`.
+    /// Optional string to search the 'instructions' field. This is a query parameter used to select responses.
     public var instructionsSearch: Swift.String?
-    /// The JSON member `created_after`.
+    /// Only include items created after this timestamp (inclusive). This is a query parameter used to select responses.
+    ///
+    /// At least 0.
     public var createdAfter: Swift.Int?
-    /// The JSON member `created_before`.
+    /// Only include items created before this timestamp (inclusive). This is a query parameter used to select responses.
+    ///
+    /// At least 0.
     public var createdBefore: Swift.Int?
-    /// The JSON member `reasoning_effort`.
+    /// Optional reasoning effort parameter. This is a query parameter used to select responses.
+    ///
+    /// Default: `"medium"`.
     public var reasoningEffort: ReasoningEffort?
+    /// Sampling temperature. This is a query parameter used to select responses.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// Nucleus sampling parameter. This is a query parameter used to select responses.
     public var topP: Swift.Double?
+    /// List of user identifiers. This is a query parameter used to select responses.
     public var users: [Swift.String]?
+    /// List of tool names. This is a query parameter used to select responses.
     public var tools: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2477,16 +2554,16 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `EvalResponsesSource`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
-    ///   - tools: The JSON member `tools`.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - instructionsSearch: The JSON member `instructions_search`.
-    ///   - createdAfter: The JSON member `created_after`.
-    ///   - createdBefore: The JSON member `created_before`.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
-    ///   - topP: The JSON member `top_p`.
-    ///   - users: The JSON member `users`.
+    ///   - model: The name of the model to find responses for.
+    ///   - tools: List of tool names.
+    ///   - temperature: Sampling temperature.
+    ///   - metadata: Metadata filter for the responses.
+    ///   - instructionsSearch: Optional string to search the 'instructions' field.
+    ///   - createdAfter: Only include items created after this timestamp (inclusive). At least 0.
+    ///   - createdBefore: Only include items created before this timestamp (inclusive). At least 0.
+    ///   - reasoningEffort: Optional reasoning effort parameter. Default: `"medium"`.
+    ///   - topP: Nucleus sampling parameter.
+    ///   - users: List of user identifiers.
     public init(
         model: Swift.String? = nil,
         tools: [Swift.String]? = nil,
@@ -2577,6 +2654,12 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var perTestingCriteriaResults: [EvalRun.PerTestingCriteriaResult]
     /// Information about the run's data source.
     public var dataSource: EvalRun.DataSource
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// An object representing an error response from the Eval API.
     public var error: EvalAPIError
@@ -2598,7 +2681,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - perTestingCriteriaResults: Results per testing criteria applied during the evaluation run.
     ///   - dataSource: Information about the run's data source.
     ///   - error: An object representing an error response from the Eval API.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         evalID: Swift.String,
@@ -3464,6 +3547,12 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
 public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -3475,7 +3564,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -3512,12 +3601,20 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
 public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// An optional model to filter by (e.g., 'gpt-4o').
     public var model: Swift.String?
-    /// The JSON member `created_after`.
+    /// An optional Unix timestamp to filter items created after this time.
     public var createdAfter: Swift.Int?
-    /// The JSON member `created_before`.
+    /// An optional Unix timestamp to filter items created before this time.
     public var createdBefore: Swift.Int?
+    /// An optional maximum number of items to return.
     public var limit: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3525,11 +3622,11 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - createdAfter: The JSON member `created_after`.
-    ///   - createdBefore: The JSON member `created_before`.
-    ///   - limit: The JSON member `limit`.
+    ///   - model: An optional model to filter by (e.g., 'gpt-4o').
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - createdAfter: An optional Unix timestamp to filter items created after this time.
+    ///   - createdBefore: An optional Unix timestamp to filter items created before this time.
+    ///   - limit: An optional maximum number of items to return.
     public init(
         model: Swift.String? = nil,
         metadata: Metadata? = nil,

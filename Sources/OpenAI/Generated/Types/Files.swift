@@ -150,11 +150,8 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
 public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [OpenAIFile]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

@@ -29,33 +29,56 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Transparent backgrounds are available for supported GPT Image models. For
     /// `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When
     /// using `transparent`, set the output format to `png` or `webp`.
+    ///
+    /// Default: `"auto"`.
     public var background: CreateImageEditRequest.Background?
     /// The model to use for image generation. One of `dall-e-2` or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`, or `chatgpt-image-latest`). Defaults to `gpt-image-1.5`.
+    ///
+    /// Default: `"gpt-image-1.5"`.
     public var model: CreateImageEditRequest.ModelValue?
     /// The number of images to generate. Must be between 1 and 10.
+    ///
+    /// Default: `1`. At least 1, at most 10.
     public var n: Swift.Int?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// Default: `"1024x1024"`.
     public var size: CreateImageEditRequest.Size?
     /// The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter is only supported for `dall-e-2` (default is `url` for `dall-e-2`), as GPT image models always return base64-encoded images.
     public var responseFormat: CreateImageEditRequest.ResponseFormat?
     /// The format in which the generated images are returned. This parameter is
     /// only supported for the GPT image models. Must be one of `png`, `jpeg`, or `webp`.
     /// The default value is `png`.
+    ///
+    /// Default: `"png"`.
     public var outputFormat: CreateImageEditRequest.OutputFormat?
     /// The compression level (0-100%) for the generated images. This parameter
     /// is only supported for the GPT image models with the `webp` or `jpeg` output
     /// formats, and defaults to 100.
+    ///
+    /// Default: `100`.
     public var outputCompression: Swift.Int?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
-    /// The JSON member `input_fidelity`.
+    /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
     public var inputFidelity: InputFidelity?
     /// Edit the image in streaming mode. Defaults to `false`. See the
     /// [Image generation guide](https://platform.openai.com/docs/guides/image-generation) for more information.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `partial_images`.
+    /// The number of partial images to generate. This parameter is used for
+    /// streaming responses that return partial images. Value must be between 0 and 3.
+    /// When set to 0, the response will be a single image sent in one streaming event.
+    ///
+    /// Note that the final image may be sent before the full number of partial images
+    /// are generated if the full image is generated more quickly.
+    ///
+    /// Default: `0`. At least 0, at most 3.
     public var partialImages: PartialImages?
     /// The quality of the image that will be generated for GPT image models. Defaults to `auto`.
+    ///
+    /// Default: `"auto"`.
     public var quality: CreateImageEditRequest.Quality?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -65,19 +88,19 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - image: The image(s) to edit.
     ///   - prompt: A text description of the desired image(s).
-    ///   - model: The model to use for image generation.
+    ///   - model: The model to use for image generation. Default: `"gpt-image-1.5"`.
     ///   - responseFormat: The format in which the generated images are returned.
     ///   - mask: An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited.
-    ///   - background: Set the background of the generated image(s).
-    ///   - n: The number of images to generate.
-    ///   - size: The size of the generated images.
-    ///   - outputFormat: The format in which the generated images are returned.
-    ///   - outputCompression: The compression level (0-100%) for the generated images.
+    ///   - background: Set the background of the generated image(s). Default: `"auto"`.
+    ///   - n: The number of images to generate. Default: `1`. At least 1, at most 10.
+    ///   - size: The size of the generated images. Default: `"1024x1024"`.
+    ///   - outputFormat: The format in which the generated images are returned. Default: `"png"`.
+    ///   - outputCompression: The compression level (0-100%) for the generated images. Default: `100`.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
-    ///   - inputFidelity: The JSON member `input_fidelity`.
-    ///   - stream: Edit the image in streaming mode.
-    ///   - partialImages: The JSON member `partial_images`.
-    ///   - quality: The quality of the image that will be generated for GPT image models.
+    ///   - inputFidelity: Control how much effort the model will exert to match the style and features, especially facial features, of input images.
+    ///   - stream: Edit the image in streaming mode. Default: `false`.
+    ///   - partialImages: The number of partial images to generate. Default: `0`. At least 0, at most 3.
+    ///   - quality: The quality of the image that will be generated for GPT image models. Default: `"auto"`.
     public init(
         image: CreateImageEditRequest.ImageValue,
         prompt: Swift.String,
@@ -393,8 +416,12 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
     public var prompt: Swift.String
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
+    ///
+    /// Default: `"dall-e-2"`.
     public var model: CreateImageRequest.ModelValue?
     /// The number of images to generate. Must be between 1 and 10. For `dall-e-3`, only `n=1` is supported.
+    ///
+    /// Default: `1`. At least 1, at most 10.
     public var n: Swift.Int?
     /// The quality of the image that will be generated.
     ///
@@ -402,22 +429,43 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// - `high`, `medium` and `low` are supported for the GPT image models.
     /// - `hd` and `standard` are supported for `dall-e-3`.
     /// - `standard` is the only option for `dall-e-2`.
+    ///
+    /// Default: `"auto"`.
     public var quality: CreateImageRequest.Quality?
     /// The format in which generated images with `dall-e-2` and `dall-e-3` are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter isn't supported for the GPT image models, which always return base64-encoded images.
+    ///
+    /// Default: `"url"`.
     public var responseFormat: CreateImageRequest.ResponseFormat?
     /// The format in which the generated images are returned. This parameter is only supported for the GPT image models. Must be one of `png`, `jpeg`, or `webp`.
+    ///
+    /// Default: `"png"`.
     public var outputFormat: CreateImageRequest.OutputFormat?
     /// The compression level (0-100%) for the generated images. This parameter is only supported for the GPT image models with the `webp` or `jpeg` output formats, and defaults to 100.
+    ///
+    /// Default: `100`.
     public var outputCompression: Swift.Int?
     /// Generate the image in streaming mode. Defaults to `false`. See the
     /// [Image generation guide](https://platform.openai.com/docs/guides/image-generation) for more information.
     /// This parameter is only supported for the GPT image models.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `partial_images`.
+    /// The number of partial images to generate. This parameter is used for
+    /// streaming responses that return partial images. Value must be between 0 and 3.
+    /// When set to 0, the response will be a single image sent in one streaming event.
+    ///
+    /// Note that the final image may be sent before the full number of partial images
+    /// are generated if the full image is generated more quickly.
+    ///
+    /// Default: `0`. At least 0, at most 3.
     public var partialImages: PartialImages?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// Default: `"auto"`.
     public var size: CreateImageRequest.Size?
     /// Control the content-moderation level for images generated by the GPT image models. Must be either `low` for less restrictive filtering or `auto` (default value).
+    ///
+    /// Default: `"auto"`.
     public var moderation: CreateImageRequest.ModerationValue?
     /// Set the background of the generated image(s). This parameter is only
     /// supported for the GPT image models. Must be one of `transparent`, `opaque`,
@@ -427,8 +475,12 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// Transparent backgrounds are available for supported GPT Image models. For
     /// `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When
     /// using `transparent`, set the output format to `png` or `webp`.
+    ///
+    /// Default: `"auto"`.
     public var background: CreateImageRequest.Background?
     /// The style of the generated images. This parameter is only supported for `dall-e-3`. Must be one of `vivid` or `natural`. Vivid causes the model to lean towards generating hyper-real and dramatic images. Natural causes the model to produce more natural, less hyper-real looking images.
+    ///
+    /// Default: `"vivid"`.
     public var style: CreateImageRequest.Style?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
@@ -439,18 +491,18 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - prompt: A text description of the desired image(s).
-    ///   - model: The model to use for image generation.
-    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned.
-    ///   - n: The number of images to generate.
-    ///   - quality: The quality of the image that will be generated.
-    ///   - outputFormat: The format in which the generated images are returned.
-    ///   - outputCompression: The compression level (0-100%) for the generated images.
-    ///   - stream: Generate the image in streaming mode.
-    ///   - partialImages: The JSON member `partial_images`.
-    ///   - size: The size of the generated images.
-    ///   - moderation: Control the content-moderation level for images generated by the GPT image models.
-    ///   - background: Set the background of the generated image(s).
-    ///   - style: The style of the generated images.
+    ///   - model: The model to use for image generation. Default: `"dall-e-2"`.
+    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned. Default: `"url"`.
+    ///   - n: The number of images to generate. Default: `1`. At least 1, at most 10.
+    ///   - quality: The quality of the image that will be generated. Default: `"auto"`.
+    ///   - outputFormat: The format in which the generated images are returned. Default: `"png"`.
+    ///   - outputCompression: The compression level (0-100%) for the generated images. Default: `100`.
+    ///   - stream: Generate the image in streaming mode. Default: `false`.
+    ///   - partialImages: The number of partial images to generate. Default: `0`. At least 0, at most 3.
+    ///   - size: The size of the generated images. Default: `"auto"`.
+    ///   - moderation: Control the content-moderation level for images generated by the GPT image models. Default: `"auto"`.
+    ///   - background: Set the background of the generated image(s). Default: `"auto"`.
+    ///   - style: The style of the generated images. Default: `"vivid"`.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         prompt: Swift.String,
@@ -752,12 +804,20 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     /// Raw bytes.
     public var image: FileUpload
     /// The model to use for image generation. Only `dall-e-2` is supported at this time.
+    ///
+    /// Default: `"dall-e-2"`.
     public var model: CreateImageVariationRequest.ModelValue?
     /// The number of images to generate. Must be between 1 and 10.
+    ///
+    /// Default: `1`. At least 1, at most 10.
     public var n: Swift.Int?
     /// The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated.
+    ///
+    /// Default: `"url"`.
     public var responseFormat: CreateImageVariationRequest.ResponseFormat?
     /// The size of the generated images. Must be one of `256x256`, `512x512`, or `1024x1024`.
+    ///
+    /// Default: `"1024x1024"`.
     public var size: CreateImageVariationRequest.Size?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
@@ -768,10 +828,10 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - image: The image to use as the basis for the variation(s).
-    ///   - model: The model to use for image generation.
-    ///   - responseFormat: The format in which the generated images are returned.
-    ///   - n: The number of images to generate.
-    ///   - size: The size of the generated images.
+    ///   - model: The model to use for image generation. Default: `"dall-e-2"`.
+    ///   - responseFormat: The format in which the generated images are returned. Default: `"url"`.
+    ///   - n: The number of images to generate. Default: `1`. At least 1, at most 10.
+    ///   - size: The size of the generated images. Default: `"1024x1024"`.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         image: FileUpload,
@@ -894,37 +954,66 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam`.
 public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
+    ///
+    /// Default: `"gpt-image-1.5"`.
     public var model: EditImageBodyJSONParam.ModelValue?
     /// Input image references to edit.
     /// For GPT image models, you can provide up to 16 images.
+    ///
+    /// 1 to 16 items.
     public var images: [ImageRefParam]
     /// Reference an input image by either URL or uploaded file ID.
     /// Provide exactly one of `image_url` or `file_id`.
     public var mask: ImageRefParam?
     /// A text description of the desired image edit.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// The number of edited images to generate.
+    ///
+    /// Default: `1`. At least 1, at most 10.
     public var n: Swift.Int?
     /// Output quality for GPT image models.
+    ///
+    /// Default: `"auto"`.
     public var quality: EditImageBodyJSONParam.Quality?
     /// Controls fidelity to the original input image(s).
     public var inputFidelity: InputFidelity?
     /// Requested output image size.
+    ///
+    /// Default: `"auto"`.
     public var size: EditImageBodyJSONParam.Size?
     /// A unique identifier representing your end-user, which can help OpenAI
     /// monitor and detect abuse.
     public var user: Swift.String?
     /// Output image format. Supported for GPT image models.
+    ///
+    /// Default: `"png"`.
     public var outputFormat: EditImageBodyJSONParam.OutputFormat?
     /// Compression level for `jpeg` or `webp` output.
+    ///
+    /// At least 0, at most 100.
     public var outputCompression: Swift.Int?
     /// Moderation level for GPT image models.
+    ///
+    /// Default: `"auto"`.
     public var moderation: EditImageBodyJSONParam.ModerationValue?
     /// Set the background of the generated image output. Transparent backgrounds are available for supported GPT Image models. For `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When using `transparent`, set the output format to `png` or `webp`.
+    ///
+    /// Default: `"auto"`.
     public var background: EditImageBodyJSONParam.Background?
     /// Stream partial image results as events.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `partial_images`.
+    /// The number of partial images to generate. This parameter is used for
+    /// streaming responses that return partial images. Value must be between 0 and 3.
+    /// When set to 0, the response will be a single image sent in one streaming event.
+    ///
+    /// Note that the final image may be sent before the full number of partial images
+    /// are generated if the full image is generated more quickly.
+    ///
+    /// Default: `0`. At least 0, at most 3.
     public var partialImages: PartialImages?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -932,21 +1021,21 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `EditImageBodyJSONParam`.
     ///
     /// - Parameters:
-    ///   - images: Input image references to edit.
-    ///   - prompt: A text description of the desired image edit.
-    ///   - model: The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
+    ///   - images: Input image references to edit. 1 to 16 items.
+    ///   - prompt: A text description of the desired image edit. 1 to 32000 characters.
+    ///   - model: The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`. Default: `"gpt-image-1.5"`.
     ///   - mask: Reference an input image by either URL or uploaded file ID.
-    ///   - n: The number of edited images to generate.
-    ///   - quality: Output quality for GPT image models.
+    ///   - n: The number of edited images to generate. Default: `1`. At least 1, at most 10.
+    ///   - quality: Output quality for GPT image models. Default: `"auto"`.
     ///   - inputFidelity: Controls fidelity to the original input image(s).
-    ///   - size: Requested output image size.
+    ///   - size: Requested output image size. Default: `"auto"`.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI monitor and detect abuse.
-    ///   - outputFormat: Output image format.
-    ///   - outputCompression: Compression level for `jpeg` or `webp` output.
-    ///   - moderation: Moderation level for GPT image models.
-    ///   - background: Set the background of the generated image output.
-    ///   - stream: Stream partial image results as events.
-    ///   - partialImages: The JSON member `partial_images`.
+    ///   - outputFormat: Output image format. Default: `"png"`.
+    ///   - outputCompression: Compression level for `jpeg` or `webp` output. At least 0, at most 100.
+    ///   - moderation: Moderation level for GPT image models. Default: `"auto"`.
+    ///   - background: Set the background of the generated image output. Default: `"auto"`.
+    ///   - stream: Stream partial image results as events. Default: `false`.
+    ///   - partialImages: The number of partial images to generate. Default: `0`. At least 0, at most 3.
     public init(
         images: [ImageRefParam],
         prompt: Swift.String,
@@ -2163,6 +2252,8 @@ public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReportin
 /// - Remark: Generated from `#/components/schemas/ImageRefParam`.
 public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
+    ///
+    /// At most 20971520 characters.
     public var imageURL: Swift.String?
     /// The File API ID of an uploaded image to use as input.
     public var fileID: Swift.String?
@@ -2172,7 +2263,7 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Creates a new `ImageRefParam`.
     ///
     /// - Parameters:
-    ///   - imageURL: A fully qualified URL or base64-encoded data URL.
+    ///   - imageURL: A fully qualified URL or base64-encoded data URL. At most 20971520 characters.
     ///   - fileID: The File API ID of an uploaded image to use as input.
     public init(
         imageURL: Swift.String? = nil,

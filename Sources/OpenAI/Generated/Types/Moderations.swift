@@ -12,6 +12,8 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     /// The content moderation model you would like to use. Learn more in
     /// [the moderation guide](https://platform.openai.com/docs/guides/moderation), and learn about
     /// available models [here](https://platform.openai.com/docs/models#moderation).
+    ///
+    /// Default: `"omni-moderation-latest"`.
     public var model: CreateModerationRequest.ModelValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -20,7 +22,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - input: Input (or inputs) to classify.
-    ///   - model: The content moderation model you would like to use.
+    ///   - model: The content moderation model you would like to use. Default: `"omni-moderation-latest"`.
     public init(
         input: CreateModerationRequest.Input,
         model: CreateModerationRequest.ModelValue? = nil
@@ -363,8 +365,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             public var harassment: Swift.Bool
             /// Harassment content that also includes violence or serious harm towards any target.
             public var harassmentThreatening: Swift.Bool
+            /// Content that includes instructions or advice that facilitate the planning or execution of wrongdoing, or that gives advice or instruction on how to commit illicit acts. For example, "how to shoplift" would fit this category.
             public var illicit: Swift.Bool?
-            /// The JSON member `illicit/violent`.
+            /// Content that includes instructions or advice that facilitate the planning or execution of wrongdoing that also includes violence, or that gives advice or instruction on the procurement of any weapon.
             public var illicitViolent: Swift.Bool?
             /// Content that promotes, encourages, or depicts acts of self-harm, such as suicide, cutting, and eating disorders.
             public var selfHarm: Swift.Bool
@@ -397,8 +400,8 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             ///   - sexualMinors: Sexual content that includes an individual who is under 18 years old.
             ///   - violence: Content that depicts death, violence, or physical injury.
             ///   - violenceGraphic: Content that depicts death, violence, or physical injury in graphic detail.
-            ///   - illicit: The JSON member `illicit`.
-            ///   - illicitViolent: The JSON member `illicit/violent`.
+            ///   - illicit: Content that includes instructions or advice that facilitate the planning or execution of wrongdoing, or that gives advice or instruction on how to commit illicit acts.
+            ///   - illicitViolent: Content that includes instructions or advice that facilitate the planning or execution of wrongdoing that also includes violence, or that gives advice or instruction on the procurement of any weapon.
             public init(
                 hate: Swift.Bool,
                 hateThreatening: Swift.Bool,

@@ -126,9 +126,11 @@ public enum BetaContent: Codable, Equatable, Sendable, UnknownCaseRepresentable 
 public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
+    /// The error code that was emitted, if any.
     public var code: Swift.String?
     /// The human-readable error message that was emitted.
     public var message: Swift.String
+    /// The parameter name that was associated with the error, if any.
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
@@ -140,8 +142,8 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - type: The error type that was emitted.
     ///   - message: The human-readable error message that was emitted.
-    ///   - code: The JSON member `code`.
-    ///   - param: The JSON member `param`.
+    ///   - code: The error code that was emitted, if any.
+    ///   - param: The parameter name that was associated with the error, if any.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
@@ -189,7 +191,6 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
 public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `input_audio`.
     public var inputAudio: BetaInputAudio.InputAudioValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -403,6 +404,8 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
     /// The ID of the active response that should receive the input.
     public var responseID: Swift.String
     /// Input items to inject into the active response.
+    ///
+    /// At most 16384 items.
     public var input: [BetaInputItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -411,7 +414,7 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - responseID: The ID of the active response that should receive the input.
-    ///   - input: Input items to inject into the active response.
+    ///   - input: Input items to inject into the active response. At most 16384 items.
     public init(
         responseID: Swift.String,
         input: [BetaInputItem]
@@ -708,15 +711,36 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     /// `stream_id` controls routing; `previous_response_id` controls
     /// conversation lineage, so a new lane can fork from a response created
     /// on another lane.
+    ///
+    /// 1 to 256 characters.
     public var streamID: Swift.String?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -727,12 +751,25 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -740,15 +777,21 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -776,15 +819,39 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: BetaPrompt?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
     public var serviceTier: BetaServiceTierResponses?
     private var _truncation: TruncationEnum?
+    /// The truncation strategy to use for the model response.
+    /// - `auto`: If the input to this Response exceeds
+    ///   the model's context window size, the model will truncate the
+    ///   response to fit the context window by dropping items from the beginning of the conversation.
+    /// - `disabled` (default): If the input size will exceed the context window
+    ///   size for a model, the request will fail with a 400 error.
+    ///
+    /// Default: `"disabled"`.
     @available(*, deprecated)
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// **gpt-5 and o-series models only**
+    ///
+    /// Configuration options for
+    /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: BetaReasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -795,21 +862,53 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
     /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: BetaInputParam?
+    /// Specify additional output data to include in the model response. Currently supported values are:
+    /// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+    /// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+    /// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+    /// - `file_search_call.results`: Include the search results of the file search tool call.
+    /// - `message.input_image.image_url`: Include image urls from the input message.
+    /// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+    /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
     public var include: [BetaIncludeEnum]?
-    /// The JSON member `parallel_tool_calls`.
+    /// Whether to allow the model to run tool calls in parallel.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: Swift.Bool?
+    /// Whether to store the generated model response for later retrieval via
+    /// API.
+    ///
+    /// Default: `true`.
     public var store: Swift.Bool?
+    /// A system (or developer) message inserted into the model's context.
+    ///
+    /// When using along with `previous_response_id`, the instructions from a previous
+    /// response will not be carried over to the next response. This makes it simple
+    /// to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
+    /// Configuration for running moderation on the input and output of this response.
     public var moderation: BetaModerationParam?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section below](https://platform.openai.com/docs/api-reference/responses-streaming)
+    /// for more information.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `stream_options`.
+    /// Options for streaming responses. Only set this when you set `stream: true`.
     public var streamOptions: BetaResponseStreamOptions?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
     public var conversation: BetaConversationParam?
-    /// The JSON member `context_management`.
+    /// Context management configuration for this request.
+    ///
+    /// At least 1 item.
     public var contextManagement: [BetaContextManagementParam]?
-    /// The JSON member `max_output_tokens`.
+    /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
+    ///
+    /// At least 16.
     public var maxOutputTokens: Swift.Int?
-    /// The JSON member `multi_agent`.
+    /// Configuration for server-hosted multi-agent execution.
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -819,37 +918,37 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - instructions: The JSON member `instructions`.
+    ///   - instructions: A system (or developer) message inserted into the model's context.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - streamID: The WebSocket lane for this response.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - streamID: The WebSocket lane for this response. 1 to 256 characters.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     ///   - promptCacheOptions: Options for prompt caching.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - truncation: The JSON member `truncation`.
-    ///   - reasoning: The JSON member `reasoning`.
-    ///   - include: The JSON member `include`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
-    ///   - store: The JSON member `store`.
-    ///   - moderation: The JSON member `moderation`.
-    ///   - stream: The JSON member `stream`.
-    ///   - streamOptions: The JSON member `stream_options`.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - contextManagement: The JSON member `context_management`.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
-    ///   - multiAgent: The JSON member `multi_agent`.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - truncation: The truncation strategy to use for the model response. Default: `"disabled"`.
+    ///   - reasoning: **gpt-5 and o-series models only**
+    ///   - include: Specify additional output data to include in the model response.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel. Default: `true`.
+    ///   - store: Whether to store the generated model response for later retrieval via API. Default: `true`.
+    ///   - moderation: Configuration for running moderation on the input and output of this response.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
+    ///   - streamOptions: Options for streaming responses.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - contextManagement: Context management configuration for this request. At least 1 item.
+    ///   - maxOutputTokens: An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning). At least 16.
+    ///   - multiAgent: Configuration for server-hosted multi-agent execution.
     public init(
         model: BetaModelIDsResponses? = nil,
         input: BetaInputParam? = nil,

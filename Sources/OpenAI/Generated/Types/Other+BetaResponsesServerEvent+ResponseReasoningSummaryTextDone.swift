@@ -1512,8 +1512,12 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
 public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
+    ///
+    /// At least 0.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
+    ///
+    /// At least 0.
     public var endIndex: Swift.Int
     /// The ID of the container.
     public var containerID: Swift.String
@@ -1527,8 +1531,8 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     /// Creates a new `ContainerFileCitationParam`.
     ///
     /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
+    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
     ///   - containerID: The ID of the container.
     ///   - fileID: The ID of the container file.
     ///   - filename: The filename of the container file cited.
@@ -1777,9 +1781,11 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
 public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
+    /// The error code that was emitted, if any.
     public var code: Swift.String?
     /// The human-readable error message that was emitted.
     public var message: Swift.String
+    /// The parameter name that was associated with the error, if any.
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
@@ -1791,8 +1797,8 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - type: The error type that was emitted.
     ///   - message: The human-readable error message that was emitted.
-    ///   - code: The JSON member `code`.
-    ///   - param: The JSON member `param`.
+    ///   - code: The error code that was emitted, if any.
+    ///   - param: The parameter name that was associated with the error, if any.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
@@ -1839,6 +1845,8 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
 public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
+    ///
+    /// At least 0.
     public var index: Swift.Int
     /// The ID of the file.
     public var fileID: Swift.String
@@ -1850,7 +1858,7 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `FileCitationParam`.
     ///
     /// - Parameters:
-    ///   - index: The index of the file in the list of files.
+    ///   - index: The index of the file in the list of files. At least 0.
     ///   - fileID: The ID of the file.
     ///   - filename: The filename of the file cited.
     public init(
@@ -1948,7 +1956,6 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
 public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
-    /// The JSON member `image_file`.
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1994,6 +2001,8 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String?
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///
+        /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2002,7 +2011,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         ///
         /// - Parameters:
         ///   - fileID: The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content.
-        ///   - detail: Specifies the detail level of the image if specified by the user.
+        ///   - detail: Specifies the detail level of the image if specified by the user. Default: `"auto"`.
         public init(
             fileID: Swift.String? = nil,
             detail: FileInputDetail? = nil
@@ -2040,7 +2049,6 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
 public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
-    /// The JSON member `image_url`.
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2086,6 +2094,8 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String?
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///
+        /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2094,7 +2104,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         ///
         /// - Parameters:
         ///   - url: The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
-        ///   - detail: Specifies the detail level of the image.
+        ///   - detail: Specifies the detail level of the image. Default: `"auto"`.
         public init(
             url: Swift.String? = nil,
             detail: FileInputDetail? = nil
@@ -2181,11 +2191,10 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
-    /// The JSON member `file_citation`.
     public var fileCitation: MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation?
-    /// The JSON member `start_index`.
+    /// At least 0.
     public var startIndex: Swift.Int?
-    /// The JSON member `end_index`.
+    /// At least 0.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2196,8 +2205,8 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
     ///   - fileCitation: The JSON member `file_citation`.
-    ///   - startIndex: The JSON member `start_index`.
-    ///   - endIndex: The JSON member `end_index`.
+    ///   - startIndex: At least 0.
+    ///   - endIndex: At least 0.
     public init(
         index: Swift.Int,
         text: Swift.String? = nil,
@@ -2294,11 +2303,10 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
-    /// The JSON member `file_path`.
     public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue?
-    /// The JSON member `start_index`.
+    /// At least 0.
     public var startIndex: Swift.Int?
-    /// The JSON member `end_index`.
+    /// At least 0.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2309,8 +2317,8 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
     ///   - filePath: The JSON member `file_path`.
-    ///   - startIndex: The JSON member `start_index`.
-    ///   - endIndex: The JSON member `end_index`.
+    ///   - startIndex: At least 0.
+    ///   - endIndex: At least 0.
     public init(
         index: Swift.Int,
         text: Swift.String? = nil,
@@ -3417,7 +3425,6 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
 public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `message_creation`.
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3872,6 +3879,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         public var name: Swift.String?
         /// The arguments passed to the function.
         public var arguments: Swift.String?
+        /// The output of the function. This will be `null` if the outputs have not been [submitted](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) yet.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3881,7 +3889,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
-        ///   - output: The JSON member `output`.
+        ///   - output: The output of the function.
         public init(
             name: Swift.String? = nil,
             arguments: Swift.String? = nil,
@@ -3913,87 +3921,6 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
             try container.encodeIfPresent(self.name, forKey: "name")
             try container.encodeIfPresent(self.arguments, forKey: "arguments")
             try container.encodeIfPresent(self.output, forKey: "output")
-        }
-    }
-}
-
-/// Details of the tool call.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
-public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
-    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
-    ///
-    /// - Parameters:
-    ///   - toolCalls: An array of tool calls the run step was involved in.
-    public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
-        self.toolCalls = toolCalls
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "tool_calls", required: true)
-        self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_calls", forKey: "type")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
-        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
-        /// Selected when `type` is `file_search`.
-        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
-        /// Selected when `type` is `function`.
-        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "code_interpreter":
-                self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
-            case "file_search":
-                self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
-            case "function":
-                self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .codeInterpreter(let value): try value.encode(to: encoder)
-            case .fileSearch(let value): try value.encode(to: encoder)
-            case .function(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
         }
     }
 }

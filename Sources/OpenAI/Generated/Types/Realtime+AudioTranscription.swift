@@ -13,6 +13,8 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     /// will improve accuracy and latency.
     public var language: Swift.String?
     /// Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe` and `gpt-live-transcribe`.
+    ///
+    /// At least 1 item.
     public var languages: [Swift.String]?
     /// Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe` and `gpt-live-transcribe`.
     public var keywords: [Swift.String]?
@@ -34,7 +36,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - model: The model to use for transcription.
     ///   - language: The language of the input audio.
-    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. At least 1 item.
     ///   - keywords: Words or phrases to guide transcription of the input audio.
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - delay: Controls how long the model waits before emitting transcription text.
@@ -128,6 +130,8 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     /// The language of the input audio.
     public var language: Swift.String?
     /// The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///
+    /// At least 1 item.
     public var languages: [Swift.String]?
     /// The prompt configured for input audio transcription, when present.
     public var prompt: Swift.String?
@@ -139,7 +143,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     /// - Parameters:
     ///   - model: The model used for transcription.
     ///   - language: The language of the input audio.
-    ///   - languages: The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///   - languages: The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. At least 1 item.
     ///   - prompt: The prompt configured for input audio transcription, when present.
     public init(
         model: AudioTranscriptionResponse.ModelValue? = nil,
@@ -267,12 +271,18 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var authorization: Swift.String?
     /// Optional description of the MCP server, used to provide more context.
     public var serverDescription: Swift.String?
+    /// Optional HTTP headers to send to the MCP server. Use for authentication
+    /// or other purposes.
     public var headers: [Swift.String: Swift.String]?
-    /// The JSON member `allowed_tools`.
+    /// List of allowed tool names or a filter object.
     public var allowedTools: MCPTool.AllowedTools?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
-    /// The JSON member `require_approval`.
+    /// Specify which of the MCP server's tools require approval.
+    ///
+    /// Default: `"always"`.
     public var requireApproval: MCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
@@ -288,10 +298,10 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
     ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - headers: The JSON member `headers`.
-    ///   - allowedTools: The JSON member `allowed_tools`.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    ///   - requireApproval: The JSON member `require_approval`.
+    ///   - headers: Optional HTTP headers to send to the MCP server.
+    ///   - allowedTools: List of allowed tool names or a filter object.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
+    ///   - requireApproval: Specify which of the MCP server's tools require approval. Default: `"always"`.
     ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
     public init(
         serverLabel: Swift.String,
@@ -634,7 +644,11 @@ public struct NoiseReductionType: OpenEnum {
 public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
+    /// Optional version of the prompt template.
     public var version: Swift.String?
+    /// Optional map of values to substitute in for variables in your
+    /// prompt. The substitution values can either be strings, or other
+    /// Response input types like images or files.
     public var variables: ResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -643,8 +657,8 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
-    ///   - version: The JSON member `version`.
-    ///   - variables: The JSON member `variables`.
+    ///   - version: Optional version of the prompt template.
+    ///   - variables: Optional map of values to substitute in for variables in your prompt.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,
@@ -833,6 +847,8 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemCreate`.
 public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// The ID of the preceding item after which the new item will be inserted.
     /// If not set, the new item will be appended to the end of the conversation.
@@ -849,7 +865,7 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
     ///
     /// - Parameters:
     ///   - item: A single item within a Realtime conversation.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     ///   - previousItemID: The ID of the preceding item after which the new item will be inserted.
     public init(
         item: RealtimeConversationItem,

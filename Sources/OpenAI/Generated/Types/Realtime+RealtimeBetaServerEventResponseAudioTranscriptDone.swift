@@ -667,6 +667,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     public var outputIndex: Swift.Int
     /// The JSON-encoded arguments delta.
     public var delta: Swift.String
+    /// If present, indicates the delta text was obfuscated.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -679,7 +680,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     ///   - itemID: The ID of the MCP tool call item.
     ///   - outputIndex: The index of the output item in the response.
     ///   - delta: The JSON-encoded arguments delta.
-    ///   - obfuscation: The JSON member `obfuscation`.
+    ///   - obfuscation: If present, indicates the delta text was obfuscated.
     public init(
         eventID: Swift.String,
         responseID: Swift.String,
@@ -1671,6 +1672,8 @@ public enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownCaseRepres
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemCreate`.
 public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// The ID of the preceding item after which the new item will be inserted. If not set, the new item will be appended to the end of the conversation.
     ///
@@ -1687,7 +1690,7 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
     ///
     /// - Parameters:
     ///   - item: A single item within a Realtime conversation.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     ///   - previousItemID: The ID of the preceding item after which the new item will be inserted.
     public init(
         item: RealtimeConversationItem,
@@ -1733,6 +1736,8 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemDelete`.
 public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// The ID of the item to delete.
     public var itemID: Swift.String
@@ -1743,7 +1748,7 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item to delete.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         itemID: Swift.String,
         eventID: Swift.String? = nil
@@ -1784,6 +1789,8 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemRetrieve`.
 public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
@@ -1794,7 +1801,7 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item to retrieve.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         itemID: Swift.String,
         eventID: Swift.String? = nil
@@ -1842,6 +1849,8 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemTruncate`.
 public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// The ID of the assistant message item to truncate. Only assistant message
     /// items can be truncated.
@@ -1861,7 +1870,7 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
     ///   - itemID: The ID of the assistant message item to truncate.
     ///   - contentIndex: The index of the content part to truncate.
     ///   - audioEndMs: Inclusive duration up to which audio is truncated, in milliseconds.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         itemID: Swift.String,
         contentIndex: Swift.Int,
@@ -1919,6 +1928,8 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferAppend`.
 public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// Base64-encoded audio bytes. This must be in the format specified by the
     /// `input_audio_format` field in the session configuration.
@@ -1930,7 +1941,7 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
     ///
     /// - Parameters:
     ///   - audio: Base64-encoded audio bytes.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         audio: Swift.String,
         eventID: Swift.String? = nil
@@ -1969,6 +1980,8 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferClear`.
 public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1976,7 +1989,7 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
     /// Creates a new `RealtimeClientEventInputAudioBufferClear`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
@@ -2010,6 +2023,8 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferCommit`.
 public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2017,7 +2032,7 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
     /// Creates a new `RealtimeClientEventInputAudioBufferCommit`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }

@@ -13,6 +13,8 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCancel`.
 public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// A specific response ID to cancel - if not provided, will cancel an
     /// in-progress response in the default conversation.
@@ -23,7 +25,7 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
     /// Creates a new `RealtimeClientEventResponseCancel`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     ///   - responseID: A specific response ID to cancel - if not provided, will cancel an in-progress response in the default conversation.
     public init(
         eventID: Swift.String? = nil,
@@ -86,6 +88,8 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCreate`.
 public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// Create a new Realtime response with these parameters
     public var response: RealtimeResponseCreateParams?
@@ -95,7 +99,7 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
     /// Creates a new `RealtimeClientEventResponseCreate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     ///   - response: Create a new Realtime response with these parameters
     public init(
         eventID: Swift.String? = nil,
@@ -142,6 +146,8 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate`.
 public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event. This is an arbitrary string that a client may assign. It will be passed back if there is an error with the event, but the corresponding `session.updated` event will not include it.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// Update the Realtime session. Choose either a realtime
     /// session or a transcription session.
@@ -153,7 +159,7 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - session: Update the Realtime session.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         session: RealtimeClientEventSessionUpdate.Session,
         eventID: Swift.String? = nil
@@ -790,6 +796,8 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         /// Base64-encoded image bytes (for `input_image`) as a data URI. For example `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA...`. Supported formats are PNG and JPEG.
         public var imageURL: Swift.String?
         /// The detail level of the image (for `input_image`). `auto` will default to `high`.
+        ///
+        /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// Transcript of the audio (for `input_audio`). This is not sent to the model, but will be attached to the message item for reference.
         public var transcript: Swift.String?
@@ -803,7 +811,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         ///   - type: The content type (`input_text`, `input_audio`, or `input_image`).
         ///   - audio: Base64-encoded audio bytes (for `input_audio`), these will be parsed as the format specified in the session input audio type configuration.
         ///   - imageURL: Base64-encoded image bytes (for `input_image`) as a data URI.
-        ///   - detail: The detail level of the image (for `input_image`).
+        ///   - detail: The detail level of the image (for `input_image`). Default: `"auto"`.
         ///   - transcript: Transcript of the audio (for `input_audio`).
         public init(
             text: Swift.String? = nil,
@@ -1182,6 +1190,8 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/expires_after`.
     public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        ///
+        /// Default: `600`. At least 10, at most 7200.
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1189,7 +1199,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
-        ///   - seconds: The number of seconds from the anchor point to the expiration.
+        ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
         public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
         }
@@ -1492,6 +1502,7 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1502,7 +1513,7 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     ///   - id: The unique ID of the approval response.
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
-    ///   - reason: The JSON member `reason`.
+    ///   - reason: Optional reason for the decision.
     public init(
         id: Swift.String,
         approvalRequestID: Swift.String,
@@ -1652,9 +1663,11 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
-    /// The JSON member `approval_request_id`.
+    /// The ID of an associated approval request, if any.
     public var approvalRequestID: Swift.String?
+    /// The output from the tool call.
     public var output: Swift.String?
+    /// The error from the tool call, if any.
     public var error: RealtimeMCPToolCall.ErrorValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1666,9 +1679,9 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     ///   - serverLabel: The label of the MCP server running the tool.
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
-    ///   - approvalRequestID: The JSON member `approval_request_id`.
-    ///   - output: The JSON member `output`.
-    ///   - error: The JSON member `error`.
+    ///   - approvalRequestID: The ID of an associated approval request, if any.
+    ///   - output: The output from the tool call.
+    ///   - error: The error from the tool call, if any.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -1848,6 +1861,8 @@ public struct RealtimeMcphttpError: Codable, Equatable, Sendable, SpecDeviationR
 public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Constrains effort on reasoning for reasoning-capable Realtime models such as
     /// `gpt-realtime-2`.
+    ///
+    /// Default: `"low"`.
     public var effort: RealtimeReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1855,7 +1870,7 @@ public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `RealtimeReasoning`.
     ///
     /// - Parameters:
-    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as `gpt-realtime-2`.
+    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as `gpt-realtime-2`. Default: `"low"`.
     public init(effort: RealtimeReasoningEffort? = nil) {
         self.effort = effort
     }
@@ -1922,6 +1937,12 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public var statusDetails: RealtimeResponse.StatusDetails?
     /// The list of output items generated by the response.
     public var output: [RealtimeConversationItem]?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// Configuration for audio output.
     public var audio: RealtimeResponse.Audio?
@@ -1954,7 +1975,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
     ///   - statusDetails: Additional details about the status.
     ///   - output: The list of output items generated by the response.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     ///   - audio: Configuration for audio output.
     ///   - usage: Usage statistics for the Response, this will correspond to billing.
     ///   - conversationID: Which conversation the response is added to, determined by the `conversation` field in the `response.create` event.
@@ -2248,6 +2269,8 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
             /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
             /// best quality.
+            ///
+            /// Default: `"alloy"`.
             public var voice: VoiceIDsShared?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2256,7 +2279,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond.
+            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsShared? = nil
@@ -2604,6 +2627,8 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     public var tools: [RealtimeResponseCreateParams.ToolValue]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
+    ///
+    /// Default: `"auto"`.
     public var toolChoice: RealtimeResponseCreateParams.ToolChoiceValue?
     /// Whether the model may call multiple tools in parallel. Only supported by
     /// reasoning Realtime models such as `gpt-realtime-2`.
@@ -2621,7 +2646,15 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// conversation. Set this to `none` to create an out-of-band response which
     /// will not add items to default conversation.
     public var conversation: RealtimeResponseCreateParams.Conversation?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// Input items to include in the prompt for the model. Using this field
     /// creates a new context for this Response instead of using the default
@@ -2638,15 +2671,15 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     ///   - input: Input items to include in the prompt for the model.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools.
+    ///   - toolChoice: How the model chooses tools. Default: `"auto"`.
     ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
     ///   - audio: Configuration for audio input and output.
     ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - conversation: Controls which conversation the response is added to.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         input: [RealtimeConversationItem]? = nil,
         instructions: Swift.String? = nil,
@@ -2775,6 +2808,8 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
             /// an `id`, for example `{ "id": "voice_1234" }`. Voice cannot be changed
             /// during the session once the model has responded with audio at least once.
             /// We recommend `marin` and `cedar` for best quality.
+            ///
+            /// Default: `"alloy"`.
             public var voice: VoiceIDsOrCustomVoice?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2783,7 +2818,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond.
+            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsOrCustomVoice? = nil
@@ -3332,7 +3367,8 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
 public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
+    /// The ID of the item that precedes this one, if any. This is used to
+    /// maintain ordering when items are inserted.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -3344,7 +3380,7 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The JSON member `previous_item_id`.
+    ///   - previousItemID: The ID of the item that precedes this one, if any.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -3395,7 +3431,9 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
 public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
+    /// The ID of the preceding item in the Conversation context, allows the
+    /// client to understand the order of the conversation. Can be `null` if the
+    /// item has no predecessor.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -3407,7 +3445,7 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Se
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The JSON member `previous_item_id`.
+    ///   - previousItemID: The ID of the preceding item in the Conversation context, allows the client to understand the order of the conversation.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -3502,7 +3540,8 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Se
 public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
+    /// The ID of the item that precedes this one, if any. This is used to
+    /// maintain ordering when items are inserted.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -3514,7 +3553,7 @@ public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Senda
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The JSON member `previous_item_id`.
+    ///   - previousItemID: The ID of the item that precedes this one, if any.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -3574,6 +3613,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     public var transcript: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     public var languages: [TranscriptionLanguage]?
+    /// The log probabilities of the transcription.
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     public var usage: RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage
@@ -3589,7 +3629,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     ///   - transcript: The transcribed text.
     ///   - usage: Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     ///   - languages: The languages detected in the audio.
-    ///   - logprobs: The JSON member `logprobs`.
+    ///   - logprobs: The log probabilities of the transcription.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -3693,6 +3733,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     public var contentIndex: Swift.Int?
     /// The text delta.
     public var delta: Swift.String?
+    /// The log probabilities of the transcription. These can be enabled by configurating the session with `"include": ["item.input_audio_transcription.logprobs"]`. Each entry in the array corresponds a log probability of which token would be selected for this chunk of transcription. This can help to identify if it was possible there were multiple valid options for a given chunk of transcription.
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3704,7 +3745,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     ///   - itemID: The ID of the item containing the audio that is being transcribed.
     ///   - contentIndex: The index of the content part in the item's content array.
     ///   - delta: The text delta.
-    ///   - logprobs: The JSON member `logprobs`.
+    ///   - logprobs: The log probabilities of the transcription.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,

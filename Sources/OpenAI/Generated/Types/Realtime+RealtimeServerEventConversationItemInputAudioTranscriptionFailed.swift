@@ -388,11 +388,13 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
     public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
+        /// Error code, if any.
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String
+        /// Parameter related to the error, if any.
         public var param: Swift.String?
-        /// The JSON member `event_id`.
+        /// The event_id of the client event that caused the error, if applicable.
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -402,9 +404,9 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         /// - Parameters:
         ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
         ///   - message: A human-readable error message.
-        ///   - code: The JSON member `code`.
-        ///   - param: The JSON member `param`.
-        ///   - eventID: The JSON member `event_id`.
+        ///   - code: Error code, if any.
+        ///   - param: Parameter related to the error, if any.
+        ///   - eventID: The event_id of the client event that caused the error, if applicable.
         public init(
             type: Swift.String,
             message: Swift.String,
@@ -497,7 +499,8 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
 public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The JSON member `previous_item_id`.
+    /// The ID of the preceding item after which the new item will be inserted.
+    /// Can be `null` if the item has no predecessor.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
@@ -509,7 +512,7 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - itemID: The ID of the user message item that will be created.
-    ///   - previousItemID: The JSON member `previous_item_id`.
+    ///   - previousItemID: The ID of the preceding item after which the new item will be inserted.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,

@@ -595,6 +595,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     public var outputIndex: Swift.Int
     /// The JSON-encoded arguments delta.
     public var delta: Swift.String
+    /// If present, indicates the delta text was obfuscated.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -607,7 +608,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     ///   - itemID: The ID of the MCP tool call item.
     ///   - outputIndex: The index of the output item in the response.
     ///   - delta: The JSON-encoded arguments delta.
-    ///   - obfuscation: The JSON member `obfuscation`.
+    ///   - obfuscation: If present, indicates the delta text was obfuscated.
     public init(
         eventID: Swift.String,
         responseID: Swift.String,
@@ -1431,13 +1432,24 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
     /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
     /// single channel (mono), and little-endian byte order.
+    ///
+    /// Default: `"pcm16"`.
     public var inputAudioFormat: RealtimeSession.InputAudioFormat?
     /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
     /// For `pcm16`, output audio is sampled at a rate of 24kHz.
+    ///
+    /// Default: `"pcm16"`.
     public var outputAudioFormat: RealtimeSession.OutputAudioFormat?
-    /// The JSON member `input_audio_transcription`.
+    /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
     public var inputAudioTranscription: AudioTranscriptionResponse?
-    /// The JSON member `turn_detection`.
+    /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
+    ///
+    /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    ///
+    /// Semantic VAD is more advanced and uses a turn detection model (in conjunction with VAD) to semantically estimate whether the user has finished speaking, then dynamically sets a timeout based on this probability. For example, if user audio trails off with "uhhm", the model will score a low probability of turn end and wait longer for the user to continue speaking. This can be useful for more natural conversations, but may have a higher latency.
+    ///
+    /// For `gpt-realtime-whisper` transcription sessions, turn detection must be
+    /// set to `null`; VAD is not supported.
     public var turnDetection: RealtimeTurnDetection?
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
     /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
@@ -1446,14 +1458,25 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// The speed of the model's spoken response. 1.0 is the default speed. 0.25 is
     /// the minimum speed. 1.5 is the maximum speed. This value can only be changed
     /// in between model turns, not while a response is in progress.
+    ///
+    /// Default: `1`. At least 0.25, at most 1.5.
     public var speed: Swift.Double?
+    /// Configuration options for tracing. Set to null to disable tracing. Once
+    /// tracing is enabled for a session, the configuration cannot be modified.
+    ///
+    /// `auto` will create a trace for the session with default values for the
+    /// workflow name, group id, and metadata.
     public var tracing: RealtimeSession.Tracing?
     /// Tools (functions) available to the model.
     public var tools: [RealtimeFunctionTool]?
     /// How the model chooses tools. Options are `auto`, `none`, `required`, or
     /// specify a function.
+    ///
+    /// Default: `"auto"`.
     public var toolChoice: Swift.String?
     /// Sampling temperature for the model, limited to [0.6, 1.2]. For audio models a temperature of 0.8 is highly recommended for best performance.
+    ///
+    /// Default: `0.8`.
     public var temperature: Swift.Double?
     /// Maximum number of output tokens for a single assistant response,
     /// inclusive of tool calls. Provide an integer between 1 and 4096 to
@@ -1464,7 +1487,11 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
+    /// Additional fields to include in server outputs.
+    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1475,22 +1502,22 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - toolChoice: How the model chooses tools. Default: `"auto"`.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2]. Default: `0.8`.
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
     ///   - modalities: The set of modalities the model can respond with.
     ///   - voice: The voice the model uses to respond.
-    ///   - inputAudioFormat: The format of input audio.
-    ///   - outputAudioFormat: The format of output audio.
-    ///   - inputAudioTranscription: The JSON member `input_audio_transcription`.
-    ///   - turnDetection: The JSON member `turn_detection`.
+    ///   - inputAudioFormat: The format of input audio. Default: `"pcm16"`.
+    ///   - outputAudioFormat: The format of output audio. Default: `"pcm16"`.
+    ///   - inputAudioTranscription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
+    ///   - turnDetection: Configuration for turn detection, ether Server VAD or Semantic VAD.
     ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
-    ///   - speed: The speed of the model's spoken response.
-    ///   - tracing: The JSON member `tracing`.
+    ///   - speed: The speed of the model's spoken response. Default: `1`. At least 0.25, at most 1.5.
+    ///   - tracing: Configuration options for tracing.
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - include: The JSON member `include`.
+    ///   - prompt: Reference to a prompt template and its variables.
+    ///   - include: Additional fields to include in server outputs.
     public init(
         model: RealtimeSession.ModelValue? = nil,
         instructions: Swift.String? = nil,
@@ -1934,6 +1961,8 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// The speed of the model's spoken response. 1.0 is the default speed. 0.25 is
     /// the minimum speed. 1.5 is the maximum speed. This value can only be changed
     /// in between model turns, not while a response is in progress.
+    ///
+    /// Default: `1`. At least 0.25, at most 1.5.
     public var speed: Swift.Double?
     /// Configuration options for tracing. Set to null to disable tracing. Once
     /// tracing is enabled for a session, the configuration cannot be modified.
@@ -1965,6 +1994,8 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1982,12 +2013,12 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///   - inputAudioFormat: The format of input audio.
     ///   - outputAudioFormat: The format of output audio.
     ///   - inputAudioTranscription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
-    ///   - speed: The speed of the model's spoken response.
+    ///   - speed: The speed of the model's spoken response. Default: `1`. At least 0.25, at most 1.5.
     ///   - tracing: Configuration options for tracing.
     ///   - turnDetection: Configuration for turn detection.
     ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         clientSecret: RealtimeSessionCreateRequest.ClientSecret,
         instructions: Swift.String? = nil,
@@ -2452,6 +2483,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     public var tools: [RealtimeSessionCreateRequestGa.ToolValue]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
+    ///
+    /// Default: `"auto"`.
     public var toolChoice: RealtimeSessionCreateRequestGa.ToolChoiceValue?
     /// Whether the model may call multiple tools in parallel. Only supported by
     /// reasoning Realtime models such as `gpt-realtime-2`.
@@ -2471,6 +2504,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2481,7 +2516,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools.
+    ///   - toolChoice: How the model chooses tools. Default: `"auto"`.
     ///   - outputModalities: The set of modalities the model can respond with.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
@@ -2490,7 +2525,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         model: RealtimeSessionCreateRequestGa.ModelValue? = nil,
         instructions: Swift.String? = nil,
@@ -2702,7 +2737,14 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction?
-            /// The JSON member `turn_detection`.
+            /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
+            ///
+            /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+            ///
+            /// Semantic VAD is more advanced and uses a turn detection model (in conjunction with VAD) to semantically estimate whether the user has finished speaking, then dynamically sets a timeout based on this probability. For example, if user audio trails off with "uhhm", the model will score a low probability of turn end and wait longer for the user to continue speaking. This can be useful for more natural conversations, but may have a higher latency.
+            ///
+            /// For `gpt-realtime-whisper` transcription sessions, turn detection must be
+            /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2713,7 +2755,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             ///   - format: The format of the input audio.
             ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
             ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: The JSON member `turn_detection`.
+            ///   - turnDetection: Configuration for turn detection, ether Server VAD or Semantic VAD.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,
@@ -2801,12 +2843,16 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             /// an `id`, for example `{ "id": "voice_1234" }`. Voice cannot be changed
             /// during the session once the model has responded with audio at least once.
             /// We recommend `marin` and `cedar` for best quality.
+            ///
+            /// Default: `"alloy"`.
             public var voice: VoiceIDsOrCustomVoice?
             /// The speed of the model's spoken response as a multiple of the original speed.
             /// 1.0 is the default speed. 0.25 is the minimum speed. 1.5 is the maximum speed. This value can only be changed in between model turns, not while a response is in progress.
             ///
             /// This parameter is a post-processing adjustment to the audio after it is generated, it's
             /// also possible to prompt the model to speak faster or slower.
+            ///
+            /// Default: `1`. At least 0.25, at most 1.5.
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2815,8 +2861,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond.
-            ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
+            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
+            ///   - speed: The speed of the model's spoken response as a multiple of the original speed. Default: `1`. At least 0.25, at most 1.5.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsOrCustomVoice? = nil,
@@ -3388,9 +3434,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 /// Type of turn detection, only `server_vad` is currently supported.
                 public var type: Swift.String?
                 public var threshold: Swift.Double?
-                /// The JSON member `prefix_padding_ms`.
                 public var prefixPaddingMs: Swift.Int?
-                /// The JSON member `silence_duration_ms`.
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()

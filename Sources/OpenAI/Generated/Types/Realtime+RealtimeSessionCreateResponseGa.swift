@@ -30,11 +30,18 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
+    /// Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces). Set to null to disable tracing. Once
+    /// tracing is enabled for a session, the configuration cannot be modified.
+    ///
+    /// `auto` will create a trace for the session with default values for the
+    /// workflow name, group id, and metadata.
     public var tracing: RealtimeSessionCreateResponseGa.Tracing?
     /// Tools available to the model.
     public var tools: [RealtimeSessionCreateResponseGa.ToolValue]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
+    ///
+    /// Default: `"auto"`.
     public var toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue?
     /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     public var reasoning: RealtimeReasoning?
@@ -51,6 +58,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -62,16 +71,16 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///   - model: The Realtime model used for this session.
     ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools.
+    ///   - toolChoice: How the model chooses tools. Default: `"auto"`.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
     ///   - outputModalities: The set of modalities the model can respond with.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
-    ///   - tracing: The JSON member `tracing`.
+    ///   - tracing: Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces).
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         id: Swift.String,
         model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
@@ -289,7 +298,14 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
-            /// The JSON member `turn_detection`.
+            /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
+            ///
+            /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+            ///
+            /// Semantic VAD is more advanced and uses a turn detection model (in conjunction with VAD) to semantically estimate whether the user has finished speaking, then dynamically sets a timeout based on this probability. For example, if user audio trails off with "uhhm", the model will score a low probability of turn end and wait longer for the user to continue speaking. This can be useful for more natural conversations, but may have a higher latency.
+            ///
+            /// For `gpt-realtime-whisper` transcription sessions, turn detection must be
+            /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -300,7 +316,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             ///   - format: The format of the input audio.
             ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
             ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: The JSON member `turn_detection`.
+            ///   - turnDetection: Configuration for turn detection, ether Server VAD or Semantic VAD.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscriptionResponse? = nil,
@@ -387,12 +403,16 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
             /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
             /// best quality.
+            ///
+            /// Default: `"alloy"`.
             public var voice: VoiceIDsShared?
             /// The speed of the model's spoken response as a multiple of the original speed.
             /// 1.0 is the default speed. 0.25 is the minimum speed. 1.5 is the maximum speed. This value can only be changed in between model turns, not while a response is in progress.
             ///
             /// This parameter is a post-processing adjustment to the audio after it is generated, it's
             /// also possible to prompt the model to speak faster or slower.
+            ///
+            /// Default: `1`. At least 0.25, at most 1.5.
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -401,8 +421,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond.
-            ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
+            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
+            ///   - speed: The speed of the model's spoken response as a multiple of the original speed. Default: `1`. At least 0.25, at most 1.5.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsShared? = nil,
@@ -684,6 +704,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
     /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
     /// single channel (mono), and little-endian byte order.
+    ///
+    /// Default: `"pcm16"`.
     public var inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat?
     /// Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
     public var inputAudioTranscription: AudioTranscription?
@@ -698,7 +720,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     /// - Parameters:
     ///   - turnDetection: Configuration for turn detection.
     ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
-    ///   - inputAudioFormat: The format of input audio.
+    ///   - inputAudioFormat: The format of input audio. Default: `"pcm16"`.
     ///   - inputAudioTranscription: Configuration for input audio transcription.
     ///   - include: The set of items to include in the transcription.
     public init(
@@ -956,7 +978,14 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
-            /// The JSON member `turn_detection`.
+            /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
+            ///
+            /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+            ///
+            /// Semantic VAD is more advanced and uses a turn detection model (in conjunction with VAD) to semantically estimate whether the user has finished speaking, then dynamically sets a timeout based on this probability. For example, if user audio trails off with "uhhm", the model will score a low probability of turn end and wait longer for the user to continue speaking. This can be useful for more natural conversations, but may have a higher latency.
+            ///
+            /// For `gpt-realtime-whisper` transcription sessions, turn detection must be
+            /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -967,7 +996,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
             ///   - format: The JSON member `format`.
             ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
             ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: The JSON member `turn_detection`.
+            ///   - turnDetection: Configuration for turn detection, ether Server VAD or Semantic VAD.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,

@@ -23,6 +23,8 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventInputAudioBufferAppend`.
 public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// Base64-encoded 24 kHz PCM16 mono audio bytes.
     public var audio: Swift.String
@@ -33,7 +35,7 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
     ///
     /// - Parameters:
     ///   - audio: Base64-encoded 24 kHz PCM16 mono audio bytes.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         audio: Swift.String,
         eventID: Swift.String? = nil
@@ -73,6 +75,8 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionClose`.
 public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -80,7 +84,7 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
     /// Creates a new `RealtimeTranslationClientEventSessionClose`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
@@ -114,6 +118,8 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionUpdate`.
 public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
+    ///
+    /// At most 512 characters.
     public var eventID: Swift.String?
     /// Translation session fields to update. The session `type` and `model` are set
     /// at creation and cannot be changed with `session.update`.
@@ -125,7 +131,7 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
     ///
     /// - Parameters:
     ///   - session: Translation session fields to update.
-    ///   - eventID: Optional client-generated ID used to identify this event.
+    ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(
         session: RealtimeTranslationSessionUpdateRequest,
         eventID: Swift.String? = nil
@@ -215,6 +221,8 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
     public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        ///
+        /// Default: `600`. At least 10, at most 7200.
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -222,7 +230,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
-        ///   - seconds: The number of seconds from the anchor point to the expiration.
+        ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
         public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
         }
@@ -483,7 +491,10 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     public var eventID: Swift.String
     /// Append-only source-language transcript text.
     public var delta: Swift.String
-    /// The JSON member `elapsed_ms`.
+    /// Timing metadata for stream alignment, derived from the translation frame
+    /// when available. It advances in 200 ms increments, but multiple transcript
+    /// deltas may share the same `elapsed_ms`. Treat it as alignment metadata,
+    /// not a unique transcript-delta identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -493,7 +504,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - delta: Append-only source-language transcript text.
-    ///   - elapsedMs: The JSON member `elapsed_ms`.
+    ///   - elapsedMs: Timing metadata for stream alignment, derived from the translation frame when available.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -541,10 +552,16 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
     /// Base64-encoded translated audio data.
     public var delta: Swift.String
     /// Sample rate of the audio delta.
+    ///
+    /// Default: `24000`.
     public var sampleRate: Swift.Int?
     /// Number of audio channels.
+    ///
+    /// Default: `1`.
     public var channels: Swift.Int?
-    /// The JSON member `elapsed_ms`.
+    /// Timing metadata for stream alignment, derived from the translation frame
+    /// when available. Treat `elapsed_ms` as alignment metadata, not a unique
+    /// event identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -554,9 +571,9 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - delta: Base64-encoded translated audio data.
-    ///   - sampleRate: Sample rate of the audio delta.
-    ///   - channels: Number of audio channels.
-    ///   - elapsedMs: The JSON member `elapsed_ms`.
+    ///   - sampleRate: Sample rate of the audio delta. Default: `24000`.
+    ///   - channels: Number of audio channels. Default: `1`.
+    ///   - elapsedMs: Timing metadata for stream alignment, derived from the translation frame when available.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -614,7 +631,10 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     public var eventID: Swift.String
     /// Append-only transcript text for the translated output audio.
     public var delta: Swift.String
-    /// The JSON member `elapsed_ms`.
+    /// Timing metadata for stream alignment, derived from the translation frame
+    /// when available. It advances in 200 ms increments, but multiple transcript
+    /// deltas may share the same `elapsed_ms`. Treat it as alignment metadata,
+    /// not a unique transcript-delta identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -624,7 +644,7 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - delta: Append-only transcript text for the translated output audio.
-    ///   - elapsedMs: The JSON member `elapsed_ms`.
+    ///   - elapsedMs: Timing metadata for stream alignment, derived from the translation frame when available.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -816,8 +836,11 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
         public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// Optional source-language transcription. When configured, the server emits
+            /// `session.input_transcript.delta` events. Translation itself still runs from
+            /// the input audio stream.
             public var transcription: RealtimeTranslationSession.Audio.Input.Transcription?
-            /// The JSON member `noise_reduction`.
+            /// Optional input noise reduction.
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -825,8 +848,8 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - transcription: The JSON member `transcription`.
-            ///   - noiseReduction: The JSON member `noise_reduction`.
+            ///   - transcription: Optional source-language transcription.
+            ///   - noiseReduction: Optional input noise reduction.
             public init(
                 transcription: RealtimeTranslationSession.Audio.Input.Transcription? = nil,
                 noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction? = nil
@@ -1057,8 +1080,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
         public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// Optional source-language transcription. When configured, the server emits
+            /// `session.input_transcript.delta` events. Translation itself still runs from
+            /// the input audio stream.
             public var transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription?
-            /// The JSON member `noise_reduction`.
+            /// Optional input noise reduction. Set to `null` to disable it.
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1066,8 +1092,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - transcription: The JSON member `transcription`.
-            ///   - noiseReduction: The JSON member `noise_reduction`.
+            ///   - transcription: Optional source-language transcription.
+            ///   - noiseReduction: Optional input noise reduction.
             public init(
                 transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription? = nil,
                 noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction? = nil
@@ -1288,8 +1314,11 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
         public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// Optional source-language transcription. When configured, the server emits
+            /// `session.input_transcript.delta` events. Translation itself still runs from
+            /// the input audio stream.
             public var transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription?
-            /// The JSON member `noise_reduction`.
+            /// Optional input noise reduction. Set to `null` to disable it.
             public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1297,8 +1326,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - transcription: The JSON member `transcription`.
-            ///   - noiseReduction: The JSON member `noise_reduction`.
+            ///   - transcription: Optional source-language transcription.
+            ///   - noiseReduction: Optional input noise reduction.
             public init(
                 transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription? = nil,
                 noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction? = nil
@@ -1492,6 +1521,8 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
     /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1`.
     public struct RetentionRatioTruncation: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
+        ///
+        /// At least 0, at most 1.
         public var retentionRatio: Swift.Double
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
         public var tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits?
@@ -1501,7 +1532,7 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
         /// Creates a new `RetentionRatioTruncation`.
         ///
         /// - Parameters:
-        ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit.
+        ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. At least 0, at most 1.
         ///   - tokenLimits: Optional custom token limits for this truncation strategy.
         public init(
             retentionRatio: Swift.Double,
@@ -1539,6 +1570,8 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
         /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1/properties/token_limits`.
         public struct TokenLimits: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
+            ///
+            /// At least 0.
             public var postInstructions: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1546,7 +1579,7 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
             /// Creates a new `TokenLimits`.
             ///
             /// - Parameters:
-            ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions).
+            ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions). At least 0.
             public init(postInstructions: Swift.Int? = nil) {
                 self.postInstructions = postInstructions
             }
@@ -1636,13 +1669,29 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         /// Whether or not to automatically generate a response when a VAD stop event occurs. If `interrupt_response` is set to `false` this may fail to create a response if the model is already responding.
         ///
         /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
+        ///
+        /// Default: `true`.
         public var createResponse: Swift.Bool?
         /// Whether or not to automatically interrupt (cancel) any ongoing response with output to the default
         /// conversation (i.e. `conversation` of `auto`) when a VAD start event occurs. If `true` then the response will be cancelled, otherwise it will continue until complete.
         ///
         /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
+        ///
+        /// Default: `true`.
         public var interruptResponse: Swift.Bool?
-        /// The JSON member `idle_timeout_ms`.
+        /// Optional timeout after which a model response will be triggered automatically. This is
+        /// useful for situations in which a long pause from the user is unexpected, such as a phone
+        /// call. The model will effectively prompt the user to continue the conversation based
+        /// on the current context.
+        ///
+        /// The timeout value will be applied after the last model response's audio has finished playing,
+        /// i.e. it's set to the `response.done` time plus audio playback duration.
+        ///
+        /// An `input_audio_buffer.timeout_triggered` event (plus events
+        /// associated with the Response) will be emitted when the timeout is reached.
+        /// Idle timeout is currently only supported for `server_vad` mode.
+        ///
+        /// At least 5000, at most 30000.
         public var idleTimeoutMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1653,9 +1702,9 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         ///   - threshold: Used only for `server_vad` mode.
         ///   - prefixPaddingMs: Used only for `server_vad` mode.
         ///   - silenceDurationMs: Used only for `server_vad` mode.
-        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs.
-        ///   - interruptResponse: Whether or not to automatically interrupt (cancel) any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
-        ///   - idleTimeoutMs: The JSON member `idle_timeout_ms`.
+        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs. Default: `true`.
+        ///   - interruptResponse: Whether or not to automatically interrupt (cancel) any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs. Default: `true`.
+        ///   - idleTimeoutMs: Optional timeout after which a model response will be triggered automatically. At least 5000, at most 30000.
         public init(
             threshold: Swift.Double? = nil,
             prefixPaddingMs: Swift.Int? = nil,
@@ -1709,11 +1758,17 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
     /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/1`.
     public struct SemanticVad: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
+        ///
+        /// Default: `"auto"`.
         public var eagerness: RealtimeTurnDetection.SemanticVad.Eagerness?
         /// Whether or not to automatically generate a response when a VAD stop event occurs.
+        ///
+        /// Default: `true`.
         public var createResponse: Swift.Bool?
         /// Whether or not to automatically interrupt any ongoing response with output to the default
         /// conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
+        ///
+        /// Default: `true`.
         public var interruptResponse: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1721,9 +1776,9 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         /// Creates a new `SemanticVad`.
         ///
         /// - Parameters:
-        ///   - eagerness: Used only for `semantic_vad` mode.
-        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs.
-        ///   - interruptResponse: Whether or not to automatically interrupt any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
+        ///   - eagerness: Used only for `semantic_vad` mode. Default: `"auto"`.
+        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs. Default: `true`.
+        ///   - interruptResponse: Whether or not to automatically interrupt any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs. Default: `true`.
         public init(
             eagerness: RealtimeTurnDetection.SemanticVad.Eagerness? = nil,
             createResponse: Swift.Bool? = nil,

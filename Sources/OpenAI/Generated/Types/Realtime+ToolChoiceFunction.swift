@@ -49,6 +49,7 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
 public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
+    /// The name of the tool to call on the server.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -57,7 +58,7 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The JSON member `name`.
+    ///   - name: The name of the tool to call on the server.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil

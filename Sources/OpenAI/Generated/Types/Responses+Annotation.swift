@@ -57,7 +57,9 @@ public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
 public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -65,7 +67,7 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `ApplyPatchToolParam`.
     ///
     /// - Parameters:
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(allowedCallers: [CallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
     }
@@ -94,14 +96,24 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
 
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
 public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     public var country: Swift.String?
+    /// Free text input for the region of the user, e.g. `California`.
     public var region: Swift.String?
+    /// Free text input for the city of the user, e.g. `San Francisco`.
     public var city: Swift.String?
+    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
+    ///   - region: Free text input for the region of the user, e.g. `California`.
+    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
+    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -147,8 +159,10 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
 public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
+    ///
+    /// At most 50 items.
     public var fileIDs: [Swift.String]?
-    /// The JSON member `memory_limit`.
+    /// The memory limit for the code interpreter container.
     public var memoryLimit: ContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
@@ -158,8 +172,8 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `AutoCodeInterpreterToolParam`.
     ///
     /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The JSON member `memory_limit`.
+    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
+    ///   - memoryLimit: The memory limit for the code interpreter container.
     ///   - networkPolicy: Network access policy for the container.
     public init(
         fileIDs: [Swift.String]? = nil,
@@ -298,7 +312,9 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
 
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
 public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this additional tools item.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
     public var tools: [BetaTool]
@@ -309,8 +325,8 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - tools: A list of additional tools made available at this item.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this additional tools item.
     public init(
         tools: [BetaTool],
         agent: BetaAgentTagParam? = nil,
@@ -499,7 +515,9 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
 public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this agent message item.
     public var id: Swift.String?
     /// The sending agent identity.
     public var author: Swift.String
@@ -516,8 +534,8 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
     ///   - author: The sending agent identity.
     ///   - recipient: The destination agent identity.
     ///   - content: Plaintext, image, or encrypted content sent between agents.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this agent message item.
     public init(
         author: Swift.String,
         recipient: Swift.String,
@@ -852,8 +870,12 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, S
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperationParam`.
 public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Path of the file to create relative to the workspace root.
+    ///
+    /// At least 1 character.
     public var path: Swift.String
     /// Unified diff content to apply when creating the file.
+    ///
+    /// At most 10485760 characters.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -861,8 +883,8 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendab
     /// Creates a new `BetaApplyPatchCreateFileOperationParam`.
     ///
     /// - Parameters:
-    ///   - path: Path of the file to create relative to the workspace root.
-    ///   - diff: Unified diff content to apply when creating the file.
+    ///   - path: Path of the file to create relative to the workspace root. At least 1 character.
+    ///   - diff: Unified diff content to apply when creating the file. At most 10485760 characters.
     public init(
         path: Swift.String,
         diff: Swift.String
@@ -939,6 +961,8 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, S
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperationParam`.
 public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete relative to the workspace root.
+    ///
+    /// At least 1 character.
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -946,7 +970,7 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendab
     /// Creates a new `BetaApplyPatchDeleteFileOperationParam`.
     ///
     /// - Parameters:
-    ///   - path: Path of the file to delete relative to the workspace root.
+    ///   - path: Path of the file to delete relative to the workspace root. At least 1 character.
     public init(path: Swift.String) {
         self.path = path
     }
@@ -1027,6 +1051,7 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: BetaApplyPatchCallStatus
@@ -1045,7 +1070,7 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     ///   - status: The status of the apply patch tool call.
     ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
@@ -1147,10 +1172,15 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
 public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: BetaApplyPatchCallStatusParam
@@ -1162,12 +1192,12 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
     /// Creates a new `BetaApplyPatchToolCallItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model. 1 to 64 characters.
     ///   - status: The status of the apply patch tool call.
     ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - caller: The JSON member `caller`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the apply patch tool call.
+    ///   - caller: The execution context that produced this tool call.
     public init(
         callID: Swift.String,
         status: BetaApplyPatchCallStatusParam,
@@ -1226,9 +1256,11 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: BetaApplyPatchCallOutputStatus
+    /// Optional textual output returned by the apply patch tool.
     public var output: Swift.String?
     /// The ID of the entity that created this tool call output.
     public var createdBy: Swift.String?
@@ -1242,8 +1274,8 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
     ///   - status: The status of the apply patch tool call output.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
-    ///   - output: The JSON member `output`.
+    ///   - caller: The execution context that produced this tool call.
+    ///   - output: Optional textual output returned by the apply patch tool.
     ///   - createdBy: The ID of the entity that created this tool call output.
     public init(
         id: Swift.String,
@@ -1301,13 +1333,21 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
 public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: BetaApplyPatchCallOutputStatusParam
+    /// Optional human-readable log text from the apply patch tool (e.g., patch results or errors).
+    ///
+    /// At most 10485760 characters.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1315,12 +1355,12 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
     /// Creates a new `BetaApplyPatchToolCallOutputItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model. 1 to 64 characters.
     ///   - status: The status of the apply patch tool call output.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - caller: The JSON member `caller`.
-    ///   - output: The JSON member `output`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the apply patch tool call output.
+    ///   - caller: The execution context that produced this tool call.
+    ///   - output: Optional human-readable log text from the apply patch tool (e.g., patch results or errors). At most 10485760 characters.
     public init(
         callID: Swift.String,
         status: BetaApplyPatchCallOutputStatusParam,
@@ -1373,7 +1413,9 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
 public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1381,7 +1423,7 @@ public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `BetaApplyPatchToolParam`.
     ///
     /// - Parameters:
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
     }

@@ -9,8 +9,12 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperationParam`.
 public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Path of the file to update relative to the workspace root.
+    ///
+    /// At least 1 character.
     public var path: Swift.String
     /// Unified diff content to apply to the existing file.
+    ///
+    /// At most 10485760 characters.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -18,8 +22,8 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
     /// Creates a new `BetaApplyPatchUpdateFileOperationParam`.
     ///
     /// - Parameters:
-    ///   - path: Path of the file to update relative to the workspace root.
-    ///   - diff: Unified diff content to apply to the existing file.
+    ///   - path: Path of the file to update relative to the workspace root. At least 1 character.
+    ///   - diff: Unified diff content to apply to the existing file. At most 10485760 characters.
     public init(
         path: Swift.String,
         diff: Swift.String
@@ -54,14 +58,24 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
 
 /// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
 public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     public var country: Swift.String?
+    /// Free text input for the region of the user, e.g. `California`.
     public var region: Swift.String?
+    /// Free text input for the city of the user, e.g. `San Francisco`.
     public var city: Swift.String?
+    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
+    ///   - region: Free text input for the region of the user, e.g. `California`.
+    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
+    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -107,8 +121,10 @@ public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviati
 /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam`.
 public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
+    ///
+    /// At most 50 items.
     public var fileIDs: [Swift.String]?
-    /// The JSON member `memory_limit`.
+    /// The memory limit for the code interpreter container.
     public var memoryLimit: BetaContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
@@ -118,8 +134,8 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, Sp
     /// Creates a new `BetaAutoCodeInterpreterToolParam`.
     ///
     /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The JSON member `memory_limit`.
+    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
+    ///   - memoryLimit: The memory limit for the code interpreter container.
     ///   - networkPolicy: Network access policy for the container.
     public init(
         fileIDs: [Swift.String]? = nil,
@@ -249,6 +265,7 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     public var x: Swift.Int
     /// The y-coordinate where the click occurred.
     public var y: Swift.Int
+    /// The keys being held while clicking.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -259,7 +276,7 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - button: Indicates which mouse button was pressed during the click.
     ///   - x: The x-coordinate where the click occurred.
     ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The JSON member `keys`.
+    ///   - keys: The keys being held while clicking.
     public init(
         button: BetaClickButtonType,
         x: Swift.Int,
@@ -386,7 +403,9 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: BetaCodeInterpreterTool.Container
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -395,7 +414,7 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - container: The code interpreter container.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         container: BetaCodeInterpreterTool.Container,
         allowedCallers: [BetaCallableToolAllowedCaller]? = nil
@@ -485,7 +504,10 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     public var status: BetaCodeInterpreterToolCall.Status
     /// The ID of the container used to run the code.
     public var containerID: Swift.String
+    /// The code to run, or null if not available.
     public var code: Swift.String?
+    /// The outputs generated by the code interpreter, such as logs or images.
+    /// Can be null if no outputs are available.
     public var outputs: [BetaCodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -497,8 +519,8 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     ///   - status: The status of the code interpreter tool call.
     ///   - containerID: The ID of the container used to run the code.
     ///   - agent: The agent that produced this item.
-    ///   - code: The JSON member `code`.
-    ///   - outputs: The JSON member `outputs`.
+    ///   - code: The code to run, or null if not available.
+    ///   - outputs: The outputs generated by the code interpreter, such as logs or images.
     public init(
         id: Swift.String,
         status: BetaCodeInterpreterToolCall.Status,
@@ -678,17 +700,23 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
 public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: BetaModelIDsCompaction?
+    /// Text, image, or file inputs to the model, used to generate a response
     public var input: BetaInputParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// A key to use when reading from or writing to the prompt cache.
+    ///
+    /// At most 64 characters.
     public var promptCacheKey: Swift.String?
-    /// The JSON member `prompt_cache_retention`.
+    /// How long to retain a prompt cache entry created by this request.
     public var promptCacheRetention: BetaPromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_options`.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.   - When not set, the default behavior is 'auto'.
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
     public var serviceTier: BetaServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -697,13 +725,13 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
-    ///   - input: The JSON member `input`.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
-    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - promptCacheKey: A key to use when reading from or writing to the prompt cache. At most 64 characters.
+    ///   - promptCacheRetention: How long to retain a prompt cache entry created by this request.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - serviceTier: Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings.
     public init(
         model: BetaModelIDsCompaction? = nil,
         input: BetaInputParam? = nil,
@@ -824,9 +852,13 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
 public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The ID of the compaction item.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
+    ///
+    /// At most 20971520 characters.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -834,9 +866,9 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
     /// Creates a new `BetaCompactionSummaryItemParam`.
     ///
     /// - Parameters:
-    ///   - encryptedContent: The encrypted content of the compaction summary.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
+    ///   - encryptedContent: The encrypted content of the compaction summary. At most 20971520 characters.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The ID of the compaction item.
     public init(
         encryptedContent: Swift.String,
         agent: BetaAgentTagParam? = nil,
@@ -877,11 +909,15 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
 public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompactionTriggerItemParam`.
+    ///
+    /// - Parameters:
+    ///   - agent: The agent that produced this item.
     public init(agent: BetaAgentTagParam? = nil) {
         self.agent = agent
     }
@@ -921,6 +957,8 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
     /// - `lte`: less than or equal
     /// - `in`: in
     /// - `nin`: not in
+    ///
+    /// Default: `"eq"`.
     public var type: BetaComparisonFilter.TypeValue
     /// The key to compare against the value.
     public var key: Swift.String
@@ -932,7 +970,7 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `BetaComparisonFilter`.
     ///
     /// - Parameters:
-    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`. Default: `"eq"`.
     ///   - key: The key to compare against the value.
     ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
     public init(
@@ -1290,14 +1328,19 @@ public typealias BetaComputerActionList = [BetaComputerAction]
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
 public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The ID of the computer tool call output.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
     /// A computer screenshot image used with the computer use tool.
     public var output: BetaComputerScreenshotImage
-    /// The JSON member `acknowledged_safety_checks`.
+    /// The safety checks reported by the API that have been acknowledged by the developer.
     public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
+    /// The status of the message input. One of `in_progress`, `completed`, or `incomplete`. Populated when input items are returned via API.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1305,12 +1348,12 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     /// Creates a new `BetaComputerCallOutputItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The ID of the computer tool call that produced the output.
+    ///   - callID: The ID of the computer tool call that produced the output. 1 to 64 characters.
     ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - acknowledgedSafetyChecks: The JSON member `acknowledged_safety_checks`.
-    ///   - status: The JSON member `status`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The ID of the computer tool call output.
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the developer.
+    ///   - status: The status of the message input.
     public init(
         callID: Swift.String,
         output: BetaComputerScreenshotImage,
@@ -1385,7 +1428,9 @@ public struct BetaComputerCallOutputStatus: OpenEnum {
 public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
+    /// The type of the pending safety check.
     public var code: Swift.String?
+    /// Details about the pending safety check.
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1394,8 +1439,8 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - id: The ID of the pending safety check.
-    ///   - code: The JSON member `code`.
-    ///   - message: The JSON member `message`.
+    ///   - code: The type of the pending safety check.
+    ///   - message: Details about the pending safety check.
     public init(
         id: Swift.String,
         code: Swift.String? = nil,
@@ -1460,9 +1505,9 @@ public struct BetaComputerEnvironment: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotContent`.
 public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
+    /// The URL of the screenshot image.
     public var imageURL: Swift.String?
-    /// The JSON member `file_id`.
+    /// The identifier of an uploaded file that contains the screenshot.
     public var fileID: Swift.String?
     /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaImageDetail
@@ -1475,8 +1520,8 @@ public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - detail: The detail level of the screenshot image to be sent to the model.
-    ///   - imageURL: The JSON member `image_url`.
-    ///   - fileID: The JSON member `file_id`.
+    ///   - imageURL: The URL of the screenshot image.
+    ///   - fileID: The identifier of an uploaded file that contains the screenshot.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: BetaImageDetail,

@@ -308,12 +308,16 @@ public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDevi
 /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
 public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
+    ///
+    /// At most 50 items.
     public var fileIDs: [Swift.String]?
-    /// The JSON member `memory_limit`.
+    /// The memory limit for the container.
     public var memoryLimit: BetaContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
     /// An optional list of skills referenced by id or inline data.
+    ///
+    /// At most 200 items.
     public var skills: [BetaContainerAutoParam.Skill]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -321,10 +325,10 @@ public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `BetaContainerAutoParam`.
     ///
     /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The JSON member `memory_limit`.
+    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
+    ///   - memoryLimit: The memory limit for the container.
     ///   - networkPolicy: Network access policy for the container.
-    ///   - skills: An optional list of skills referenced by id or inline data.
+    ///   - skills: An optional list of skills referenced by id or inline data. At most 200 items.
     public init(
         fileIDs: [Swift.String]? = nil,
         memoryLimit: BetaContainerMemoryLimit? = nil,
@@ -513,8 +517,12 @@ public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecD
 /// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
 public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
+    ///
+    /// At least 0.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
+    ///
+    /// At least 0.
     public var endIndex: Swift.Int
     /// The ID of the container.
     public var containerID: Swift.String
@@ -528,8 +536,8 @@ public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, Spec
     /// Creates a new `BetaContainerFileCitationParam`.
     ///
     /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
+    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
     ///   - containerID: The ID of the container.
     ///   - fileID: The ID of the container file.
     ///   - filename: The filename of the container file cited.
@@ -603,8 +611,12 @@ public struct BetaContainerMemoryLimit: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
 public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
+    ///
+    /// At least 1 item.
     public var allowedDomains: [Swift.String]
     /// Optional domain-scoped secrets for allowlisted domains.
+    ///
+    /// At least 1 item.
     public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -612,8 +624,8 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
     /// Creates a new `BetaContainerNetworkPolicyAllowlistParam`.
     ///
     /// - Parameters:
-    ///   - allowedDomains: A list of allowed domains when type is `allowlist`.
-    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains.
+    ///   - allowedDomains: A list of allowed domains when type is `allowlist`. At least 1 item.
+    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains. At least 1 item.
     public init(
         allowedDomains: [Swift.String],
         domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]? = nil
@@ -678,10 +690,16 @@ public struct BetaContainerNetworkPolicyDisabledParam: Codable, Equatable, Senda
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
 public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
+    ///
+    /// At least 1 character.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
+    ///
+    /// At least 1 character.
     public var name: Swift.String
     /// The secret value to inject for the domain.
+    ///
+    /// 1 to 10485760 characters.
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -689,9 +707,9 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
     /// Creates a new `BetaContainerNetworkPolicyDomainSecretParam`.
     ///
     /// - Parameters:
-    ///   - domain: The domain associated with the secret.
-    ///   - name: The name of the secret to inject for the domain.
-    ///   - value: The secret value to inject for the domain.
+    ///   - domain: The domain associated with the secret. At least 1 character.
+    ///   - name: The name of the secret to inject for the domain. At least 1 character.
+    ///   - value: The secret value to inject for the domain. 1 to 10485760 characters.
     public init(
         domain: Swift.String,
         name: Swift.String,
@@ -779,7 +797,6 @@ public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDev
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
 public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `container_id`.
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -818,7 +835,9 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
 public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
-    /// The JSON member `compact_threshold`.
+    /// Token threshold at which compaction should be triggered for this entry.
+    ///
+    /// At least 1000.
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -827,7 +846,7 @@ public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - type: The context management entry type.
-    ///   - compactThreshold: The JSON member `compact_threshold`.
+    ///   - compactThreshold: Token threshold at which compaction should be triggered for this entry. At least 1000.
     public init(
         type: Swift.String,
         compactThreshold: Swift.Int? = nil
@@ -987,14 +1006,33 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
 
 /// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
 public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1005,12 +1043,25 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -1024,14 +1075,14 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     /// Creates a new `BetaCreateModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     ///   - promptCacheOptions: Options for prompt caching.
     public init(
         temperature: Swift.Double? = nil,
@@ -1093,14 +1144,33 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
 
 /// - Remark: Generated from `#/components/schemas/BetaCreateResponse`.
 public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1111,12 +1181,25 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -1124,15 +1207,21 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -1160,15 +1249,39 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: BetaPrompt?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
     public var serviceTier: BetaServiceTierResponses?
     private var _truncation: TruncationEnum?
+    /// The truncation strategy to use for the model response.
+    /// - `auto`: If the input to this Response exceeds
+    ///   the model's context window size, the model will truncate the
+    ///   response to fit the context window by dropping items from the beginning of the conversation.
+    /// - `disabled` (default): If the input size will exceed the context window
+    ///   size for a model, the request will fail with a 400 error.
+    ///
+    /// Default: `"disabled"`.
     @available(*, deprecated)
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// **gpt-5 and o-series models only**
+    ///
+    /// Configuration options for
+    /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: BetaReasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -1179,21 +1292,53 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
     /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: BetaInputParam?
+    /// Specify additional output data to include in the model response. Currently supported values are:
+    /// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+    /// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+    /// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+    /// - `file_search_call.results`: Include the search results of the file search tool call.
+    /// - `message.input_image.image_url`: Include image urls from the input message.
+    /// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+    /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
     public var include: [BetaIncludeEnum]?
-    /// The JSON member `parallel_tool_calls`.
+    /// Whether to allow the model to run tool calls in parallel.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: Swift.Bool?
+    /// Whether to store the generated model response for later retrieval via
+    /// API.
+    ///
+    /// Default: `true`.
     public var store: Swift.Bool?
+    /// A system (or developer) message inserted into the model's context.
+    ///
+    /// When using along with `previous_response_id`, the instructions from a previous
+    /// response will not be carried over to the next response. This makes it simple
+    /// to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
+    /// Configuration for running moderation on the input and output of this response.
     public var moderation: BetaModerationParam?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section below](https://platform.openai.com/docs/api-reference/responses-streaming)
+    /// for more information.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `stream_options`.
+    /// Options for streaming responses. Only set this when you set `stream: true`.
     public var streamOptions: BetaResponseStreamOptions?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
     public var conversation: BetaConversationParam?
-    /// The JSON member `context_management`.
+    /// Context management configuration for this request.
+    ///
+    /// At least 1 item.
     public var contextManagement: [BetaContextManagementParam]?
-    /// The JSON member `max_output_tokens`.
+    /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
+    ///
+    /// At least 16.
     public var maxOutputTokens: Swift.Int?
-    /// The JSON member `multi_agent`.
+    /// Configuration for server-hosted multi-agent execution.
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1203,36 +1348,36 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - instructions: The JSON member `instructions`.
+    ///   - instructions: A system (or developer) message inserted into the model's context.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     ///   - promptCacheOptions: Options for prompt caching.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - truncation: The JSON member `truncation`.
-    ///   - reasoning: The JSON member `reasoning`.
-    ///   - include: The JSON member `include`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
-    ///   - store: The JSON member `store`.
-    ///   - moderation: The JSON member `moderation`.
-    ///   - stream: The JSON member `stream`.
-    ///   - streamOptions: The JSON member `stream_options`.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - contextManagement: The JSON member `context_management`.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
-    ///   - multiAgent: The JSON member `multi_agent`.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - truncation: The truncation strategy to use for the model response. Default: `"disabled"`.
+    ///   - reasoning: **gpt-5 and o-series models only**
+    ///   - include: Specify additional output data to include in the model response.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel. Default: `true`.
+    ///   - store: Whether to store the generated model response for later retrieval via API. Default: `true`.
+    ///   - moderation: Configuration for running moderation on the input and output of this response.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
+    ///   - streamOptions: Options for streaming responses.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - contextManagement: Context management configuration for this request. At least 1 item.
+    ///   - maxOutputTokens: An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning). At least 16.
+    ///   - multiAgent: Configuration for server-hosted multi-agent execution.
     public init(
         model: BetaModelIDsResponses? = nil,
         input: BetaInputParam? = nil,
@@ -1472,6 +1617,7 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -1490,7 +1636,7 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - input: The input for the custom tool call generated by the model.
     ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call in the OpenAI platform.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - namespace: The namespace of the custom tool being called.
     public init(
         callID: Swift.String,
@@ -1554,6 +1700,7 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -1568,7 +1715,7 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     ///   - output: The output from the custom tool call generated by your code.
     ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     public init(
         callID: Swift.String,
         output: BetaCustomToolCallOutput.Output,
@@ -1667,6 +1814,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -1687,7 +1835,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
     ///   - output: The output from the custom tool call generated by your code.
     ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1795,6 +1943,7 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -1819,7 +1968,7 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
     ///   - input: The input for the custom tool call generated by the model.
     ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -1894,7 +2043,9 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var format: BetaCustomToolParam.Format?
     /// Whether this tool should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1906,7 +2057,7 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///   - description: Optional description of the custom tool, used to provide more context.
     ///   - format: The input format for the custom tool.
     ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -2079,6 +2230,7 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
     public var y: Swift.Int
+    /// The keys being held while double-clicking.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2088,7 +2240,7 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - x: The x-coordinate where the double click occurred.
     ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The JSON member `keys`.
+    ///   - keys: The keys being held while double-clicking.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -2137,6 +2289,7 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
     /// ]
     /// ```
     public var path: [BetaCoordParam]
+    /// The keys being held while dragging the mouse.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2145,7 +2298,7 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - path: An array of coordinates representing the path of the drag action.
-    ///   - keys: The JSON member `keys`.
+    ///   - keys: The keys being held while dragging the mouse.
     public init(
         path: [BetaCoordParam],
         keys: [Swift.String]? = nil
@@ -2192,6 +2345,9 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
     public var content: BetaEasyInputMessage.ContentValue
+    /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
+    /// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
+    /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: BetaMessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2201,7 +2357,7 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - role: The role of the message input.
     ///   - content: Text, image, or audio input to the model, used to generate a response.
-    ///   - phase: The JSON member `phase`.
+    ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     public init(
         role: BetaEasyInputMessage.RoleValue,
         content: BetaEasyInputMessage.ContentValue,
@@ -2355,6 +2511,8 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
 public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Opaque encrypted content.
+    ///
+    /// At most 10485760 characters.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2362,7 +2520,7 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `BetaEncryptedContentParam`.
     ///
     /// - Parameters:
-    ///   - encryptedContent: Opaque encrypted content.
+    ///   - encryptedContent: Opaque encrypted content. At most 10485760 characters.
     public init(encryptedContent: Swift.String) {
         self.encryptedContent = encryptedContent
     }
@@ -2495,6 +2653,8 @@ public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
 public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
+    ///
+    /// At least 0.
     public var index: Swift.Int
     /// The ID of the file.
     public var fileID: Swift.String
@@ -2506,7 +2666,7 @@ public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviation
     /// Creates a new `BetaFileCitationParam`.
     ///
     /// - Parameters:
-    ///   - index: The index of the file in the list of files.
+    ///   - index: The index of the file in the list of files. At least 0.
     ///   - fileID: The ID of the file.
     ///   - filename: The filename of the file cited.
     public init(
@@ -2643,6 +2803,7 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
     public var maxNumResults: Swift.Int?
     /// Ranking options for search.
     public var rankingOptions: BetaRankingOptions?
+    /// A filter to apply.
     public var filters: BetaFilters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2653,7 +2814,7 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - vectorStoreIDs: The IDs of the vector stores to search.
     ///   - maxNumResults: The maximum number of results to return.
     ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The JSON member `filters`.
+    ///   - filters: A filter to apply.
     public init(
         vectorStoreIDs: [Swift.String],
         maxNumResults: Swift.Int? = nil,
@@ -2708,6 +2869,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     public var status: BetaFileSearchToolCall.Status
     /// The queries used to search for files.
     public var queries: [Swift.String]
+    /// The results of the file search tool call.
     public var results: [BetaFileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2719,7 +2881,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     ///   - status: The status of the file search tool call.
     ///   - queries: The queries used to search for files.
     ///   - agent: The agent that produced this item.
-    ///   - results: The JSON member `results`.
+    ///   - results: The results of the file search tool call.
     public init(
         id: Swift.String,
         status: BetaFileSearchToolCall.Status,
@@ -2800,6 +2962,11 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         public var text: Swift.String?
         /// The name of the file.
         public var filename: Swift.String?
+        /// Set of 16 key-value pairs that can be attached to an object. This can be
+        /// useful for storing additional information about the object in a structured
+        /// format, and querying for objects via API or the dashboard. Keys are strings
+        /// with a maximum length of 64 characters. Values are strings with a maximum
+        /// length of 512 characters, booleans, or numbers.
         public var attributes: BetaVectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
@@ -2812,7 +2979,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         ///   - text: The text that was retrieved from the file.
         ///   - fileID: The unique ID of the file.
         ///   - filename: The name of the file.
-        ///   - attributes: The JSON member `attributes`.
+        ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
         ///   - score: The relevance score of the file - a value between 0 and 1.
         public init(
             text: Swift.String? = nil,
@@ -2960,15 +3127,27 @@ public struct BetaFunctionCallItemStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
 public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of the function tool call output. Populated when this item is returned via API.
     public var id: Swift.String?
-    /// The JSON member `call_id`.
+    /// The unique ID of the function tool call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String?
     /// Text, image, or file output of the function tool call.
     public var output: BetaFunctionCallOutputItemParam.Output
+    /// The name of the tool that produced the output.
+    ///
+    /// 1 to 128 characters.
     public var name: Swift.String?
+    /// The namespace of the tool that produced the output.
+    ///
+    /// 1 to 64 characters.
     public var namespace: Swift.String?
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
+    /// The status of the item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2977,13 +3156,13 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - output: Text, image, or file output of the function tool call.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - callID: The JSON member `call_id`.
-    ///   - name: The JSON member `name`.
-    ///   - namespace: The JSON member `namespace`.
-    ///   - caller: The JSON member `caller`.
-    ///   - status: The JSON member `status`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the function tool call output.
+    ///   - callID: The unique ID of the function tool call generated by the model. 1 to 64 characters.
+    ///   - name: The name of the tool that produced the output. 1 to 128 characters.
+    ///   - namespace: The namespace of the tool that produced the output. 1 to 64 characters.
+    ///   - caller: The execution context that produced this tool call.
+    ///   - status: The status of the item.
     public init(
         output: BetaFunctionCallOutputItemParam.Output,
         agent: BetaAgentTagParam? = nil,
@@ -3172,9 +3351,9 @@ public struct BetaFunctionCallStatus: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
 public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var commands: [Swift.String]
-    /// The JSON member `timeout_ms`.
+    /// Optional timeout in milliseconds for the commands.
     public var timeoutMs: Swift.Int?
-    /// The JSON member `max_output_length`.
+    /// Optional maximum number of characters to return from each command.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3183,8 +3362,8 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - commands: The JSON member `commands`.
-    ///   - timeoutMs: The JSON member `timeout_ms`.
-    ///   - maxOutputLength: The JSON member `max_output_length`.
+    ///   - timeoutMs: Optional timeout in milliseconds for the commands.
+    ///   - maxOutputLength: Optional maximum number of characters to return from each command.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -3225,9 +3404,9 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
 public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
-    /// The JSON member `timeout_ms`.
+    /// Maximum wall-clock time in milliseconds to allow the shell commands to run.
     public var timeoutMs: Swift.Int?
-    /// The JSON member `max_output_length`.
+    /// Maximum number of UTF-8 characters to capture from combined stdout and stderr output.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3236,8 +3415,8 @@ public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: The JSON member `timeout_ms`.
-    ///   - maxOutputLength: The JSON member `max_output_length`.
+    ///   - timeoutMs: Maximum wall-clock time in milliseconds to allow the shell commands to run.
+    ///   - maxOutputLength: Maximum number of UTF-8 characters to capture from combined stdout and stderr output.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -3282,6 +3461,7 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: BetaFunctionShellAction
@@ -3301,7 +3481,7 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     ///   - action: The shell commands and limits that describe how to run the tool call.
     ///   - status: The status of the shell call.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - environment: The JSON member `environment`.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
@@ -3401,14 +3581,21 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
 public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of the shell tool call. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCallerParam?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: BetaFunctionShellActionParam
+    /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
     public var status: BetaFunctionShellCallItemStatus?
+    /// The environment to execute the shell commands in.
     public var environment: BetaFunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3416,13 +3603,13 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
     /// Creates a new `BetaFunctionShellCallItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - callID: The unique ID of the shell tool call generated by the model. 1 to 64 characters.
     ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - caller: The JSON member `caller`.
-    ///   - status: The JSON member `status`.
-    ///   - environment: The JSON member `environment`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the shell tool call.
+    ///   - caller: The execution context that produced this tool call.
+    ///   - status: The status of the shell call.
+    ///   - environment: The environment to execute the shell commands in.
     public init(
         callID: Swift.String,
         action: BetaFunctionShellActionParam,
@@ -3546,12 +3733,13 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: BetaToolCallCaller?
     /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
     public var status: BetaFunctionShellCallOutputStatusEnum
     /// An array of shell call output contents
     public var output: [BetaFunctionShellCallOutputContent]
-    /// The JSON member `max_output_length`.
+    /// The maximum length of the shell command output. This is generated by the model and should be passed back with the raw output.
     public var maxOutputLength: Swift.Int?
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
@@ -3566,8 +3754,8 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
     ///   - status: The status of the shell call output.
     ///   - output: An array of shell call output contents
     ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
-    ///   - maxOutputLength: The JSON member `max_output_length`.
+    ///   - caller: The execution context that produced this tool call.
+    ///   - maxOutputLength: The maximum length of the shell command output.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3729,8 +3917,12 @@ public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContentParam`.
 public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Captured stdout output for the shell call.
+    ///
+    /// At most 10485760 characters.
     public var stdout: Swift.String
     /// Captured stderr output for the shell call.
+    ///
+    /// At most 10485760 characters.
     public var stderr: Swift.String
     /// The exit or timeout outcome associated with this shell call.
     public var outcome: BetaFunctionShellCallOutputOutcomeParam
@@ -3740,8 +3932,8 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
     /// Creates a new `BetaFunctionShellCallOutputContentParam`.
     ///
     /// - Parameters:
-    ///   - stdout: Captured stdout output for the shell call.
-    ///   - stderr: Captured stderr output for the shell call.
+    ///   - stdout: Captured stdout output for the shell call. At most 10485760 characters.
+    ///   - stderr: Captured stderr output for the shell call. At most 10485760 characters.
     ///   - outcome: The exit or timeout outcome associated with this shell call.
     public init(
         stdout: Swift.String,
@@ -3775,220 +3967,4 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
         try container.encode(self.stderr, forKey: "stderr")
         try container.encode(self.outcome, forKey: "outcome")
     }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
-public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "exit", required: true)
-        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
-public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The exit code returned by the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcomeParam`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: The exit code returned by the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "exit", required: true)
-        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
-    }
-}
-
-/// The streamed output items emitted by a shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
-public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCallerParam?
-    /// Captured chunks of stdout and stderr output, along with their associated outcomes.
-    public var output: [BetaFunctionShellCallOutputContentParam]
-    public var status: BetaFunctionShellCallItemStatus?
-    /// The JSON member `max_output_length`.
-    public var maxOutputLength: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - caller: The JSON member `caller`.
-    ///   - status: The JSON member `status`.
-    ///   - maxOutputLength: The JSON member `max_output_length`.
-    public init(
-        callID: Swift.String,
-        output: [BetaFunctionShellCallOutputContentParam],
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        status: BetaFunctionShellCallItemStatus? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.output = output
-        self.status = status
-        self.maxOutputLength = maxOutputLength
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell_call_output", required: true)
-        self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
-        self.output = try reader.required([BetaFunctionShellCallOutputContentParam].self, "output")
-        self.status = try reader.optional(BetaFunctionShellCallItemStatus.self, "status")
-        self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.maxOutputLength, forKey: "max_output_length")
-    }
-}
-
-/// The exit or timeout outcome associated with this shell call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
-public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
-    case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
-    case exit(BetaFunctionShellCallOutputExitOutcomeParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "timeout":
-            self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-        case "exit":
-            self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .timeout(let value): try value.encode(to: encoder)
-        case .exit(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
-public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
 }

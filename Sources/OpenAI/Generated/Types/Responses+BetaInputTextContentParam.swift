@@ -9,8 +9,10 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
 public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
+    ///
+    /// At most 10485760 characters.
     public var text: Swift.String
-    /// The JSON member `prompt_cache_breakpoint`.
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -18,8 +20,8 @@ public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `BetaInputTextContentParam`.
     ///
     /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
+    ///   - text: The text input to the model. At most 10485760 characters.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         text: Swift.String,
         promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
@@ -423,6 +425,7 @@ public enum BetaItemField: Codable, Equatable, Sendable, UnknownCaseRepresentabl
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
 public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The ID of the item to reference.
     public var id: Swift.String
@@ -433,7 +436,7 @@ public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - id: The ID of the item to reference.
-    ///   - agent: The JSON member `agent`.
+    ///   - agent: The agent that produced this item.
     public init(
         id: Swift.String,
         agent: BetaAgentTagParam? = nil
@@ -700,6 +703,8 @@ public struct BetaKeyPressAction: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentParam`.
 public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
+    ///
+    /// At most 200 items.
     public var skills: [BetaLocalSkillParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -707,7 +712,7 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `BetaLocalEnvironmentParam`.
     ///
     /// - Parameters:
-    ///   - skills: An optional list of skills.
+    ///   - skills: An optional list of skills. At most 200 items.
     public init(skills: [BetaLocalSkillParam]? = nil) {
         self.skills = skills
     }
@@ -771,12 +776,13 @@ public struct BetaLocalEnvironmentResource: Codable, Equatable, Sendable, SpecDe
 public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
-    /// The JSON member `timeout_ms`.
+    /// Optional timeout in milliseconds for the command.
     public var timeoutMs: Swift.Int?
-    /// The JSON member `working_directory`.
+    /// Optional working directory to run the command in.
     public var workingDirectory: Swift.String?
     /// Environment variables to set for the command.
     public var env: [Swift.String: Swift.String]
+    /// Optional user to run the command as.
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -786,9 +792,9 @@ public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - command: The command to run.
     ///   - env: Environment variables to set for the command.
-    ///   - timeoutMs: The JSON member `timeout_ms`.
-    ///   - workingDirectory: The JSON member `working_directory`.
-    ///   - user: The JSON member `user`.
+    ///   - timeoutMs: Optional timeout in milliseconds for the command.
+    ///   - workingDirectory: Optional working directory to run the command in.
+    ///   - user: Optional user to run the command as.
     public init(
         command: [Swift.String],
         env: [Swift.String: Swift.String],
@@ -912,6 +918,7 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
     public var output: Swift.String
+    /// The status of the item. One of `in_progress`, `completed`, or `incomplete`.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -922,7 +929,7 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
     ///   - id: The unique ID of the local shell tool call generated by the model.
     ///   - output: A JSON string of the output of the local shell tool call.
     ///   - agent: The agent that produced this item.
-    ///   - status: The JSON member `status`.
+    ///   - status: The status of the item.
     public init(
         id: Swift.String,
         output: Swift.String,

@@ -11,7 +11,6 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var token: Swift.String
     public var logprob: Swift.Double
     public var bytes: [Swift.Int]
-    /// The JSON member `top_logprobs`.
     public var topLogprobs: [BetaTopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -136,11 +135,13 @@ public struct BetaMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviatio
 public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
+    /// The unique ID of the approval response
     public var id: Swift.String?
     /// The ID of the approval request being answered.
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -151,8 +152,8 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
     ///   - agent: The agent that produced this item.
-    ///   - id: The JSON member `id`.
-    ///   - reason: The JSON member `reason`.
+    ///   - id: The unique ID of the approval response
+    ///   - reason: Optional reason for the decision.
     public init(
         approvalRequestID: Swift.String,
         approve: Swift.Bool,
@@ -209,6 +210,7 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -220,7 +222,7 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
     ///   - agent: The agent that produced this item.
-    ///   - reason: The JSON member `reason`.
+    ///   - reason: Optional reason for the decision.
     public init(
         id: Swift.String,
         approvalRequestID: Swift.String,
@@ -277,6 +279,7 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     public var serverLabel: Swift.String
     /// The tools available on the server.
     public var tools: [BetaMCPListToolsTool]
+    /// Error message if the server could not list tools.
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -288,7 +291,7 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - serverLabel: The label of the MCP server.
     ///   - tools: The tools available on the server.
     ///   - agent: The agent that produced this item.
-    ///   - error: The JSON member `error`.
+    ///   - error: Error message if the server could not list tools.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -339,9 +342,11 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
 public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
+    /// The description of the tool.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
     public var inputSchema: [Swift.String: JSONValue]
+    /// Additional annotations about the tool.
     public var annotations: [Swift.String: JSONValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -351,8 +356,8 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - name: The name of the tool.
     ///   - inputSchema: The JSON schema describing the tool's input.
-    ///   - description: The JSON member `description`.
-    ///   - annotations: The JSON member `annotations`.
+    ///   - description: The description of the tool.
+    ///   - annotations: Additional annotations about the tool.
     public init(
         name: Swift.String,
         inputSchema: [Swift.String: JSONValue],
@@ -465,12 +470,18 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var authorization: Swift.String?
     /// Optional description of the MCP server, used to provide more context.
     public var serverDescription: Swift.String?
+    /// Optional HTTP headers to send to the MCP server. Use for authentication
+    /// or other purposes.
     public var headers: [Swift.String: Swift.String]?
-    /// The JSON member `allowed_tools`.
+    /// List of allowed tool names or a filter object.
     public var allowedTools: BetaMCPTool.AllowedTools?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// The JSON member `require_approval`.
+    /// Specify which of the MCP server's tools require approval.
+    ///
+    /// Default: `"always"`.
     public var requireApproval: BetaMCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
@@ -486,10 +497,10 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
     ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - headers: The JSON member `headers`.
-    ///   - allowedTools: The JSON member `allowed_tools`.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    ///   - requireApproval: The JSON member `require_approval`.
+    ///   - headers: Optional HTTP headers to send to the MCP server.
+    ///   - allowedTools: List of allowed tool names or a filter object.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
+    ///   - requireApproval: Specify which of the MCP server's tools require approval. Default: `"always"`.
     ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
     public init(
         serverLabel: Swift.String,
@@ -772,12 +783,14 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
+    /// The output from the tool call.
     public var output: Swift.String?
     /// The error from the tool call, if any.
     public var error: BetaMCPToolCallError?
     /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
     public var status: BetaMCPToolCallStatus?
-    /// The JSON member `approval_request_id`.
+    /// Unique identifier for the MCP tool call approval request.
+    /// Include this value in a subsequent `mcp_approval_response` input to approve or reject the corresponding tool call.
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -790,10 +803,10 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
     ///   - agent: The agent that produced this item.
-    ///   - output: The JSON member `output`.
+    ///   - output: The output from the tool call.
     ///   - error: The error from the tool call, if any.
     ///   - status: The status of the tool call.
-    ///   - approvalRequestID: The JSON member `approval_request_id`.
+    ///   - approvalRequestID: Unique identifier for the MCP tool call approval request.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -1017,6 +1030,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var role: BetaMessageRole
     /// The content of the message
     public var content: [BetaMessage.ContentItem]
+    /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`). For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: BetaMessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1029,7 +1043,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - role: The role of the message.
     ///   - content: The content of the message
     ///   - agent: The agent that produced this item.
-    ///   - phase: The JSON member `phase`.
+    ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     public init(
         id: Swift.String,
         status: BetaMessageStatus,

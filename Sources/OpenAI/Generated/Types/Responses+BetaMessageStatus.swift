@@ -925,11 +925,33 @@ public struct BetaModelIDsShared: OpenEnum {
 
 /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties`.
 public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: BetaMetadata?
-    /// The JSON member `top_logprobs`.
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -940,12 +962,25 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -957,14 +992,14 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `BetaModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     public init(
         temperature: Swift.Double? = nil,
         metadata: BetaMetadata? = nil,

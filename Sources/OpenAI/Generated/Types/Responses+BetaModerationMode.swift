@@ -27,6 +27,7 @@ public struct BetaModerationMode: OpenEnum {
 public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
+    /// The policy to apply to moderated response input and output.
     public var policy: BetaModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -35,7 +36,7 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
-    ///   - policy: The JSON member `policy`.
+    ///   - policy: The policy to apply to moderated response input and output.
     public init(
         model: Swift.String,
         policy: BetaModerationPolicyParam? = nil
@@ -70,12 +71,18 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationPolicyParam`.
 public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The moderation policy for the response input.
     public var input: BetaModerationConfigParam?
+    /// The moderation policy for the response output.
     public var output: BetaModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationPolicyParam`.
+    ///
+    /// - Parameters:
+    ///   - input: The moderation policy for the response input.
+    ///   - output: The moderation policy for the response output.
     public init(
         input: BetaModerationConfigParam? = nil,
         output: BetaModerationConfigParam? = nil
@@ -183,6 +190,7 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var x: Swift.Int
     /// The y-coordinate to move to.
     public var y: Swift.Int
+    /// The keys being held while moving the mouse.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -192,7 +200,7 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     /// - Parameters:
     ///   - x: The x-coordinate to move to.
     ///   - y: The y-coordinate to move to.
-    ///   - keys: The JSON member `keys`.
+    ///   - keys: The keys being held while moving the mouse.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -356,9 +364,13 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
 public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this multi-agent call.
     public var id: Swift.String?
     /// The unique ID linking this call to its output.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
     /// The multi-agent action that was executed.
     public var action: BetaMultiAgentAction1
@@ -370,11 +382,11 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `BetaMultiAgentCallItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The unique ID linking this call to its output.
+    ///   - callID: The unique ID linking this call to its output. 1 to 64 characters.
     ///   - action: The multi-agent action that was executed.
     ///   - arguments: The action arguments as a JSON string.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this multi-agent call.
     public init(
         callID: Swift.String,
         action: BetaMultiAgentAction1,
@@ -488,9 +500,13 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
 public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this multi-agent call output.
     public var id: Swift.String?
     /// The unique ID of the multi-agent call.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
     /// The multi-agent action that produced this result.
     public var action: BetaMultiAgentAction1
@@ -502,11 +518,11 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
     /// Creates a new `BetaMultiAgentCallOutputItemParam`.
     ///
     /// - Parameters:
-    ///   - callID: The unique ID of the multi-agent call.
+    ///   - callID: The unique ID of the multi-agent call. 1 to 64 characters.
     ///   - action: The multi-agent action that produced this result.
     ///   - output: Text output returned by the multi-agent action.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this multi-agent call output.
     public init(
         callID: Swift.String,
         action: BetaMultiAgentAction1,
@@ -559,6 +575,8 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var enabled: Swift.Bool
     /// `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree. It includes all descendants—children, grandchildren, and deeper subagents—but excludes the root agent.
     /// The API does not impose a fixed upper bound on this setting. The default is `3`, which is recommended for most workloads. Multi-agent runs also have no fixed limit on tree depth or the total number of subagents created during a run.
+    ///
+    /// At least 1.
     public var maxConcurrentSubagents: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -567,7 +585,7 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - enabled: Whether to enable server-hosted multi-agent execution for this response.
-    ///   - maxConcurrentSubagents: `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree.
+    ///   - maxConcurrentSubagents: `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree. At least 1.
     public init(
         enabled: Swift.Bool,
         maxConcurrentSubagents: Swift.Int? = nil
@@ -603,10 +621,14 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
 public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The namespace name used in tool calls (for example, `crm`).
+    ///
+    /// At least 1 character.
     public var name: Swift.String
     /// A description of the namespace shown to the model.
     public var description: Swift.String
     /// The function/custom tools available inside this namespace.
+    ///
+    /// At least 1 item.
     public var tools: [BetaNamespaceToolParam.ToolValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -614,9 +636,9 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `BetaNamespaceToolParam`.
     ///
     /// - Parameters:
-    ///   - name: The namespace name used in tool calls (for example, `crm`).
+    ///   - name: The namespace name used in tool calls (for example, `crm`). At least 1 character.
     ///   - description: A description of the namespace shown to the model.
-    ///   - tools: The function/custom tools available inside this namespace.
+    ///   - tools: The function/custom tools available inside this namespace. At least 1 item.
     public init(
         name: Swift.String,
         description: Swift.String,
@@ -926,6 +948,9 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     public var id: Swift.String
     /// The content of the output message.
     public var content: [BetaOutputMessageContent]
+    /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
+    /// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
+    /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: BetaMessagePhase?
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
@@ -940,7 +965,7 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - content: The content of the output message.
     ///   - status: The status of the message input.
     ///   - agent: The agent that produced this item.
-    ///   - phase: The JSON member `phase`.
+    ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     public init(
         id: Swift.String,
         content: [BetaOutputMessageContent],
@@ -1081,6 +1106,8 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
 /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
 public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text content.
+    ///
+    /// At most 10485760 characters.
     public var text: Swift.String
     /// Citations associated with the text content.
     public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
@@ -1090,7 +1117,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     /// Creates a new `BetaOutputTextContentParam`.
     ///
     /// - Parameters:
-    ///   - text: The text content.
+    ///   - text: The text content. At most 10485760 characters.
     ///   - annotations: Citations associated with the text content.
     public init(
         text: Swift.String,
@@ -1252,14 +1279,21 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
 
 /// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
 public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program item.
     public var id: Swift.String
     /// The stable call ID of the program item.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
     /// The JavaScript source executed by programmatic tool calling.
+    ///
+    /// At most 10485760 characters.
     public var code: Swift.String
     /// Opaque program replay fingerprint that must be round-tripped.
+    ///
+    /// At most 10485760 characters.
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1268,10 +1302,10 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - id: The unique ID of this program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    ///   - agent: The JSON member `agent`.
+    ///   - callID: The stable call ID of the program item. 1 to 64 characters.
+    ///   - code: The JavaScript source executed by programmatic tool calling. At most 10485760 characters.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped. At most 10485760 characters.
+    ///   - agent: The agent that produced this item.
     public init(
         id: Swift.String,
         callID: Swift.String,

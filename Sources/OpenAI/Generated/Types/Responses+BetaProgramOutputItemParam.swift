@@ -6,12 +6,17 @@ import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
 public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program output item.
     public var id: Swift.String
     /// The call ID of the program item.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String
     /// The result produced by the program item.
+    ///
+    /// At most 10485760 characters.
     public var result: Swift.String
     /// The terminal status of the program output.
     public var status: BetaProgramOutputItemStatus
@@ -22,10 +27,10 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - id: The unique ID of this program output item.
-    ///   - callID: The call ID of the program item.
-    ///   - result: The result produced by the program item.
+    ///   - callID: The call ID of the program item. 1 to 64 characters.
+    ///   - result: The result produced by the program item. At most 10485760 characters.
     ///   - status: The terminal status of the program output.
-    ///   - agent: The JSON member `agent`.
+    ///   - agent: The agent that produced this item.
     public init(
         id: Swift.String,
         callID: Swift.String,
@@ -144,6 +149,8 @@ public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDevia
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
 public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
+    ///
+    /// 1 to 64 characters.
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -151,7 +158,7 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
     /// Creates a new `BetaProgramToolCallCallerParam`.
     ///
     /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
+    ///   - callerID: The call ID of the program item that produced this tool call. 1 to 64 characters.
     public init(callerID: Swift.String) {
         self.callerID = callerID
     }
@@ -214,7 +221,11 @@ public struct BetaProgrammaticToolCallingParam: Codable, Equatable, Sendable, Sp
 public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
+    /// Optional version of the prompt template.
     public var version: Swift.String?
+    /// Optional map of values to substitute in for variables in your
+    /// prompt. The substitution values can either be strings, or other
+    /// Response input types like images or files.
     public var variables: BetaResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -223,8 +234,8 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
-    ///   - version: The JSON member `version`.
-    ///   - variables: The JSON member `variables`.
+    ///   - version: Optional version of the prompt template.
+    ///   - variables: Optional map of values to substitute in for variables in your prompt.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,
@@ -526,10 +537,35 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// When returned on a response, this is the effective execution mode.
     public var mode: BetaReasoningModeEnum?
+    /// Constrains effort on reasoning for reasoning models. Currently supported
+    /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+    /// Reducing reasoning effort can result in faster responses and fewer tokens
+    /// used on reasoning in a response. Not all reasoning models support every
+    /// value. See the
+    /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+    /// for model-specific support.
+    ///
+    /// Default: `"medium"`.
     public var effort: BetaReasoningEffort?
+    /// A summary of the reasoning performed by the model. This can be
+    /// useful for debugging and understanding the model's reasoning process.
+    /// One of `auto`, `concise`, or `detailed`.
+    ///
+    /// `concise` is supported for `computer-use-preview` models and all reasoning models after `gpt-5`.
     public var summary: BetaReasoning.Summary?
+    /// Controls which reasoning items are rendered back to the model on later turns.
+    /// If omitted or set to `auto`, the model determines the context mode. The
+    /// `gpt-5.6` model family defaults to `all_turns`; earlier models default to
+    /// `current_turn`.
+    ///
+    /// When returned on a response, this is the effective reasoning context mode
+    /// used for the response.
     public var context: BetaReasoning.Context?
-    /// The JSON member `generate_summary`.
+    /// **Deprecated:** use `summary` instead.
+    ///
+    /// A summary of the reasoning performed by the model. This can be
+    /// useful for debugging and understanding the model's reasoning process.
+    /// One of `auto`, `concise`, or `detailed`.
     public var generateSummary: BetaReasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -538,10 +574,10 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - mode: Controls the reasoning execution mode for the request.
-    ///   - effort: The JSON member `effort`.
-    ///   - summary: The JSON member `summary`.
-    ///   - context: The JSON member `context`.
-    ///   - generateSummary: The JSON member `generate_summary`.
+    ///   - effort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
+    ///   - summary: A summary of the reasoning performed by the model.
+    ///   - context: Controls which reasoning items are rendered back to the model on later turns.
+    ///   - generateSummary: **Deprecated:** use `summary` instead.
     public init(
         mode: BetaReasoningModeEnum? = nil,
         effort: BetaReasoningEffort? = nil,
@@ -716,7 +752,15 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     public var agent: BetaAgentTag?
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
-    /// The JSON member `encrypted_content`.
+    /// The encrypted content of the reasoning item. This is populated by default
+    /// for reasoning items returned by `POST /v1/responses` and WebSocket
+    /// `response.create` requests.
+    ///
+    /// When streaming, use the completed reasoning item and its
+    /// `encrypted_content` from the `response.output_item.done` event in
+    /// subsequent requests. The `encrypted_content` in
+    /// `response.output_item.added` may be incomplete. This is especially
+    /// important when `store` is `false` or when using Zero Data Retention.
     public var encryptedContent: Swift.String?
     /// Reasoning summary content.
     public var summary: [BetaSummaryTextContent]
@@ -734,7 +778,7 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - id: The unique identifier of the reasoning content.
     ///   - summary: Reasoning summary content.
     ///   - agent: The agent that produced this item.
-    ///   - encryptedContent: The JSON member `encrypted_content`.
+    ///   - encryptedContent: The encrypted content of the reasoning item.
     ///   - content: Reasoning text content.
     ///   - status: The status of the item.
     public init(
@@ -884,11 +928,33 @@ public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponse`.
 public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: BetaMetadata?
-    /// The JSON member `top_logprobs`.
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -899,26 +965,45 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -946,9 +1031,29 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: BetaPrompt?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
     public var serviceTier: BetaServiceTierResponses?
+    /// The truncation strategy to use for the model response.
+    /// - `auto`: If the input to this Response exceeds
+    ///   the model's context window size, the model will truncate the
+    ///   response to fit the context window by dropping items from the beginning of the conversation.
+    /// - `disabled` (default): If the input size will exceed the context window
+    ///   size for a model, the request will fail with a 400 error.
+    ///
+    /// Default: `"disabled"`.
     public var truncation: TruncationEnum?
     /// Unique identifier for this Response.
     public var id: Swift.String
@@ -957,10 +1062,12 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     public var status: BetaResponse.Status?
     /// Unix timestamp (in seconds) of when this Response was created.
     public var createdAt: Swift.Double
-    /// The JSON member `completed_at`.
+    /// Unix timestamp (in seconds) of when this Response was completed.
+    /// Only present when the status is `completed`.
     public var completedAt: Swift.Double?
+    /// An error object returned when the model fails to generate a Response.
     public var error: BetaResponseError?
-    /// The JSON member `incomplete_details`.
+    /// Details about why the response is incomplete.
     public var incompleteDetails: BetaResponse.IncompleteDetails?
     /// An array of content items generated by the model.
     ///
@@ -971,18 +1078,31 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   the model, you might consider using the `output_text` property where
     ///   supported in SDKs.
     public var output: [BetaOutputItem]
+    /// **gpt-5 and o-series models only**
+    ///
+    /// Configuration options for
+    /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: BetaReasoning?
+    /// A system (or developer) message inserted into the model's context.
+    ///
+    /// When using along with `previous_response_id`, the instructions from a previous
+    /// response will not be carried over to the next response. This makes it simple
+    /// to swap out system (or developer) messages in new responses.
     public var instructions: BetaInputParam?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: BetaResponseUsage?
     /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     public var promptCacheOptions: BetaPromptCacheOptions?
+    /// Moderation results for the response input and output, if moderated completions were requested.
     public var moderation: BetaModeration?
     /// Whether to allow the model to run tool calls in parallel.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: Swift.Bool
+    /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
     public var conversation: BetaResponseConversation?
-    /// The JSON member `max_output_tokens`.
+    /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -996,33 +1116,33 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   - id: Unique identifier for this Response.
     ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
     ///   - output: An array of content items generated by the model.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - instructions: The JSON member `instructions`.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel. Default: `true`.
+    ///   - instructions: A system (or developer) message inserted into the model's context.
     ///   - text: Configuration options for a text response from the model.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - truncation: The JSON member `truncation`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - truncation: The truncation strategy to use for the model response. Default: `"disabled"`.
     ///   - status: The status of the response generation.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - error: The JSON member `error`.
-    ///   - incompleteDetails: The JSON member `incomplete_details`.
-    ///   - reasoning: The JSON member `reasoning`.
+    ///   - completedAt: Unix timestamp (in seconds) of when this Response was completed.
+    ///   - error: An error object returned when the model fails to generate a Response.
+    ///   - incompleteDetails: Details about why the response is incomplete.
+    ///   - reasoning: **gpt-5 and o-series models only**
     ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
     ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
-    ///   - moderation: The JSON member `moderation`.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
+    ///   - moderation: Moderation results for the response input and output, if moderated completions were requested.
+    ///   - conversation: The conversation that this response belonged to.
+    ///   - maxOutputTokens: An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
     public init(
         model: BetaModelIDsResponses,
         tools: BetaToolsArray,
@@ -2359,9 +2479,11 @@ public struct BetaResponseErrorCode: OpenEnum {
 public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
+    /// The error code.
     public var code: Swift.String?
     /// The error message.
     public var message: Swift.String
+    /// The error parameter.
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
@@ -2374,8 +2496,8 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///   - message: The error message.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - agent: The agent that owns this multi-agent streaming event.
-    ///   - code: The JSON member `code`.
-    ///   - param: The JSON member `param`.
+    ///   - code: The error code.
+    ///   - param: The error parameter.
     public init(
         message: Swift.String,
         sequenceNumber: Swift.Int,

@@ -1007,15 +1007,21 @@ public enum BetaResponsePromptVariablesValue: Codable, Equatable, Sendable, Unkn
 
 /// - Remark: Generated from `#/components/schemas/BetaResponseProperties`.
 public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -1043,6 +1049,8 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: BetaPrompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1054,10 +1062,10 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         model: BetaModelIDsResponses? = nil,
         tools: BetaToolsArray? = nil,
@@ -2692,6 +2700,12 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: BetaTextResponseFormatConfiguration?
+    /// Constrains the verbosity of the model's response. Lower values will result in
+    /// more concise responses, while higher values will result in more verbose responses.
+    /// Currently supported values are `low`, `medium`, and `high`. The default is
+    /// `medium`.
+    ///
+    /// Default: `"medium"`.
     public var verbosity: BetaVerbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2700,7 +2714,7 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
-    ///   - verbosity: The JSON member `verbosity`.
+    ///   - verbosity: Constrains the verbosity of the model's response. Default: `"medium"`.
     public init(
         format: BetaTextResponseFormatConfiguration? = nil,
         verbosity: BetaVerbosity? = nil
@@ -3112,6 +3126,7 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var scrollX: Swift.Int
     /// The vertical scroll distance.
     public var scrollY: Swift.Int
+    /// The keys being held while scrolling.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3123,7 +3138,7 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - y: The y-coordinate where the scroll occurred.
     ///   - scrollX: The horizontal scroll distance.
     ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The JSON member `keys`.
+    ///   - keys: The keys being held while scrolling.
     public init(
         x: Swift.Int,
         y: Swift.Int,

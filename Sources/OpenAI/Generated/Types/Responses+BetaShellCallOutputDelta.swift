@@ -53,6 +53,8 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
 public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
+    ///
+    /// 1 to 64 characters.
     public var skillID: Swift.String
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
@@ -62,7 +64,7 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `BetaSkillReferenceParam`.
     ///
     /// - Parameters:
-    ///   - skillID: The ID of the referenced skill.
+    ///   - skillID: The ID of the referenced skill. 1 to 64 characters.
     ///   - version: Optional skill version.
     public init(
         skillID: Swift.String,
@@ -331,6 +333,13 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     /// The schema for the response format, described as a JSON Schema object.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: BetaResponseFormatJSONSchemaSchema
+    /// Whether to enable strict schema adherence when generating the output.
+    /// If set to true, the model will always follow the exact schema defined
+    /// in the `schema` field. Only a subset of JSON Schema is supported when
+    /// `strict` is `true`. To learn more, read the [Structured Outputs
+    /// guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// Default: `false`.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -341,7 +350,7 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     ///   - name: The name of the response format.
     ///   - schema: The schema for the response format, described as a JSON Schema object.
     ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
-    ///   - strict: The JSON member `strict`.
+    ///   - strict: Whether to enable strict schema adherence when generating the output. Default: `false`.
     public init(
         name: Swift.String,
         schema: BetaResponseFormatJSONSchemaSchema,
@@ -384,12 +393,20 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
 
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
 public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: Swift.String?
+    /// Text, image, or file inputs to the model, used to generate a response
     public var input: BetaInputParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
+    /// An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
     public var tools: [BetaTool]?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: BetaResponseTextParam?
+    /// **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: BetaReasoning?
     private var _truncation: BetaTruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -398,13 +415,17 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: BetaPersonalityEnum?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
     public var conversation: BetaConversationParam?
-    /// The JSON member `tool_choice`.
+    /// Controls which tool the model should use, if any.
     public var toolChoice: BetaToolChoiceParam?
-    /// The JSON member `parallel_tool_calls`.
+    /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -412,18 +433,18 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `BetaTokenCountsBody`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
-    ///   - input: The JSON member `input`.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - tools: The JSON member `tools`.
-    ///   - toolChoice: The JSON member `tool_choice`.
-    ///   - text: The JSON member `text`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - reasoning: The JSON member `reasoning`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: Controls which tool the model should use, if any.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - reasoning: **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
     public init(
         model: Swift.String? = nil,
         input: BetaInputParam? = nil,
@@ -498,7 +519,6 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
 public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `input_tokens`.
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -890,6 +910,7 @@ public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviatio
 public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
+    /// The name of the tool to call on the server.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -898,7 +919,7 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The JSON member `name`.
+    ///   - name: The name of the tool to call on the server.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil
@@ -1151,7 +1172,7 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search call item.
     public var id: Swift.String
-    /// The JSON member `call_id`.
+    /// The unique ID of the tool search call generated by the model.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType
@@ -1172,7 +1193,7 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - arguments: Arguments used for the tool search call.
     ///   - status: The status of the tool search call item that was recorded.
     ///   - agent: The agent that produced this item.
-    ///   - callID: The JSON member `call_id`.
+    ///   - callID: The unique ID of the tool search call generated by the model.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1228,14 +1249,19 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
 public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this tool search call.
     public var id: Swift.String?
-    /// The JSON member `call_id`.
+    /// The unique ID of the tool search call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
     /// The arguments supplied to the tool search call.
     public var arguments: BetaEmptyModelParam
+    /// The status of the tool search call.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1244,11 +1270,11 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - arguments: The arguments supplied to the tool search call.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - callID: The JSON member `call_id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this tool search call.
+    ///   - callID: The unique ID of the tool search call generated by the model. 1 to 64 characters.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The JSON member `status`.
+    ///   - status: The status of the tool search call.
     public init(
         arguments: BetaEmptyModelParam,
         agent: BetaAgentTagParam? = nil,
@@ -1320,7 +1346,7 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search output item.
     public var id: Swift.String
-    /// The JSON member `call_id`.
+    /// The unique ID of the tool search call generated by the model.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType
@@ -1341,7 +1367,7 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
     ///   - tools: The loaded tool definitions returned by tool search.
     ///   - status: The status of the tool search output item that was recorded.
     ///   - agent: The agent that produced this item.
-    ///   - callID: The JSON member `call_id`.
+    ///   - callID: The unique ID of the tool search call generated by the model.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1397,14 +1423,19 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
 public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
+    /// The unique ID of this tool search output.
     public var id: Swift.String?
-    /// The JSON member `call_id`.
+    /// The unique ID of the tool search call generated by the model.
+    ///
+    /// 1 to 64 characters.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
     /// The loaded tool definitions returned by the tool search output.
     public var tools: [BetaTool]
+    /// The status of the tool search output.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1413,11 +1444,11 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - tools: The loaded tool definitions returned by the tool search output.
-    ///   - agent: The JSON member `agent`.
-    ///   - id: The JSON member `id`.
-    ///   - callID: The JSON member `call_id`.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of this tool search output.
+    ///   - callID: The unique ID of the tool search call generated by the model. 1 to 64 characters.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The JSON member `status`.
+    ///   - status: The status of the tool search output.
     public init(
         tools: [BetaTool],
         agent: BetaAgentTagParam? = nil,
@@ -1472,7 +1503,9 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
 public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Whether tool search is executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
+    /// Description shown to the model for a client-executed tool search tool.
     public var description: Swift.String?
+    /// Parameter schema for a client-executed tool search tool.
     public var parameters: BetaEmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1481,8 +1514,8 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
+    ///   - description: Description shown to the model for a client-executed tool search tool.
+    ///   - parameters: Parameter schema for a client-executed tool search tool.
     public init(
         execution: BetaToolSearchExecutionType? = nil,
         description: Swift.String? = nil,
@@ -1705,8 +1738,12 @@ public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
 public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
+    ///
+    /// At least 0.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
+    ///
+    /// At least 0.
     public var endIndex: Swift.Int
     /// The URL of the cited resource.
     public var url: Swift.String
@@ -1718,8 +1755,8 @@ public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `BetaURLCitationParam`.
     ///
     /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
+    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
     ///   - url: The URL of the cited resource.
     ///   - title: The title of the cited resource.
     public init(
@@ -2082,14 +2119,24 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
 public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     public var country: Swift.String?
+    /// Free text input for the region of the user, e.g. `California`.
     public var region: Swift.String?
+    /// Free text input for the city of the user, e.g. `San Francisco`.
     public var city: Swift.String?
+    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaWebSearchApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
+    ///   - region: Free text input for the region of the user, e.g. `California`.
+    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
+    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -2135,12 +2182,13 @@ public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, Sp
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
 public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// Default: `"web_search_preview"`.
     public var type: BetaWebSearchPreviewTool.TypeValue
-    /// The JSON member `user_location`.
+    /// The user's location.
     public var userLocation: BetaApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: BetaSearchContextSize?
-    /// The JSON member `search_content_types`.
     public var searchContentTypes: [BetaSearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2148,8 +2196,8 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `BetaWebSearchPreviewTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool.
-    ///   - userLocation: The JSON member `user_location`.
+    ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
+    ///   - userLocation: The user's location.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     ///   - searchContentTypes: The JSON member `search_content_types`.
     public init(
@@ -2215,13 +2263,20 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
 public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///
+    /// Default: `"web_search"`.
     public var type: BetaWebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    ///
+    /// Default: `true`.
     public var externalWebAccess: Swift.Bool?
+    /// Filters for the search.
     public var filters: BetaWebSearchTool.FiltersValue?
-    /// The JSON member `user_location`.
+    /// The approximate location of the user.
     public var userLocation: BetaWebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///
+    /// Default: `"medium"`.
     public var searchContextSize: WebSearchContextSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2229,11 +2284,11 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `BetaWebSearchTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool.
-    ///   - externalWebAccess: Allow live internet access for web search.
-    ///   - filters: The JSON member `filters`.
-    ///   - userLocation: The JSON member `user_location`.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - type: The type of the web search tool. Default: `"web_search"`.
+    ///   - externalWebAccess: Allow live internet access for web search. Default: `true`.
+    ///   - filters: Filters for the search.
+    ///   - userLocation: The approximate location of the user.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. Default: `"medium"`.
     public init(
         type: BetaWebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
@@ -2298,7 +2353,10 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
     public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `allowed_domains`.
+        /// Allowed domains for the search. If not provided, all domains are allowed.
+        /// Subdomains of the provided domains are allowed as well.
+        ///
+        /// Example: `["pubmed.ncbi.nlm.nih.gov"]`
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2306,7 +2364,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         /// Creates a new `FiltersValue`.
         ///
         /// - Parameters:
-        ///   - allowedDomains: The JSON member `allowed_domains`.
+        ///   - allowedDomains: Allowed domains for the search.
         public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
         }
@@ -2474,7 +2532,9 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: CodeInterpreterTool.Container
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2483,7 +2543,7 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - container: The code interpreter container.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         container: CodeInterpreterTool.Container,
         allowedCallers: [CallableToolAllowedCaller]? = nil
@@ -2627,17 +2687,23 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
 public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: ModelIDsCompaction?
+    /// Text, image, or file inputs to the model, used to generate a response
     public var input: InputParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// A key to use when reading from or writing to the prompt cache.
+    ///
+    /// At most 64 characters.
     public var promptCacheKey: Swift.String?
-    /// The JSON member `prompt_cache_retention`.
+    /// How long to retain a prompt cache entry created by this request.
     public var promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_options`.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.   - When not set, the default behavior is 'auto'.
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
     public var serviceTier: ServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2646,13 +2712,13 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
-    ///   - input: The JSON member `input`.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
-    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
-    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - promptCacheKey: A key to use when reading from or writing to the prompt cache. At most 64 characters.
+    ///   - promptCacheRetention: How long to retain a prompt cache entry created by this request.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - serviceTier: Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings.
     public init(
         model: ModelIDsCompaction? = nil,
         input: InputParam? = nil,
@@ -2822,12 +2888,16 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
 /// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
 public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
+    ///
+    /// At most 50 items.
     public var fileIDs: [Swift.String]?
-    /// The JSON member `memory_limit`.
+    /// The memory limit for the container.
     public var memoryLimit: ContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: ContainerAutoParam.NetworkPolicy?
     /// An optional list of skills referenced by id or inline data.
+    ///
+    /// At most 200 items.
     public var skills: [ContainerAutoParam.Skill]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2835,10 +2905,10 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `ContainerAutoParam`.
     ///
     /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The JSON member `memory_limit`.
+    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
+    ///   - memoryLimit: The memory limit for the container.
     ///   - networkPolicy: Network access policy for the container.
-    ///   - skills: An optional list of skills referenced by id or inline data.
+    ///   - skills: An optional list of skills referenced by id or inline data. At most 200 items.
     public init(
         fileIDs: [Swift.String]? = nil,
         memoryLimit: ContainerMemoryLimit? = nil,
@@ -3051,7 +3121,9 @@ public struct ContainerMemoryLimit: OpenEnum {
 public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
-    /// The JSON member `compact_threshold`.
+    /// Token threshold at which compaction should be triggered for this entry.
+    ///
+    /// At least 1000.
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3060,7 +3132,7 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - type: The context management entry type.
-    ///   - compactThreshold: The JSON member `compact_threshold`.
+    ///   - compactThreshold: Token threshold at which compaction should be triggered for this entry. At least 1000.
     public init(
         type: Swift.String,
         compactThreshold: Swift.Int? = nil
@@ -3174,14 +3246,33 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -3192,12 +3283,25 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -3205,15 +3309,21 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -3241,15 +3351,39 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
-    /// The JSON member `service_tier`.
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
     public var serviceTier: ServiceTierResponses?
     private var _truncation: TruncationEnum?
+    /// The truncation strategy to use for the model response.
+    /// - `auto`: If the input to this Response exceeds
+    ///   the model's context window size, the model will truncate the
+    ///   response to fit the context window by dropping items from the beginning of the conversation.
+    /// - `disabled` (default): If the input size will exceed the context window
+    ///   size for a model, the request will fail with a 400 error.
+    ///
+    /// Default: `"disabled"`.
     @available(*, deprecated)
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// **gpt-5 and o-series models only**
+    ///
+    /// Configuration options for
+    /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: Reasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -3260,19 +3394,51 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
     /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: InputParam?
+    /// Specify additional output data to include in the model response. Currently supported values are:
+    /// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+    /// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+    /// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+    /// - `file_search_call.results`: Include the search results of the file search tool call.
+    /// - `message.input_image.image_url`: Include image urls from the input message.
+    /// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+    /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
     public var include: [IncludeEnum]?
-    /// The JSON member `parallel_tool_calls`.
+    /// Whether to allow the model to run tool calls in parallel.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: Swift.Bool?
+    /// Whether to store the generated model response for later retrieval via
+    /// API.
+    ///
+    /// Default: `true`.
     public var store: Swift.Bool?
+    /// A system (or developer) message inserted into the model's context.
+    ///
+    /// When using along with `previous_response_id`, the instructions from a previous
+    /// response will not be carried over to the next response. This makes it simple
+    /// to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
+    /// Configuration for running moderation on the input and output of this response.
     public var moderation: ModerationParam?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section below](https://platform.openai.com/docs/api-reference/responses-streaming)
+    /// for more information.
+    ///
+    /// Default: `false`.
     public var stream: Swift.Bool?
-    /// The JSON member `stream_options`.
+    /// Options for streaming responses. Only set this when you set `stream: true`.
     public var streamOptions: ResponseStreamOptions?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
     public var conversation: ConversationParam?
-    /// The JSON member `context_management`.
+    /// Context management configuration for this request.
+    ///
+    /// At least 1 item.
     public var contextManagement: [ContextManagementParam]?
-    /// The JSON member `max_output_tokens`.
+    /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
+    ///
+    /// At least 16.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3282,35 +3448,35 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - instructions: The JSON member `instructions`.
+    ///   - instructions: A system (or developer) message inserted into the model's context.
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     ///   - promptCacheOptions: Options for prompt caching.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - serviceTier: The JSON member `service_tier`.
-    ///   - truncation: The JSON member `truncation`.
-    ///   - reasoning: The JSON member `reasoning`.
-    ///   - include: The JSON member `include`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
-    ///   - store: The JSON member `store`.
-    ///   - moderation: The JSON member `moderation`.
-    ///   - stream: The JSON member `stream`.
-    ///   - streamOptions: The JSON member `stream_options`.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - contextManagement: The JSON member `context_management`.
-    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - truncation: The truncation strategy to use for the model response. Default: `"disabled"`.
+    ///   - reasoning: **gpt-5 and o-series models only**
+    ///   - include: Specify additional output data to include in the model response.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel. Default: `true`.
+    ///   - store: Whether to store the generated model response for later retrieval via API. Default: `true`.
+    ///   - moderation: Configuration for running moderation on the input and output of this response.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
+    ///   - streamOptions: Options for streaming responses.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - contextManagement: Context management configuration for this request. At least 1 item.
+    ///   - maxOutputTokens: An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning). At least 16.
     public init(
         model: ModelIDsResponses? = nil,
         input: InputParam? = nil,
@@ -3544,6 +3710,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: ToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -3563,7 +3730,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - output: The output from the custom tool call generated by your code.
     ///   - status: The status of the item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3665,6 +3832,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The execution context that produced this tool call.
     public var caller: ToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -3688,7 +3856,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
     ///   - status: The status of the item.
-    ///   - caller: The JSON member `caller`.
+    ///   - caller: The execution context that produced this tool call.
     ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -3744,168 +3912,5 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
         try container.encode(self.input, forKey: "input")
         try container.encode(self.status, forKey: "status")
         try container.encodeIfPresent(self.createdBy, forKey: "created_by")
-    }
-}
-
-/// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
-///
-/// - Remark: Generated from `#/components/schemas/CustomToolParam`.
-public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the custom tool, used to identify it in tool calls.
-    public var name: Swift.String
-    /// Optional description of the custom tool, used to provide more context.
-    public var description: Swift.String?
-    /// The input format for the custom tool. Default is unconstrained text.
-    public var format: CustomToolParam.Format?
-    /// Whether this tool should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [CallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CustomToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool, used to identify it in tool calls.
-    ///   - description: Optional description of the custom tool, used to provide more context.
-    ///   - format: The input format for the custom tool.
-    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        format: CustomToolParam.Format? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [CallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.format = format
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.format = try reader.optional(CustomToolParam.Format.self, "format")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.format, forKey: "format")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-
-    /// The input format for the custom tool. Default is unconstrained text.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
-    public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Unconstrained free-form text. Selected when `type` is `text`.
-        case text(CustomTextFormatParam)
-        /// A grammar defined by the user. Selected when `type` is `grammar`.
-        case grammar(CustomGrammarFormatParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try CustomTextFormatParam(from: decoder))
-            case "grammar":
-                self = .grammar(try CustomGrammarFormatParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .grammar(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// A citation to a file.
-///
-/// - Remark: Generated from `#/components/schemas/FileCitationBody`.
-public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The filename of the file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FileCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file.
-    ///   - index: The index of the file in the list of files.
-    ///   - filename: The filename of the file cited.
-    public init(
-        fileID: Swift.String,
-        index: Swift.Int,
-        filename: Swift.String
-    ) {
-        self.fileID = fileID
-        self.index = index
-        self.filename = filename
-    }
-
-    /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_citation", required: true)
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.filename = try reader.required(Swift.String.self, "filename")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.filename, forKey: "filename")
     }
 }

@@ -137,15 +137,21 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
 
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
 public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to
+    /// create multi-turn conversations. Learn more about
+    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
+    /// Whether to run the model response in the background.
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
+    ///
+    /// Default: `false`.
     public var background: Swift.Bool?
-    /// The JSON member `max_tool_calls`.
+    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -173,6 +179,8 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// Reference to a prompt template and its variables.
+    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -184,10 +192,10 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - tools: An array of tools the model may call while generating a response.
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - text: Configuration options for a text response from the model.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - background: The JSON member `background`.
-    ///   - maxToolCalls: The JSON member `max_tool_calls`.
-    ///   - prompt: The JSON member `prompt`.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - background: Whether to run the model response in the background. Default: `false`.
+    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
+    ///   - prompt: Reference to a prompt template and its variables.
     public init(
         model: ModelIDsResponses? = nil,
         tools: ToolsArray? = nil,

@@ -220,6 +220,12 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: TextResponseFormatConfiguration?
+    /// Constrains the verbosity of the model's response. Lower values will result in
+    /// more concise responses, while higher values will result in more verbose responses.
+    /// Currently supported values are `low`, `medium`, and `high`. The default is
+    /// `medium`.
+    ///
+    /// Default: `"medium"`.
     public var verbosity: Verbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -228,7 +234,7 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
-    ///   - verbosity: The JSON member `verbosity`.
+    ///   - verbosity: Constrains the verbosity of the model's response. Default: `"medium"`.
     public init(
         format: TextResponseFormatConfiguration? = nil,
         verbosity: Verbosity? = nil
@@ -820,12 +826,20 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable
 
 /// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
 public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: Swift.String?
+    /// Text, image, or file inputs to the model, used to generate a response
     public var input: InputParam?
-    /// The JSON member `previous_response_id`.
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
     public var previousResponseID: Swift.String?
+    /// An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
     public var tools: [Tool]?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: ResponseTextParam?
+    /// **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     public var reasoning: Reasoning?
     private var _truncation: TruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -834,13 +848,17 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: PersonalityEnum?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
     public var conversation: ConversationParam?
-    /// The JSON member `tool_choice`.
+    /// Controls which tool the model should use, if any.
     public var toolChoice: ToolChoiceParam?
-    /// The JSON member `parallel_tool_calls`.
+    /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -848,18 +866,18 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `TokenCountsBody`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
-    ///   - input: The JSON member `input`.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - tools: The JSON member `tools`.
-    ///   - toolChoice: The JSON member `tool_choice`.
-    ///   - text: The JSON member `text`.
-    ///   - previousResponseID: The JSON member `previous_response_id`.
-    ///   - reasoning: The JSON member `reasoning`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: Controls which tool the model should use, if any.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - reasoning: **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
     ///   - personality: A model-owned style preset to apply to this request.
-    ///   - conversation: The JSON member `conversation`.
-    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
     public init(
         model: Swift.String? = nil,
         input: InputParam? = nil,
@@ -934,7 +952,6 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
 ///
 /// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
 public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `input_tokens`.
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1394,7 +1411,9 @@ public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReport
 public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Whether tool search is executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
+    /// Description shown to the model for a client-executed tool search tool.
     public var description: Swift.String?
+    /// Parameter schema for a client-executed tool search tool.
     public var parameters: EmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1403,8 +1422,8 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
+    ///   - description: Description shown to the model for a client-executed tool search tool.
+    ///   - parameters: Parameter schema for a client-executed tool search tool.
     public init(
         execution: ToolSearchExecutionType? = nil,
         description: Swift.String? = nil,
@@ -1544,14 +1563,24 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
 public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     public var country: Swift.String?
+    /// Free text input for the region of the user, e.g. `California`.
     public var region: Swift.String?
+    /// Free text input for the city of the user, e.g. `San Francisco`.
     public var city: Swift.String?
+    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
+    ///   - region: Free text input for the region of the user, e.g. `California`.
+    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
+    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -1597,12 +1626,13 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
 /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool`.
 public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// Default: `"web_search_preview"`.
     public var type: WebSearchPreviewTool.TypeValue
-    /// The JSON member `user_location`.
+    /// The user's location.
     public var userLocation: ApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: SearchContextSize?
-    /// The JSON member `search_content_types`.
     public var searchContentTypes: [SearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1610,8 +1640,8 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `WebSearchPreviewTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool.
-    ///   - userLocation: The JSON member `user_location`.
+    ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
+    ///   - userLocation: The user's location.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     ///   - searchContentTypes: The JSON member `search_content_types`.
     public init(
@@ -1677,13 +1707,20 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/WebSearchTool`.
 public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///
+    /// Default: `"web_search"`.
     public var type: WebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    ///
+    /// Default: `true`.
     public var externalWebAccess: Swift.Bool?
+    /// Filters for the search.
     public var filters: WebSearchTool.FiltersValue?
-    /// The JSON member `user_location`.
+    /// The approximate location of the user.
     public var userLocation: WebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///
+    /// Default: `"medium"`.
     public var searchContextSize: WebSearchContextSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1691,11 +1728,11 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Creates a new `WebSearchTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool.
-    ///   - externalWebAccess: Allow live internet access for web search.
-    ///   - filters: The JSON member `filters`.
-    ///   - userLocation: The JSON member `user_location`.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - type: The type of the web search tool. Default: `"web_search"`.
+    ///   - externalWebAccess: Allow live internet access for web search. Default: `true`.
+    ///   - filters: Filters for the search.
+    ///   - userLocation: The approximate location of the user.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. Default: `"medium"`.
     public init(
         type: WebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
@@ -1760,7 +1797,10 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
     public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `allowed_domains`.
+        /// Allowed domains for the search. If not provided, all domains are allowed.
+        /// Subdomains of the provided domains are allowed as well.
+        ///
+        /// Example: `["pubmed.ncbi.nlm.nih.gov"]`
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1768,7 +1808,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Creates a new `FiltersValue`.
         ///
         /// - Parameters:
-        ///   - allowedDomains: The JSON member `allowed_domains`.
+        ///   - allowedDomains: Allowed domains for the search.
         public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
         }

@@ -299,9 +299,9 @@ public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDevi
 public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillResource]
-    /// The JSON member `first_id`.
+    /// The ID of the first item in the list.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
+    /// The ID of the last item in the list.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -313,8 +313,8 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
     public init(
         data: [SkillResource],
         hasMore: Swift.Bool,
@@ -441,9 +441,9 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
 public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
-    /// The JSON member `first_id`.
+    /// The ID of the first item in the list.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
+    /// The ID of the last item in the list.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -455,8 +455,8 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
     public init(
         data: [SkillVersionResource],
         hasMore: Swift.Bool,

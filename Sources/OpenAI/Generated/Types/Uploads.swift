@@ -207,6 +207,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var status: Upload.Status
     /// The Unix timestamp (in seconds) for when the Upload will expire.
     public var expiresAt: Swift.Int
+    /// The `File` object represents a document that has been uploaded to OpenAI.
     public var file: OpenAIFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -221,7 +222,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - purpose: The intended purpose of the file.
     ///   - status: The status of the Upload.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the Upload will expire.
-    ///   - file: The JSON member `file`.
+    ///   - file: The `File` object represents a document that has been uploaded to OpenAI.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

@@ -87,6 +87,8 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     /// - `lte`: less than or equal
     /// - `in`: in
     /// - `nin`: not in
+    ///
+    /// Default: `"eq"`.
     public var type: ComparisonFilter.TypeValue
     /// The key to compare against the value.
     public var key: Swift.String
@@ -98,7 +100,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `ComparisonFilter`.
     ///
     /// - Parameters:
-    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`. Default: `"eq"`.
     ///   - key: The key to compare against the value.
     ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
     public init(
@@ -377,11 +379,20 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
 public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
+    ///
+    /// 1 to 2000 items.
     public var fileIDs: [Swift.String]?
     /// A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
+    ///
+    /// 1 to 2000 items.
     public var files: [CreateVectorStoreFileRequest]?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -389,10 +400,10 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
     /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
     /// - Parameters:
-    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use.
-    ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`.
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. 1 to 2000 items.
+    ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. 1 to 2000 items.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-    ///   - attributes: The JSON member `attributes`.
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(
         fileIDs: [Swift.String]? = nil,
         files: [CreateVectorStoreFileRequest]? = nil,
@@ -437,6 +448,11 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -446,7 +462,7 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     /// - Parameters:
     ///   - fileID: A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-    ///   - attributes: The JSON member `attributes`.
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(
         fileID: Swift.String,
         chunkingStrategy: ChunkingStrategyRequestParam? = nil,
@@ -484,6 +500,8 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
 public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
+    ///
+    /// At most 500 items.
     public var fileIDs: [Swift.String]?
     /// The name of the vector store.
     public var name: Swift.String?
@@ -493,6 +511,12 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     public var expiresAfter: VectorStoreExpirationAfter?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
     public var chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -500,12 +524,12 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `CreateVectorStoreRequest`.
     ///
     /// - Parameters:
-    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use.
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. At most 500 items.
     ///   - name: The name of the vector store.
     ///   - description: A description for the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
     ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-    ///   - metadata: The JSON member `metadata`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         fileIDs: [Swift.String]? = nil,
         name: Swift.String? = nil,
@@ -675,11 +699,8 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
 public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreFileObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -746,11 +767,8 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
 public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreObject]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -847,6 +865,8 @@ public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
 public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
+    ///
+    /// At least 100, at most 4096.
     public var maxChunkSizeTokens: Swift.Int
     /// The number of tokens that overlap between chunks. The default value is `400`.
     ///
@@ -858,7 +878,7 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `StaticChunkingStrategy`.
     ///
     /// - Parameters:
-    ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk.
+    ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. At least 100, at most 4096.
     ///   - chunkOverlapTokens: The number of tokens that overlap between chunks.
     public init(
         maxChunkSizeTokens: Swift.Int,
@@ -962,11 +982,19 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
 
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
 public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
+    ///
+    /// - Parameters:
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(attributes: VectorStoreFileAttributes? = nil) {
         self.attributes = attributes
     }
@@ -995,8 +1023,14 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendab
 public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the vector store.
     public var name: Swift.String?
-    /// The JSON member `expires_after`.
+    /// The expiration policy for a vector store.
     public var expiresAfter: VectorStoreExpirationAfter?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1005,8 +1039,8 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - name: The name of the vector store.
-    ///   - expiresAfter: The JSON member `expires_after`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - expiresAfter: The expiration policy for a vector store.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         name: Swift.String? = nil,
         expiresAfter: VectorStoreExpirationAfter? = nil,
@@ -1046,6 +1080,8 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/VectorStoreExpirationAfter`.
 public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The number of days after the anchor time that the vector store will expire.
+    ///
+    /// At least 1, at most 365.
     public var days: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1053,7 +1089,7 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
     /// Creates a new `VectorStoreExpirationAfter`.
     ///
     /// - Parameters:
-    ///   - days: The number of days after the anchor time that the vector store will expire.
+    ///   - days: The number of days after the anchor time that the vector store will expire. At least 1, at most 365.
     public init(days: Swift.Int) {
         self.days = days
     }
@@ -1142,7 +1178,6 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     public var vectorStoreID: Swift.String
     /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
     public var status: VectorStoreFileBatchObject.Status
-    /// The JSON member `file_counts`.
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1319,7 +1354,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
     public var hasMore: Swift.Bool
-    /// The JSON member `next_page`.
+    /// The token for the next page, if any.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1329,7 +1364,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     /// - Parameters:
     ///   - data: Parsed content of the file.
     ///   - hasMore: Indicates if there are more content pages to fetch.
-    ///   - nextPage: The JSON member `next_page`.
+    ///   - nextPage: The token for the next page, if any.
     public init(
         data: [VectorStoreFileContentResponse.DataItem],
         hasMore: Swift.Bool,
@@ -1432,10 +1467,15 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     public var vectorStoreID: Swift.String
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
     public var status: VectorStoreFileObject.Status
-    /// The JSON member `last_error`.
+    /// The last error associated with this vector store file. Will be `null` if there are no errors.
     public var lastError: VectorStoreFileObject.LastError?
     /// The strategy used to chunk the file.
     public var chunkingStrategy: VectorStoreFileObject.ChunkingStrategy?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1448,9 +1488,9 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store file was created.
     ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
     ///   - status: The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`.
-    ///   - lastError: The JSON member `last_error`.
+    ///   - lastError: The last error associated with this vector store file.
     ///   - chunkingStrategy: The strategy used to chunk the file.
-    ///   - attributes: The JSON member `attributes`.
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         usageBytes: Swift.Int,
@@ -1651,16 +1691,21 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     public var name: Swift.String?
     /// The total number of bytes used by the files in the vector store.
     public var usageBytes: Swift.Int
-    /// The JSON member `file_counts`.
     public var fileCounts: VectorStoreObject.FileCounts
     /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
     public var status: VectorStoreObject.Status
     /// The expiration policy for a vector store.
     public var expiresAfter: VectorStoreExpirationAfter?
-    /// The JSON member `expires_at`.
+    /// The Unix timestamp (in seconds) for when the vector store will expire.
     public var expiresAt: Swift.Int?
-    /// The JSON member `last_active_at`.
+    /// The Unix timestamp (in seconds) for when the vector store was last active.
     public var lastActiveAt: Swift.Int?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1675,9 +1720,9 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`.
     ///   - name: The name of the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
-    ///   - expiresAt: The JSON member `expires_at`.
-    ///   - lastActiveAt: The JSON member `last_active_at`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - expiresAt: The Unix timestamp (in seconds) for when the vector store will expire.
+    ///   - lastActiveAt: The Unix timestamp (in seconds) for when the vector store was last active.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1834,8 +1879,12 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     /// A query string for a search
     public var query: VectorStoreSearchRequest.Query
     /// Whether to rewrite the natural language query for vector search.
+    ///
+    /// Default: `false`.
     public var rewriteQuery: Swift.Bool?
     /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///
+    /// Default: `10`. At least 1, at most 50.
     public var maxNumResults: Swift.Int?
     /// A filter to apply based on file attributes.
     public var filters: Filters?
@@ -1848,8 +1897,8 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - query: A query string for a search
-    ///   - rewriteQuery: Whether to rewrite the natural language query for vector search.
-    ///   - maxNumResults: The maximum number of results to return.
+    ///   - rewriteQuery: Whether to rewrite the natural language query for vector search. Default: `false`.
+    ///   - maxNumResults: The maximum number of results to return. Default: `10`. At least 1, at most 50.
     ///   - filters: A filter to apply based on file attributes.
     ///   - rankingOptions: Ranking options for search.
     public init(
@@ -1939,8 +1988,10 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
     public struct RankingOptionsValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
+        ///
+        /// Default: `"auto"`.
         public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
-        /// The JSON member `score_threshold`.
+        /// Default: `0`. At least 0, at most 1.
         public var scoreThreshold: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1948,8 +1999,8 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         /// Creates a new `RankingOptionsValue`.
         ///
         /// - Parameters:
-        ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency.
-        ///   - scoreThreshold: The JSON member `score_threshold`.
+        ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency. Default: `"auto"`.
+        ///   - scoreThreshold: Default: `0`. At least 0, at most 1.
         public init(
             ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker? = nil,
             scoreThreshold: Swift.Double? = nil
@@ -2047,7 +2098,14 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     /// The name of the vector store file.
     public var filename: Swift.String
     /// The similarity score for the result.
+    ///
+    /// At least 0, at most 1.
     public var score: Swift.Double
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// Content chunks from the file.
     public var content: [VectorStoreSearchResultContentObject]
@@ -2059,9 +2117,9 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     /// - Parameters:
     ///   - fileID: The ID of the vector store file.
     ///   - filename: The name of the vector store file.
-    ///   - score: The similarity score for the result.
+    ///   - score: The similarity score for the result. At least 0, at most 1.
     ///   - content: Content chunks from the file.
-    ///   - attributes: The JSON member `attributes`.
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(
         fileID: Swift.String,
         filename: Swift.String,
@@ -2106,13 +2164,12 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
 public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The JSON member `search_query`.
     public var searchQuery: [Swift.String]
     /// The list of search result items.
     public var data: [VectorStoreSearchResultItem]
     /// Indicates if there are more results to fetch.
     public var hasMore: Swift.Bool
-    /// The JSON member `next_page`.
+    /// The token for the next page, if any.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2123,7 +2180,7 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     ///   - searchQuery: The JSON member `search_query`.
     ///   - data: The list of search result items.
     ///   - hasMore: Indicates if there are more results to fetch.
-    ///   - nextPage: The JSON member `next_page`.
+    ///   - nextPage: The token for the next page, if any.
     public init(
         searchQuery: [Swift.String],
         data: [VectorStoreSearchResultItem],

@@ -13,6 +13,8 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
     /// Raw bytes.
     public var video: FileUpload
     /// Display name for this API character.
+    ///
+    /// 1 to 80 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -21,7 +23,7 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - video: Video file used to create a character.
-    ///   - name: Display name for this API character.
+    ///   - name: Display name for this API character. 1 to 80 characters.
     public init(
         video: FileUpload,
         name: Swift.String
@@ -64,6 +66,8 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
     /// Reference to the completed video to edit.
     public var video: VideoReferenceInputParam
     /// Text prompt that describes how to edit the source video.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -72,7 +76,7 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - video: Reference to the completed video to edit.
-    ///   - prompt: Text prompt that describes how to edit the source video.
+    ///   - prompt: Text prompt that describes how to edit the source video. 1 to 32000 characters.
     public init(
         video: VideoReferenceInputParam,
         prompt: Swift.String
@@ -109,6 +113,8 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
 public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var video: CreateVideoEditMultipartBody.Video
     /// Text prompt that describes how to edit the source video.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -117,7 +123,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - video: The JSON member `video`.
-    ///   - prompt: Text prompt that describes how to edit the source video.
+    ///   - prompt: Text prompt that describes how to edit the source video. 1 to 32000 characters.
     public init(
         video: CreateVideoEditMultipartBody.Video,
         prompt: Swift.String
@@ -198,6 +204,8 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
     /// Reference to the completed video to extend.
     public var video: VideoReferenceInputParam
     /// Updated text prompt that directs the extension generation.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
@@ -208,7 +216,7 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - video: Reference to the completed video to extend.
-    ///   - prompt: Updated text prompt that directs the extension generation.
+    ///   - prompt: Updated text prompt that directs the extension generation. 1 to 32000 characters.
     ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public init(
         video: VideoReferenceInputParam,
@@ -250,6 +258,8 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
 public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var video: CreateVideoExtendMultipartBody.Video
     /// Updated text prompt that directs the extension generation.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
@@ -260,7 +270,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     ///
     /// - Parameters:
     ///   - video: The JSON member `video`.
-    ///   - prompt: Updated text prompt that directs the extension generation.
+    ///   - prompt: Updated text prompt that directs the extension generation. 1 to 32000 characters.
     ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public init(
         video: CreateVideoExtendMultipartBody.Video,
@@ -347,6 +357,8 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
     public var inputReference: ImageRefParam2?
@@ -360,7 +372,7 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `CreateVideoJSONBody`.
     ///
     /// - Parameters:
-    ///   - prompt: Text prompt that describes the video to generate.
+    ///   - prompt: Text prompt that describes the video to generate. 1 to 32000 characters.
     ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
     ///   - inputReference: Optional reference object that guides generation.
     ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
@@ -414,8 +426,9 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
-    /// The JSON member `input_reference`.
     public var inputReference: CreateVideoMultipartBody.InputReference?
     /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
     public var seconds: VideoSeconds?
@@ -427,7 +440,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     /// Creates a new `CreateVideoMultipartBody`.
     ///
     /// - Parameters:
-    ///   - prompt: Text prompt that describes the video to generate.
+    ///   - prompt: Text prompt that describes the video to generate. 1 to 32000 characters.
     ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
     ///   - inputReference: The JSON member `input_reference`.
     ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
@@ -525,6 +538,8 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
 public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Updated text prompt that directs the remix generation.
+    ///
+    /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -532,7 +547,7 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `CreateVideoRemixBody`.
     ///
     /// - Parameters:
-    ///   - prompt: Updated text prompt that directs the remix generation.
+    ///   - prompt: Updated text prompt that directs the remix generation. 1 to 32000 characters.
     public init(prompt: Swift.String) {
         self.prompt = prompt
     }
@@ -658,8 +673,9 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
 public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
+    ///
+    /// At most 20971520 characters.
     public var imageURL: Swift.String?
-    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -667,7 +683,7 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Creates a new `ImageRefParam2`.
     ///
     /// - Parameters:
-    ///   - imageURL: A fully qualified URL or base64-encoded data URL.
+    ///   - imageURL: A fully qualified URL or base64-encoded data URL. At most 20971520 characters.
     ///   - fileID: The JSON member `file_id`.
     public init(
         imageURL: Swift.String? = nil,
@@ -701,7 +717,9 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
 
 /// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
 public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the character creation cameo.
     public var id: Swift.String?
+    /// Display name for the character.
     public var name: Swift.String?
     /// Unix timestamp (in seconds) when the character was created.
     public var createdAt: Swift.Int
@@ -712,8 +730,8 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - createdAt: Unix timestamp (in seconds) when the character was created.
-    ///   - id: The JSON member `id`.
-    ///   - name: The JSON member `name`.
+    ///   - id: Identifier for the character creation cameo.
+    ///   - name: Display name for the character.
     public init(
         createdAt: Swift.Int,
         id: Swift.String? = nil,
@@ -772,9 +790,9 @@ public struct VideoContentVariant: OpenEnum {
 public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [VideoResource]
-    /// The JSON member `first_id`.
+    /// The ID of the first item in the list.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
+    /// The ID of the last item in the list.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -786,8 +804,8 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
     public init(
         data: [VideoResource],
         hasMore: Swift.Bool,
@@ -913,17 +931,19 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     public var progress: Swift.Int
     /// Unix timestamp (seconds) for when the job was created.
     public var createdAt: Swift.Int
-    /// The JSON member `completed_at`.
+    /// Unix timestamp (seconds) for when the job completed, if finished.
     public var completedAt: Swift.Int?
-    /// The JSON member `expires_at`.
+    /// Unix timestamp (seconds) for when the downloadable assets expire, if set.
     public var expiresAt: Swift.Int?
+    /// The prompt that was used to generate the video.
     public var prompt: Swift.String?
     /// The resolution of the generated video.
     public var size: VideoSize
     /// Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
     public var seconds: Swift.String
-    /// The JSON member `remixed_from_video_id`.
+    /// Identifier of the source video if this video is a remix.
     public var remixedFromVideoID: Swift.String?
+    /// Error payload that explains why generation failed, if applicable.
     public var error: Error2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -938,11 +958,11 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - createdAt: Unix timestamp (seconds) for when the job was created.
     ///   - size: The resolution of the generated video.
     ///   - seconds: Duration of the generated clip in seconds.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - expiresAt: The JSON member `expires_at`.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - remixedFromVideoID: The JSON member `remixed_from_video_id`.
-    ///   - error: The JSON member `error`.
+    ///   - completedAt: Unix timestamp (seconds) for when the job completed, if finished.
+    ///   - expiresAt: Unix timestamp (seconds) for when the downloadable assets expire, if set.
+    ///   - prompt: The prompt that was used to generate the video.
+    ///   - remixedFromVideoID: Identifier of the source video if this video is a remix.
+    ///   - error: Error payload that explains why generation failed, if applicable.
     public init(
         id: Swift.String,
         model: VideoModel,

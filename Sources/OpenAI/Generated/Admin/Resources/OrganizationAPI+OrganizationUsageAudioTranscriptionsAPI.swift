@@ -16,7 +16,7 @@ extension OrganizationUsageAudioTranscriptionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -61,7 +61,7 @@ extension OrganizationUsageAudioTranscriptionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -160,7 +160,7 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
@@ -196,7 +196,7 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
@@ -263,7 +263,7 @@ extension OrganizationUsageCompletionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -311,7 +311,7 @@ extension OrganizationUsageCompletionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -419,7 +419,7 @@ extension OrganizationUsageEmbeddingsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -464,7 +464,7 @@ extension OrganizationUsageEmbeddingsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -563,7 +563,7 @@ extension OrganizationUsageFileSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -608,7 +608,7 @@ extension OrganizationUsageFileSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -707,7 +707,7 @@ extension OrganizationUsageImagesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - sources: Return only usages for these sources.
     ///   - sizes: Return only usages for these image sizes.
     ///   - projectIDs: Return only usage for these projects.
@@ -758,7 +758,7 @@ extension OrganizationUsageImagesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - sources: Return only usages for these sources.
     ///   - sizes: Return only usages for these image sizes.
     ///   - projectIDs: Return only usage for these projects.
@@ -915,7 +915,7 @@ extension OrganizationUsageModerationsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -960,7 +960,7 @@ extension OrganizationUsageModerationsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -1059,7 +1059,7 @@ extension OrganizationUsageVectorStoresAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
@@ -1095,7 +1095,7 @@ extension OrganizationUsageVectorStoresAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
@@ -1162,7 +1162,7 @@ extension OrganizationUsageWebSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -1210,7 +1210,7 @@ extension OrganizationUsageWebSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -1334,7 +1334,7 @@ extension OrganizationUsersAPI {
     /// Lists all of the users in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - emails: Filter by the email address of users.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -1358,7 +1358,7 @@ extension OrganizationUsersAPI {
     /// Every page of ``list(limit:after:emails:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - emails: Filter by the email address of users.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -1470,7 +1470,7 @@ extension OrganizationUsersRolesAPI {
     ///
     /// - Parameters:
     ///   - userID: The ID of the user to inspect.
-    ///   - limit: A limit on the number of organization role assignments to return.
+    ///   - limit: A limit on the number of organization role assignments to return. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -1497,7 +1497,7 @@ extension OrganizationUsersRolesAPI {
     ///
     /// - Parameters:
     ///   - userID: The ID of the user to inspect.
-    ///   - limit: A limit on the number of organization role assignments to return.
+    ///   - limit: A limit on the number of organization role assignments to return. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.

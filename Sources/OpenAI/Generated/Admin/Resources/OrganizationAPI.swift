@@ -86,7 +86,7 @@ extension OrganizationAdminAPIKeysAPI {
     /// Delete the specified admin API key.
     ///
     /// - Parameters:
-    ///   - keyID: The `key_id` path parameter.
+    ///   - keyID: The ID of the API key to be deleted.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `OrganizationAdminAPIKeysAPI.DeleteResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -106,9 +106,9 @@ extension OrganizationAdminAPIKeysAPI {
     /// Retrieve a paginated list of organization admin API keys.
     ///
     /// - Parameters:
-    ///   - after: The `after` query parameter.
-    ///   - order: The `order` query parameter.
-    ///   - limit: The `limit` query parameter.
+    ///   - after: Return keys with IDs that come after this ID in the pagination order.
+    ///   - order: Order results by creation time, ascending or descending. Default: `"asc"`.
+    ///   - limit: Maximum number of keys to return. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `APIKeyList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -131,8 +131,8 @@ extension OrganizationAdminAPIKeysAPI {
     ///
     /// - Parameters:
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: The `order` query parameter.
-    ///   - limit: The `limit` query parameter.
+    ///   - order: Order results by creation time, ascending or descending. Default: `"asc"`.
+    ///   - limit: Maximum number of keys to return. Default: `20`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `APIKeyList` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(after:order:limit:options:)`` throws (``OpenAIError``).
@@ -154,7 +154,7 @@ extension OrganizationAdminAPIKeysAPI {
     /// Get details for a specific organization API key by its ID.
     ///
     /// - Parameters:
-    ///   - keyID: The `key_id` path parameter.
+    ///   - keyID: The ID of the API key.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `AdminAPIKey` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -173,6 +173,8 @@ extension OrganizationAdminAPIKeysAPI {
     public struct CreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String
         /// The number of seconds until the API key expires. Omit this field for a key that does not expire.
+        ///
+        /// At least 1, at most 31536000.
         public var expiresInSeconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -181,7 +183,7 @@ extension OrganizationAdminAPIKeysAPI {
         ///
         /// - Parameters:
         ///   - name: The JSON member `name`.
-        ///   - expiresInSeconds: The number of seconds until the API key expires.
+        ///   - expiresInSeconds: The number of seconds until the API key expires. At least 1, at most 31536000.
         public init(
             name: Swift.String,
             expiresInSeconds: Swift.Int? = nil
@@ -269,8 +271,8 @@ extension OrganizationAuditLogsAPI {
     ///   - actorIDs: Return only events performed by these actors.
     ///   - actorEmails: Return only events performed by users with these emails.
     ///   - resourceIDs: Return only events performed on these targets.
-    ///   - tenantOnly: Return only tenant-scoped events associated with this organization.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - tenantOnly: Return only tenant-scoped events associated with this organization. Default: `false`.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -314,8 +316,8 @@ extension OrganizationAuditLogsAPI {
     ///   - actorIDs: Return only events performed by these actors.
     ///   - actorEmails: Return only events performed by users with these emails.
     ///   - resourceIDs: Return only events performed on these targets.
-    ///   - tenantOnly: Return only tenant-scoped events associated with this organization.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - tenantOnly: Return only tenant-scoped events associated with this organization. Default: `false`.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -502,9 +504,9 @@ extension OrganizationCertificatesAPI {
     /// List uploaded certificates for this organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListCertificatesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -526,9 +528,9 @@ extension OrganizationCertificatesAPI {
     /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListCertificatesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
@@ -602,11 +604,11 @@ extension OrganizationCostsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only costs for these projects.
     ///   - apiKeyIDs: Return only costs for these API keys.
     ///   - groupBy: Group the costs by the specified fields.
-    ///   - limit: A limit on the number of buckets to be returned.
+    ///   - limit: A limit on the number of buckets to be returned. Default: `7`.
     ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
@@ -641,11 +643,11 @@ extension OrganizationCostsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only costs for these projects.
     ///   - apiKeyIDs: Return only costs for these API keys.
     ///   - groupBy: Group the costs by the specified fields.
-    ///   - limit: A limit on the number of buckets to be returned.
+    ///   - limit: A limit on the number of buckets to be returned. Default: `7`.
     ///   - page: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UsageResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -792,9 +794,9 @@ extension OrganizationGroupsAPI {
     /// Lists all groups in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of groups to be returned.
+    ///   - limit: A limit on the number of groups to be returned. Default: `100`. At least 0, at most 1000.
     ///   - after: A cursor for use in pagination.
-    ///   - order: Specifies the sort order of the returned groups.
+    ///   - order: Specifies the sort order of the returned groups. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `GroupListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -816,9 +818,9 @@ extension OrganizationGroupsAPI {
     /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of groups to be returned.
+    ///   - limit: A limit on the number of groups to be returned. Default: `100`. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Specifies the sort order of the returned groups.
+    ///   - order: Specifies the sort order of the returned groups. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `GroupListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
@@ -928,7 +930,7 @@ extension OrganizationGroupsRolesAPI {
     ///
     /// - Parameters:
     ///   - groupID: The ID of the group whose organization role assignments you want to list.
-    ///   - limit: A limit on the number of organization role assignments to return.
+    ///   - limit: A limit on the number of organization role assignments to return. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -955,7 +957,7 @@ extension OrganizationGroupsRolesAPI {
     ///
     /// - Parameters:
     ///   - groupID: The ID of the group whose organization role assignments you want to list.
-    ///   - limit: A limit on the number of organization role assignments to return.
+    ///   - limit: A limit on the number of organization role assignments to return. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -1050,9 +1052,9 @@ extension OrganizationGroupsUsersAPI {
     ///
     /// - Parameters:
     ///   - groupID: The ID of the group to inspect.
-    ///   - limit: A limit on the number of users to be returned.
+    ///   - limit: A limit on the number of users to be returned. Default: `100`. At least 0, at most 1000.
     ///   - after: A cursor for use in pagination.
-    ///   - order: Specifies the sort order of users in the list.
+    ///   - order: Specifies the sort order of users in the list. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UserListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1077,9 +1079,9 @@ extension OrganizationGroupsUsersAPI {
     ///
     /// - Parameters:
     ///   - groupID: The ID of the group to inspect.
-    ///   - limit: A limit on the number of users to be returned.
+    ///   - limit: A limit on the number of users to be returned. Default: `100`. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Specifies the sort order of users in the list.
+    ///   - order: Specifies the sort order of users in the list. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `UserListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(groupID:limit:after:order:options:)`` throws (``OpenAIError``).
@@ -1165,7 +1167,7 @@ extension OrganizationInvitesAPI {
     /// Returns a list of invites in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `InviteListResponse` reply.
@@ -1186,7 +1188,7 @@ extension OrganizationInvitesAPI {
     /// Every page of ``list(limit:after:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `InviteListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -1301,9 +1303,9 @@ extension OrganizationProjectsAPI {
     /// Returns a list of projects.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
-    ///   - includeArchived: If `true` returns all projects including those that have been `archived`.
+    ///   - includeArchived: If `true` returns all projects including those that have been `archived`. Default: `false`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1325,9 +1327,9 @@ extension OrganizationProjectsAPI {
     /// Every page of ``list(limit:after:includeArchived:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - includeArchived: If `true` returns all projects including those that have been `archived`.
+    ///   - includeArchived: If `true` returns all projects including those that have been `archived`. Default: `false`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ProjectListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(limit:after:includeArchived:options:)`` throws (``OpenAIError``).
@@ -1424,7 +1426,7 @@ extension OrganizationProjectsAPIKeysAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - ownerProjectAccess: Filter API keys by whether the owner currently has effective access to the project.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -1451,7 +1453,7 @@ extension OrganizationProjectsAPIKeysAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - ownerProjectAccess: Filter API keys by whether the owner currently has effective access to the project.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -1575,9 +1577,9 @@ extension OrganizationProjectsCertificatesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListProjectCertificatesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1602,9 +1604,9 @@ extension OrganizationProjectsCertificatesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - order: Sort order by the `created_at` timestamp of the objects. Default: `"desc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ListProjectCertificatesResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
@@ -1729,9 +1731,9 @@ extension OrganizationProjectsGroupsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of project groups to return.
+    ///   - limit: A limit on the number of project groups to return. Default: `20`. At least 0, at most 100.
     ///   - after: Cursor for pagination.
-    ///   - order: Sort order for the returned groups.
+    ///   - order: Sort order for the returned groups. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectGroupListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1756,9 +1758,9 @@ extension OrganizationProjectsGroupsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of project groups to return.
+    ///   - limit: A limit on the number of project groups to return. Default: `20`. At least 0, at most 100.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Sort order for the returned groups.
+    ///   - order: Sort order for the returned groups. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ProjectGroupListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
@@ -1787,7 +1789,7 @@ extension OrganizationProjectsGroupsAPI {
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
     ///   - groupID: The ID of the group to retrieve.
-    ///   - groupType: The type of group to retrieve.
+    ///   - groupType: The type of group to retrieve. Default: `"group"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectGroup` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1947,7 +1949,7 @@ extension OrganizationProjectsRateLimitsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `100`.
     ///   - after: A cursor for use in pagination.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -1974,7 +1976,7 @@ extension OrganizationProjectsRateLimitsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `100`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -2105,7 +2107,7 @@ extension OrganizationProjectsServiceAccountsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectServiceAccountListResponse` reply.
@@ -2129,7 +2131,7 @@ extension OrganizationProjectsServiceAccountsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ProjectServiceAccountListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -2246,8 +2248,8 @@ extension OrganizationProjectsSpendAlertsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of spend alerts to return.
-    ///   - order: Sort order for the returned spend alerts.
+    ///   - limit: A limit on the number of spend alerts to return. At least 0, at most 100.
+    ///   - order: Sort order for the returned spend alerts. Default: `"asc"`.
     ///   - after: Cursor for pagination.
     ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -2276,8 +2278,8 @@ extension OrganizationProjectsSpendAlertsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of spend alerts to return.
-    ///   - order: Sort order for the returned spend alerts.
+    ///   - limit: A limit on the number of spend alerts to return. At least 0, at most 100.
+    ///   - order: Sort order for the returned spend alerts. Default: `"asc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -2472,7 +2474,7 @@ extension OrganizationProjectsUsersAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectUserListResponse` reply.
@@ -2496,7 +2498,7 @@ extension OrganizationProjectsUsersAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `ProjectUserListResponse` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
@@ -2606,9 +2608,9 @@ extension OrganizationRolesAPI {
     /// Lists the roles configured for the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of roles to return.
+    ///   - limit: A limit on the number of roles to return. Default: `1000`. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
-    ///   - order: Sort order for the returned roles.
+    ///   - order: Sort order for the returned roles. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `PublicRoleListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2630,9 +2632,9 @@ extension OrganizationRolesAPI {
     /// Every page of ``list(limit:after:order:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of roles to return.
+    ///   - limit: A limit on the number of roles to return. Default: `1000`. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Sort order for the returned roles.
+    ///   - order: Sort order for the returned roles. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `PublicRoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(limit:after:order:options:)`` throws (``OpenAIError``).
@@ -2735,8 +2737,8 @@ extension OrganizationSpendAlertsAPI {
     /// Lists organization spend alerts.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of spend alerts to return.
-    ///   - order: Sort order for the returned spend alerts.
+    ///   - limit: A limit on the number of spend alerts to return. At least 0, at most 100.
+    ///   - order: Sort order for the returned spend alerts. Default: `"asc"`.
     ///   - after: Cursor for pagination.
     ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -2762,8 +2764,8 @@ extension OrganizationSpendAlertsAPI {
     /// Every page of ``list(limit:order:after:before:options:)``, each fetched with the previous page's cursor as `after`.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of spend alerts to return.
-    ///   - order: Sort order for the returned spend alerts.
+    ///   - limit: A limit on the number of spend alerts to return. At least 0, at most 100.
+    ///   - order: Sort order for the returned spend alerts. Default: `"asc"`.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -2927,7 +2929,7 @@ extension OrganizationUsageAudioSpeechesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
@@ -2972,7 +2974,7 @@ extension OrganizationUsageAudioSpeechesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - bucketWidth: Width of each time bucket in response. Default: `"1d"`.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.

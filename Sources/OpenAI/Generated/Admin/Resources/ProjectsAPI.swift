@@ -93,7 +93,7 @@ extension ProjectsGroupsRolesAPI {
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
     ///   - groupID: The ID of the group to inspect.
-    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - limit: A limit on the number of project role assignments to return. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -123,7 +123,7 @@ extension ProjectsGroupsRolesAPI {
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
     ///   - groupID: The ID of the group to inspect.
-    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - limit: A limit on the number of project role assignments to return. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
@@ -229,9 +229,9 @@ extension ProjectsRolesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of roles to return.
+    ///   - limit: A limit on the number of roles to return. Default: `1000`. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
-    ///   - order: Sort order for the returned roles.
+    ///   - order: Sort order for the returned roles. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `PublicRoleListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -256,9 +256,9 @@ extension ProjectsRolesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of roles to return.
+    ///   - limit: A limit on the number of roles to return. Default: `1000`. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
-    ///   - order: Sort order for the returned roles.
+    ///   - order: Sort order for the returned roles. Default: `"asc"`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.
     /// - Returns: The pages (``CursorPages``), each the `PublicRoleListResource` of one request; `.items` iterates their items, ``CursorPages/firstPage()`` gives a page with `nextPage()`. A request is sent when iteration asks for its page, and each iteration starts again from the first page.
     /// - Note: Iterating throws what ``list(projectID:limit:after:order:options:)`` throws (``OpenAIError``).
@@ -397,7 +397,7 @@ extension ProjectsUsersRolesAPI {
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
     ///   - userID: The ID of the user to inspect.
-    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - limit: A limit on the number of project role assignments to return. At least 0, at most 1000.
     ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -427,7 +427,7 @@ extension ProjectsUsersRolesAPI {
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
     ///   - userID: The ID of the user to inspect.
-    ///   - limit: A limit on the number of project role assignments to return.
+    ///   - limit: A limit on the number of project role assignments to return. At least 0, at most 1000.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key, for every page.

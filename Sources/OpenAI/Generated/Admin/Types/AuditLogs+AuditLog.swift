@@ -16,6 +16,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var effectiveAt: Swift.Int
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     public var project: AuditLog.ProjectValue?
+    /// The actor who performed the audit logged action.
     public var actor: AuditLogActor?
     /// The details for events with this `type`.
     public var apiKeyCreated: AuditLog.APIKeyCreated?
@@ -137,7 +138,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - type: The event type.
     ///   - effectiveAt: The Unix timestamp (in seconds) of the event.
     ///   - project: The project that the action was scoped to.
-    ///   - actor: The JSON member `actor`.
+    ///   - actor: The actor who performed the audit logged action.
     ///   - apiKeyCreated: The details for events with this `type`.
     ///   - apiKeyUpdated: The details for events with this `type`.
     ///   - apiKeyDeleted: The details for events with this `type`.

@@ -663,11 +663,8 @@ public struct AuditLogEventType: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
 public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [AuditLog]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

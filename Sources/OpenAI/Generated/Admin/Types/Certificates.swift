@@ -20,7 +20,6 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The JSON member `certificate_details`.
     public var certificateDetails: Certificate.CertificateDetails
     /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public var active: Swift.Bool?
@@ -199,11 +198,8 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
 public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [OrganizationCertificate]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -266,11 +262,8 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
 public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [OrganizationProjectCertificate]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -375,7 +368,6 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The JSON member `certificate_details`.
     public var certificateDetails: OrganizationCertificate.CertificateDetails
     /// Whether the certificate is currently active at the organization level.
     public var active: Swift.Bool
@@ -554,7 +546,6 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The JSON member `certificate_details`.
     public var certificateDetails: OrganizationProjectCertificate.CertificateDetails
     /// Whether the certificate is currently active at the project level.
     public var active: Swift.Bool
@@ -725,7 +716,7 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
 
 /// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
 public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `certificate_ids`.
+    /// 1 to 10 items.
     public var certificateIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -733,7 +724,7 @@ public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `ToggleCertificatesRequest`.
     ///
     /// - Parameters:
-    ///   - certificateIDs: The JSON member `certificate_ids`.
+    ///   - certificateIDs: 1 to 10 items.
     public init(certificateIDs: [Swift.String]) {
         self.certificateIDs = certificateIDs
     }

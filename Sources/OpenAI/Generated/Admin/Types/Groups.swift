@@ -9,6 +9,8 @@ import OpenAI
 /// - Remark: Generated from `#/components/schemas/CreateGroupBody`.
 public struct CreateGroupBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Human readable name for the group.
+    ///
+    /// 1 to 255 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -16,7 +18,7 @@ public struct CreateGroupBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `CreateGroupBody`.
     ///
     /// - Parameters:
-    ///   - name: Human readable name for the group.
+    ///   - name: Human readable name for the group. 1 to 255 characters.
     public init(name: Swift.String) {
         self.name = name
     }
@@ -303,6 +305,8 @@ public struct GroupResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 /// - Remark: Generated from `#/components/schemas/UpdateGroupBody`.
 public struct UpdateGroupBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// New display name for the group.
+    ///
+    /// 1 to 255 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -310,7 +314,7 @@ public struct UpdateGroupBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Creates a new `UpdateGroupBody`.
     ///
     /// - Parameters:
-    ///   - name: New display name for the group.
+    ///   - name: New display name for the group. 1 to 255 characters.
     public init(name: Swift.String) {
         self.name = name
     }

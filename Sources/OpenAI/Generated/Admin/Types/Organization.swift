@@ -7,11 +7,8 @@ import OpenAI
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
 public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [AdminAPIKey]
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -83,9 +80,9 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
-    /// The JSON member `expires_at`.
+    /// The Unix timestamp (in seconds) of when the API key expires
     public var expiresAt: Swift.Int?
-    /// The JSON member `last_used_at`.
+    /// The Unix timestamp (in seconds) of when the API key was last used
     public var lastUsedAt: Swift.Int?
     public var owner: AdminAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -99,8 +96,8 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
     ///   - owner: The JSON member `owner`.
     ///   - name: The name of the API key
-    ///   - expiresAt: The JSON member `expires_at`.
-    ///   - lastUsedAt: The JSON member `last_used_at`.
+    ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used
     public init(
         id: Swift.String,
         redactedValue: Swift.String,
@@ -235,9 +232,9 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
-    /// The JSON member `expires_at`.
+    /// The Unix timestamp (in seconds) of when the API key expires
     public var expiresAt: Swift.Int?
-    /// The JSON member `last_used_at`.
+    /// The Unix timestamp (in seconds) of when the API key was last used
     public var lastUsedAt: Swift.Int?
     public var owner: AdminAPIKeyCreateResponse.Owner
     /// The value of the API key. Only shown on create.
@@ -254,8 +251,8 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     ///   - owner: The JSON member `owner`.
     ///   - value: The value of the API key.
     ///   - name: The name of the API key
-    ///   - expiresAt: The JSON member `expires_at`.
-    ///   - lastUsedAt: The JSON member `last_used_at`.
+    ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used
     public init(
         id: Swift.String,
         redactedValue: Swift.String,
@@ -779,6 +776,8 @@ public struct SpendLimitInterval: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/UpdateOrganizationSpendLimitBody`.
 public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
+    ///
+    /// At least 1.
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -786,7 +785,7 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
     /// Creates a new `UpdateOrganizationSpendLimitBody`.
     ///
     /// - Parameters:
-    ///   - thresholdAmount: The hard spend limit amount, in cents.
+    ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
     public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
     }
@@ -820,6 +819,8 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
 /// - Remark: Generated from `#/components/schemas/UpdateProjectSpendLimitBody`.
 public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
+    ///
+    /// At least 1.
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -827,7 +828,7 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `UpdateProjectSpendLimitBody`.
     ///
     /// - Parameters:
-    ///   - thresholdAmount: The hard spend limit amount, in cents.
+    ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
     public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
     }

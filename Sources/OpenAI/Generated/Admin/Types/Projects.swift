@@ -14,7 +14,7 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the project was created.
     public var createdAt: Swift.Int
-    /// The JSON member `archived_at`.
+    /// The Unix timestamp (in seconds) of when the project was archived or `null`.
     public var archivedAt: Swift.Int?
     /// `active` or `archived`
     public var status: Swift.String?
@@ -31,7 +31,7 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the project was created.
     ///   - name: The name of the project.
-    ///   - archivedAt: The JSON member `archived_at`.
+    ///   - archivedAt: The Unix timestamp (in seconds) of when the project was archived or `null`.
     ///   - status: `active` or `archived`
     ///   - externalKeyID: The external key associated with the project.
     ///   - residency: The residency configuration for the project.
@@ -301,11 +301,8 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
 public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectAPIKey]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -546,11 +543,8 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
 public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Project]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -872,11 +866,8 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
 public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectRateLimit]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1153,7 +1144,7 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
 public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the service account being created.
     public var name: Swift.String
-    /// The JSON member `create_service_account_only`.
+    /// Create the service account without default roles or an API key.
     public var createServiceAccountOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1162,7 +1153,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
     ///
     /// - Parameters:
     ///   - name: The name of the service account being created.
-    ///   - createServiceAccountOnly: The JSON member `create_service_account_only`.
+    ///   - createServiceAccountOnly: Create the service account without default roles or an API key.
     public init(
         name: Swift.String,
         createServiceAccountOnly: Swift.Bool? = nil
@@ -1201,7 +1192,6 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     public var role: ProjectServiceAccountCreateResponse.RoleValue
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
-    /// The JSON member `api_key`.
     public var apiKey: ProjectServiceAccountAPIKey?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1334,11 +1324,8 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
 public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectServiceAccount]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1606,11 +1593,8 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
 public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [ProjectUser]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

@@ -21,8 +21,12 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
     /// Description of the role.
     public var description: Swift.String?
     /// When the role was created.
+    ///
+    /// Unix time, in seconds.
     public var createdAt: Swift.Int?
     /// When the role was last updated.
+    ///
+    /// Unix time, in seconds.
     public var updatedAt: Swift.Int?
     /// Identifier of the actor who created the role.
     public var createdBy: Swift.String?
@@ -121,9 +125,7 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
 
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
     public struct AssignmentSource: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `principal_id`.
         public var principalID: Swift.String
-        /// The JSON member `principal_type`.
         public var principalType: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()

@@ -9,6 +9,8 @@ import OpenAI
 /// - Remark: Generated from `#/components/schemas/CreateSpendAlertBody`.
 public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The alert threshold amount, in cents.
+    ///
+    /// At least 0.
     public var thresholdAmount: Swift.Int
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
@@ -18,7 +20,7 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `CreateSpendAlertBody`.
     ///
     /// - Parameters:
-    ///   - thresholdAmount: The alert threshold amount, in cents.
+    ///   - thresholdAmount: The alert threshold amount, in cents. At least 0.
     ///   - notificationChannel: Email notification settings for a spend alert.
     public init(
         thresholdAmount: Swift.Int,

@@ -10,12 +10,13 @@ import OpenAI
 public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The monetary value in its associated currency.
     public var amount: CostsResult.Amount?
-    /// The JSON member `line_item`.
+    /// When `group_by=line_item`, this field provides the line item of the grouped costs result.
     public var lineItem: Swift.String?
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped costs result.
     public var projectID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API Key ID of the grouped costs result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=line_item`, this field provides the quantity of the grouped costs result.
     public var quantity: Swift.Double?
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
     public var quantityUnit: CostsResult.QuantityUnit?
@@ -26,10 +27,10 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Parameters:
     ///   - amount: The monetary value in its associated currency.
-    ///   - lineItem: The JSON member `line_item`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
-    ///   - quantity: The JSON member `quantity`.
+    ///   - lineItem: When `group_by=line_item`, this field provides the line item of the grouped costs result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped costs result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API Key ID of the grouped costs result.
+    ///   - quantity: When `group_by=line_item`, this field provides the quantity of the grouped costs result.
     ///   - quantityUnit: The unit of the `quantity` value.
     public init(
         amount: CostsResult.Amount? = nil,
@@ -170,12 +171,13 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     public var characters: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -185,10 +187,10 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - characters: The number of characters processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public init(
         characters: Swift.Int,
         numModelRequests: Swift.Int,
@@ -245,12 +247,13 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     public var seconds: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -260,10 +263,10 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     /// - Parameters:
     ///   - seconds: The number of seconds processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public init(
         seconds: Swift.Int,
         numModelRequests: Swift.Int,
@@ -318,7 +321,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
 public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The number of code interpreter sessions.
     public var numSessions: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -327,7 +330,7 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
     ///
     /// - Parameters:
     ///   - numSessions: The number of code interpreter sessions.
-    ///   - projectID: The JSON member `project_id`.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public init(
         numSessions: Swift.Int,
         projectID: Swift.String? = nil
@@ -394,15 +397,17 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     public var outputImageTokens: Swift.Int?
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
+    /// When `group_by=batch`, this field tells whether the grouped usage result is batch or not.
     public var batch: Swift.Bool?
-    /// The JSON member `service_tier`.
+    /// When `group_by=service_tier`, this field provides the service tier of the grouped usage result.
     public var serviceTier: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -413,7 +418,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///   - inputTokens: The aggregated number of input tokens used, including cached and cache-write tokens.
     ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
     ///   - inputCachedTokens: The aggregated number of cached input tokens used across text, audio, and image inputs.
     ///   - inputCacheWriteTokens: The aggregated number of input tokens written to the cache.
     ///   - inputUncachedTokens: The aggregated number of uncached input tokens used across text, audio, and image inputs, excluding cache-write tokens.
@@ -426,11 +431,11 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///   - inputImageTokens: The aggregated number of uncached image input tokens used.
     ///   - inputCachedImageTokens: The aggregated number of cached image input tokens used.
     ///   - outputImageTokens: The aggregated number of image output tokens used.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
-    ///   - batch: The JSON member `batch`.
-    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
+    ///   - batch: When `group_by=batch`, this field tells whether the grouped usage result is batch or not.
+    ///   - serviceTier: When `group_by=service_tier`, this field provides the service tier of the grouped usage result.
     public init(
         inputTokens: Swift.Int,
         outputTokens: Swift.Int,
@@ -547,12 +552,13 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -562,10 +568,10 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
@@ -620,13 +626,13 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
 public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The count of file search calls.
     public var numRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
-    /// The JSON member `vector_store_id`.
+    /// When `group_by=vector_store_id`, this field provides the vector store ID of the grouped usage result.
     public var vectorStoreID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -635,10 +641,10 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - numRequests: The count of file search calls.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
-    ///   - vectorStoreID: The JSON member `vector_store_id`.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
+    ///   - vectorStoreID: When `group_by=vector_store_id`, this field provides the vector store ID of the grouped usage result.
     public init(
         numRequests: Swift.Int,
         projectID: Swift.String? = nil,
@@ -691,14 +697,17 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     public var images: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// When `group_by=source`, this field provides the source of the grouped usage result, possible values are `image.generation`, `image.edit`, `image.variation`.
     public var source: Swift.String?
+    /// When `group_by=size`, this field provides the image size of the grouped usage result.
     public var size: Swift.String?
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -708,12 +717,12 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - images: The number of images processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
-    ///   - source: The JSON member `source`.
-    ///   - size: The JSON member `size`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - source: When `group_by=source`, this field provides the source of the grouped usage result, possible values are `image.generation`, `image.edit`, `image.variation`.
+    ///   - size: When `group_by=size`, this field provides the image size of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public init(
         images: Swift.Int,
         numModelRequests: Swift.Int,
@@ -778,12 +787,13 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -793,10 +803,10 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - model: The JSON member `model`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
@@ -848,9 +858,7 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
 public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [UsageTimeBucket]
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
-    /// The JSON member `next_page`.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -907,9 +915,7 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
 public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `start_time`.
     public var startTime: Swift.Int
-    /// The JSON member `end_time`.
     public var endTime: Swift.Int
     public var results: [UsageTimeBucket.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1045,7 +1051,7 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
 public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The vector stores usage in bytes.
     public var usageBytes: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1054,7 +1060,7 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - usageBytes: The vector stores usage in bytes.
-    ///   - projectID: The JSON member `project_id`.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public init(
         usageBytes: Swift.Int,
         projectID: Swift.String? = nil
@@ -1095,14 +1101,15 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     public var numModelRequests: Swift.Int
     /// The count of web search calls.
     public var numRequests: Swift.Int
-    /// The JSON member `project_id`.
+    /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
-    /// The JSON member `user_id`.
+    /// When `group_by=user_id`, this field provides the user ID of the grouped usage result.
     public var userID: Swift.String?
-    /// The JSON member `api_key_id`.
+    /// When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
     public var apiKeyID: Swift.String?
+    /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
-    /// The JSON member `context_level`.
+    /// When `group_by=context_level`, this field provides the search context size of the grouped usage result.
     public var contextLevel: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1112,11 +1119,11 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     /// - Parameters:
     ///   - numModelRequests: The count of model requests.
     ///   - numRequests: The count of web search calls.
-    ///   - model: The JSON member `model`.
-    ///   - projectID: The JSON member `project_id`.
-    ///   - userID: The JSON member `user_id`.
-    ///   - apiKeyID: The JSON member `api_key_id`.
-    ///   - contextLevel: The JSON member `context_level`.
+    ///   - model: When `group_by=model`, this field provides the model name of the grouped usage result.
+    ///   - projectID: When `group_by=project_id`, this field provides the project ID of the grouped usage result.
+    ///   - userID: When `group_by=user_id`, this field provides the user ID of the grouped usage result.
+    ///   - apiKeyID: When `group_by=api_key_id`, this field provides the API key ID of the grouped usage result.
+    ///   - contextLevel: When `group_by=context_level`, this field provides the search context size of the grouped usage result.
     public init(
         numModelRequests: Swift.Int,
         numRequests: Swift.Int,

@@ -152,7 +152,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var picture: Swift.String?
         public var enabled: Swift.Bool?
         public var banned: Swift.Bool?
-        /// The JSON member `banned_at`.
+        /// Unix time, in seconds.
         public var bannedAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -166,7 +166,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///   - picture: The JSON member `picture`.
         ///   - enabled: The JSON member `enabled`.
         ///   - banned: The JSON member `banned`.
-        ///   - bannedAt: The JSON member `banned_at`.
+        ///   - bannedAt: Unix time, in seconds.
         public init(
             id: Swift.String,
             email: Swift.String? = nil,
@@ -339,11 +339,8 @@ public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
 public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [User]
-    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

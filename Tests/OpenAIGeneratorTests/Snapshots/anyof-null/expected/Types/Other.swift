@@ -49,7 +49,6 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// - Remark: Generated from `#/components/schemas/Usage`.
 public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `total_tokens`.
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

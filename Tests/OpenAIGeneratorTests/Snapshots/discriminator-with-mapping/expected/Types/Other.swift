@@ -6,7 +6,6 @@ import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Cat`.
 public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `pet_type`.
     public var petType: Swift.String
     public var meows: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -49,7 +48,6 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// - Remark: Generated from `#/components/schemas/Dog`.
 public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `pet_type`.
     public var petType: Swift.String
     public var barks: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).

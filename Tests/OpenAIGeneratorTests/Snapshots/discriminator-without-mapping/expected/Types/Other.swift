@@ -43,7 +43,6 @@ public enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable
 
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
 public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

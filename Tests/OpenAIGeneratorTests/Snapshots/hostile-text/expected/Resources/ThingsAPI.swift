@@ -25,8 +25,8 @@ extension ThingsAPI {
     /// func injectedSeparator() {}
     ///
     /// - Parameters:
-    ///   - thingID: The id. let injectedParameter = 3
-    ///   - qUeryInjected: �evil bidi� and a NUL � here, injectedNul
+    ///   - thingID: The id. let injectedParameter = 3.
+    ///   - qUeryInjected: �evil bidi� and a NUL � here, injectedNul.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Thing` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.

@@ -79,7 +79,6 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// */ let injectedProperty = 4 /*
     /// let injectedMore = 5
     public var idLetInjectedRequired1: Swift.String
-    /// The JSON member `na"me\injected`.
     public var naMeInjected: Swift.String?
     /// Kinds.
     /// let injectedNel = 8

@@ -8,9 +8,7 @@ import OpenAIRuntime
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategy`.
 public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `max_chunk_size_tokens`.
     public var maxChunkSizeTokens: Swift.Int
-    /// The JSON member `chunk_overlap_tokens`.
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

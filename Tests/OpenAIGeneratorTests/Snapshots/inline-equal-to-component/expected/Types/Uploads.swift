@@ -9,9 +9,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The strategy used for this upload.
     public var chunking: ChunkingStrategy
     public var detail: Detail
-    /// The JSON member `fallback_detail`.
     public var fallbackDetail: Detail?
-    /// The JSON member `loose_chunking`.
     public var looseChunking: Upload.LooseChunking?
     public var note: Upload.Note?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -68,9 +66,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
 
     /// - Remark: Generated from `#/components/schemas/Upload/properties/loose_chunking`.
     public struct LooseChunking: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `max_chunk_size_tokens`.
         public var maxChunkSizeTokens: Swift.Int
-        /// The JSON member `chunk_overlap_tokens`.
         public var chunkOverlapTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()

@@ -6,9 +6,11 @@ import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
 public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// At least -9.223372036854776e+18, at most 9.223372036854776e+18.
     public var seed: Swift.Int?
-    /// The JSON member `max_tokens`.
+    /// Greater than 0.
     public var maxTokens: Swift.Int?
+    /// At least 0, at most 2.
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -16,9 +18,9 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Creates a new `SamplingParams`.
     ///
     /// - Parameters:
-    ///   - seed: The JSON member `seed`.
-    ///   - maxTokens: The JSON member `max_tokens`.
-    ///   - temperature: The JSON member `temperature`.
+    ///   - seed: At least -9.223372036854776e+18, at most 9.223372036854776e+18.
+    ///   - maxTokens: Greater than 0.
+    ///   - temperature: At least 0, at most 2.
     public init(
         seed: Swift.Int? = nil,
         maxTokens: Swift.Int? = nil,

@@ -62,7 +62,6 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
 public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var prompt: Swift.String
-    /// The JSON member `image_url`.
     public var imageURL: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

@@ -50,13 +50,11 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public var `where`: Swift.String?
     public var `while`: Swift.String?
     public var `as`: Swift.String?
-    /// The JSON member `Any`.
     public var `any`: Swift.String?
     public var `false`: Swift.String?
     public var `is`: Swift.String?
     public var `nil`: Swift.String?
     public var `self`: Swift.String?
-    /// The JSON member `Self`.
     public var self2: Swift.String?
     public var `super`: Swift.String?
     public var `throws`: Swift.String?
@@ -71,22 +69,16 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public var `consuming`: Swift.String?
     public var `package`: Swift.String?
     public var `some`: Swift.String?
-    /// The JSON member `any`.
     public var any2: Swift.String?
-    /// The JSON member `Type`.
     public var type: Swift.String?
-    /// The JSON member `Protocol`.
     public var protocol2: Swift.String?
-    /// The JSON member `_`.
     public var value: Swift.String?
     public var description: Swift.String?
     public var hashValue: Swift.String?
     public var rawValue: Swift.String?
-    /// The JSON member `additionalProperties`.
     public var additionalProperties2: Swift.String?
     public var unknown: Swift.String?
     public var encode: Swift.String?
-    /// The JSON member `CodingKeys`.
     public var codingKeys: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

@@ -101,55 +101,30 @@ public struct AllNamesAsEnumValues: OpenEnum {
 
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
 public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `OpenAIClient`.
     public var openAIClient: Swift.String
-    /// The JSON member `OpenAIError`.
     public var openAIError: Swift.String
-    /// The JSON member `JSONValue`.
     public var jsonValue: Swift.String
-    /// The JSON member `OpenEnum`.
     public var openEnum: Swift.String?
-    /// The JSON member `AnyCodingKey`.
     public var anyCodingKey: Swift.String?
-    /// The JSON member `FileUpload`.
     public var fileUpload: Swift.String?
-    /// The JSON member `RequestOptions`.
     public var requestOptions: Swift.String?
-    /// The JSON member `HTTPRequest`.
     public var httpRequest: Swift.String?
-    /// The JSON member `HTTPResponse`.
     public var httpResponse: Swift.String?
-    /// The JSON member `HTTPTransport`.
     public var httpTransport: Swift.String?
-    /// The JSON member `URLSessionTransport`.
     public var urlSessionTransport: Swift.String?
-    /// The JSON member `Error`.
     public var error: Swift.String?
-    /// The JSON member `Data`.
     public var data: Swift.String?
-    /// The JSON member `URL`.
     public var url: Swift.String?
-    /// The JSON member `Date`.
     public var date: Swift.String?
-    /// The JSON member `String`.
     public var string: Swift.String?
-    /// The JSON member `Int`.
     public var int: Swift.String?
-    /// The JSON member `Bool`.
     public var bool: Swift.String?
-    /// The JSON member `Double`.
     public var double: Swift.String?
-    /// The JSON member `Codable`.
     public var codable: Swift.String?
-    /// The JSON member `Decoder`.
     public var decoder: Swift.String?
-    /// The JSON member `Encoder`.
     public var encoder: Swift.String?
-    /// The JSON member `CodingKeys`.
     public var codingKeys: Swift.String?
-    /// The JSON member `Swift`.
     public var swift: Swift.String?
-    /// The JSON member `Foundation`.
     public var foundation: Swift.String?
     public var unknown: Swift.String?
     public var description: Swift.String?

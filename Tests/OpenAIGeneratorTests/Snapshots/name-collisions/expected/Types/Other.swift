@@ -6,9 +6,7 @@ import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
 public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `file_id`.
     public var fileID: Swift.String
-    /// The JSON member `fileId`.
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
     public var settings: FooBar.SettingsValue?

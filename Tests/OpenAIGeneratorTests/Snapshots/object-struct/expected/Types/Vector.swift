@@ -10,17 +10,11 @@ import OpenAIRuntime
 public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The identifier.
     public var id: Swift.String
-    /// The JSON member `file_id`.
     public var fileID: Swift.String
-    /// The JSON member `created_at`.
     public var createdAt: Swift.Int
-    /// The JSON member `display_name`.
     public var displayName: Swift.String?
-    /// The JSON member `usage_bytes`.
     public var usageBytes: Swift.Int?
-    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The JSON member `is_ready`.
     public var isReady: Swift.Bool?
     public var score: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).

@@ -30,7 +30,7 @@ extension VectorStoresFilesAPI {
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store.
     ///   - openAIBeta: The `OpenAI-Beta` header parameter.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The `order` query parameter.
     ///   - after: A cursor for use in pagination.
     ///   - include: The `include[]` query parameter.
@@ -66,7 +66,7 @@ extension VectorStoresFilesAPI {
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store.
     ///   - openAIBeta: The `OpenAI-Beta` header parameter.
-    ///   - limit: A limit on the number of objects to be returned.
+    ///   - limit: A limit on the number of objects to be returned. Default: `20`.
     ///   - order: The `order` query parameter.
     ///   - after: The cursor of the first page; `nil` starts at the beginning.
     ///   - include: The `include[]` query parameter.

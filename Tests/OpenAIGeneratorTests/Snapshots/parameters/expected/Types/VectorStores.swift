@@ -7,9 +7,7 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
 public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Swift.String]
-    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
-    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

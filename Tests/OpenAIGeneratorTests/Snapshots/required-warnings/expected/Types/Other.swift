@@ -6,7 +6,6 @@ import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
 public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `sequence_number`.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

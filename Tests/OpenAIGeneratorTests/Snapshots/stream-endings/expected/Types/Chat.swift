@@ -44,7 +44,6 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
     public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var index: Swift.Int
-        /// The JSON member `finish_reason`.
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()

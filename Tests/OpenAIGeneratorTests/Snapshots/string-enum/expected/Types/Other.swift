@@ -8,7 +8,6 @@ import OpenAIRuntime
 public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The status of a run.
     public var status: RunStatus
-    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: Run.ReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

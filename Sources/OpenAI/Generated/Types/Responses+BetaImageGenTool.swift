@@ -4,940 +4,6 @@
 import Foundation
 import OpenAIRuntime
 
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
-public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "timeout", required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "timeout", required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
-public struct BetaFunctionShellCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A tool that allows the model to execute shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
-public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var environment: BetaFunctionShellToolParam.Environment?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellToolParam`.
-    ///
-    /// - Parameters:
-    ///   - environment: The JSON member `environment`.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        environment: BetaFunctionShellToolParam.Environment? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.environment = environment
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell", required: true)
-        self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, "environment")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `container_auto`.
-        case containerAuto(BetaContainerAutoParam)
-        /// Selected when `type` is `local`.
-        case local(BetaLocalEnvironmentParam)
-        /// Selected when `type` is `container_reference`.
-        case containerReference(BetaContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "container_auto":
-                self = .containerAuto(try BetaContainerAutoParam(from: decoder))
-            case "local":
-                self = .local(try BetaLocalEnvironmentParam(from: decoder))
-            case "container_reference":
-                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .containerAuto(let value): try value.encode(to: encoder)
-            case .local(let value): try value.encode(to: encoder)
-            case .containerReference(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
-public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the function to call.
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: [Swift.String: JSONValue]?
-    /// The JSON member `output_schema`.
-    public var outputSchema: [Swift.String: JSONValue]?
-    public var strict: Swift.Bool?
-    /// Whether this function is deferred and loaded via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
-    ///   - outputSchema: The JSON member `output_schema`.
-    ///   - strict: The JSON member `strict`.
-    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        strict: Swift.Bool? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.outputSchema = outputSchema
-        self.strict = strict
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encode(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-}
-
-/// A tool call to run a function. See the
-/// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
-public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call.
-    public var id: Swift.String?
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the function to run.
-    public var namespace: Swift.String?
-    /// The name of the function to run.
-    public var name: Swift.String
-    /// A JSON string of the arguments to pass to the function.
-    public var arguments: Swift.String
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolCall`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the function to run.
-    ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call.
-    ///   - caller: The JSON member `caller`.
-    ///   - namespace: The namespace of the function to run.
-    ///   - status: The status of the item.
-    public init(
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        status: MessageStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.arguments = arguments
-        self.status = status
-    }
-
-    /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function_call", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.arguments = try reader.required(Swift.String.self, "arguments")
-        self.status = try reader.optional(MessageStatus.self, "status")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
-    }
-}
-
-/// The output of a function tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput`.
-public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call output. Populated when this item
-    /// is returned via API.
-    public var id: Swift.String?
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String?
-    /// The name of the tool that produced the output.
-    public var name: Swift.String?
-    /// The namespace of the tool that produced the output.
-    public var namespace: Swift.String?
-    public var caller: BetaToolCallCallerParam?
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    public var output: BetaFunctionToolCallOutput.Output
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - output: The output from the function call generated by your code.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call output.
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the tool that produced the output.
-    ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The JSON member `caller`.
-    ///   - status: The status of the item.
-    public init(
-        output: BetaFunctionToolCallOutput.Output,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        status: MessageStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.output = output
-        self.status = status
-    }
-
-    /// Decodes `BetaFunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function_call_output", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.callID = try reader.optional(Swift.String.self, "call_id")
-        self.name = try reader.optional(Swift.String.self, "name")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
-        self.output = try reader.required(BetaFunctionToolCallOutput.Output.self, "output")
-        self.status = try reader.optional(MessageStatus.self, "status")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
-    }
-
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A string of the output of the function call.
-        case string(Swift.String)
-        /// Text, image, or file output of the function call.
-        case outputContentList([BetaFunctionAndCustomToolCallOutput])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
-                self = .outputContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .outputContentList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
-public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function call tool output.
-    public var id: Swift.String
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String?
-    /// The name of the tool that produced the output.
-    public var name: Swift.String?
-    /// The namespace of the tool that produced the output.
-    public var namespace: Swift.String?
-    public var caller: BetaToolCallCallerParam?
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    public var output: BetaFunctionToolCallOutputResource.Output
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaFunctionCallOutputStatusEnum
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolCallOutputResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the function call tool output.
-    ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item.
-    ///   - agent: The agent that produced this item.
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the tool that produced the output.
-    ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The JSON member `caller`.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        output: BetaFunctionToolCallOutputResource.Output,
-        status: BetaFunctionCallOutputStatusEnum,
-        agent: BetaAgentTag? = nil,
-        callID: Swift.String? = nil,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.output = output
-        self.status = status
-        self.createdBy = createdBy
-    }
-
-    /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function_call_output", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.id = try reader.required(Swift.String.self, "id")
-        self.callID = try reader.optional(Swift.String.self, "call_id")
-        self.name = try reader.optional(Swift.String.self, "name")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
-        self.output = try reader.required(BetaFunctionToolCallOutputResource.Output.self, "output")
-        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
-        self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
-    }
-
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A string of the output of the function call.
-        case string(Swift.String)
-        /// Text, image, or file output of the function call.
-        case outputContentList([BetaFunctionAndCustomToolCallOutput])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
-                self = .outputContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .outputContentList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
-public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call.
-    public var id: Swift.String
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the function to run.
-    public var namespace: Swift.String?
-    /// The name of the function to run.
-    public var name: Swift.String
-    /// A JSON string of the arguments to pass to the function.
-    public var arguments: Swift.String
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaFunctionCallStatus
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolCallResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the function tool call.
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the function to run.
-    ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - status: The status of the item.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The JSON member `caller`.
-    ///   - namespace: The namespace of the function to run.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        status: BetaFunctionCallStatus,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.arguments = arguments
-        self.status = status
-        self.createdBy = createdBy
-    }
-
-    /// Decodes `BetaFunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function_call", required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.id = try reader.required(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(BetaToolCallCaller.self, "caller")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.arguments = try reader.required(Swift.String.self, "arguments")
-        self.status = try reader.required(BetaFunctionCallStatus.self, "status")
-        self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
-public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: BetaEmptyModelParam?
-    public var strict: Swift.Bool?
-    /// The JSON member `output_schema`.
-    public var outputSchema: [Swift.String: JSONValue]?
-    /// Whether this function should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The JSON member `name`.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
-    ///   - strict: The JSON member `strict`.
-    ///   - outputSchema: The JSON member `output_schema`.
-    ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil,
-        strict: Swift.Bool? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.strict = strict
-        self.outputSchema = outputSchema
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
-public struct BetaGrammarSyntax1: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `lark`
-    public static var lark: Self { Self(rawValue: "lark") }
-
-    /// `regex`
-    public static var regex: Self { Self(rawValue: "regex") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
-public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var code: Swift.Int
-    public var message: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaHTTPError`.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `BetaHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "http_error", required: true)
-        self.code = try reader.required(Swift.Int.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("http_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
-public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The weight of the embedding in the reciprocal ranking fusion.
-    public var embeddingWeight: Swift.Double
-    /// The weight of the text in the reciprocal ranking fusion.
-    public var textWeight: Swift.Double
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaHybridSearchOptions`.
-    ///
-    /// - Parameters:
-    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
-    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
-    public init(
-        embeddingWeight: Swift.Double,
-        textWeight: Swift.Double
-    ) {
-        self.embeddingWeight = embeddingWeight
-        self.textWeight = textWeight
-    }
-
-    /// Decodes `BetaHybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.embeddingWeight = try reader.required(Swift.Double.self, "embedding_weight")
-        self.textWeight = try reader.required(Swift.Double.self, "text_weight")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.embeddingWeight, forKey: "embedding_weight")
-        try container.encode(self.textWeight, forKey: "text_weight")
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
-public struct BetaImageDetail: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageGenActionEnum`.
-public struct BetaImageGenActionEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `generate`
-    public static var generate: Self { Self(rawValue: "generate") }
-
-    /// `edit`
-    public static var edit: Self { Self(rawValue: "edit") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-}
-
 /// A tool that generates images using the GPT image models.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
@@ -945,28 +11,42 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     public var model: BetaImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var quality: BetaImageGenTool.Quality?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// Default: `"auto"`.
     public var size: BetaImageGenTool.Size?
     /// The output format of the generated image. One of `png`, `webp`, or
     /// `jpeg`. Default: `png`.
+    ///
+    /// Default: `"png"`.
     public var outputFormat: BetaImageGenTool.OutputFormat?
     /// Compression level for the output image. Default: 100.
+    ///
+    /// Default: `100`. At least 0, at most 100.
     public var outputCompression: Swift.Int?
     /// Moderation level for the generated image. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var moderation: BetaImageGenTool.ModerationValue?
     /// Set the background of the generated image. One of `transparent`,
     /// `opaque`, or `auto`. Transparent backgrounds are available for
     /// supported GPT Image models. For `gpt-image-2` and
     /// `gpt-image-2-2026-04-21`, this support is in preview. When using
     /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var background: BetaImageGenTool.Background?
-    /// The JSON member `input_fidelity`.
+    /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
     public var inputFidelity: BetaInputFidelity?
     /// Optional mask for inpainting. Contains `image_url`
     /// (string, optional) and `file_id` (string, optional).
     public var inputImageMask: BetaImageGenTool.InputImageMask?
     /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///
+    /// Default: `0`. At least 0, at most 3.
     public var partialImages: Swift.Int?
     /// Whether to generate a new image or edit an existing image. Default: `auto`.
     public var action: BetaImageGenActionEnum?
@@ -977,15 +57,15 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - model: The JSON member `model`.
-    ///   - quality: The quality of the generated image.
-    ///   - size: The size of the generated images.
-    ///   - outputFormat: The output format of the generated image.
-    ///   - outputCompression: Compression level for the output image.
-    ///   - moderation: Moderation level for the generated image.
-    ///   - background: Set the background of the generated image.
-    ///   - inputFidelity: The JSON member `input_fidelity`.
+    ///   - quality: The quality of the generated image. Default: `"auto"`.
+    ///   - size: The size of the generated images. Default: `"auto"`.
+    ///   - outputFormat: The output format of the generated image. Default: `"png"`.
+    ///   - outputCompression: Compression level for the output image. Default: `100`. At least 0, at most 100.
+    ///   - moderation: Moderation level for the generated image. Default: `"auto"`.
+    ///   - background: Set the background of the generated image. Default: `"auto"`.
+    ///   - inputFidelity: Control how much effort the model will exert to match the style and features, especially facial features, of input images.
     ///   - inputImageMask: Optional mask for inpainting.
-    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3. Default: `0`. At least 0, at most 3.
     ///   - action: Whether to generate a new image or edit an existing image.
     public init(
         model: BetaImageGenTool.ModelValue? = nil,
@@ -1257,6 +337,7 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// The status of the image generation call.
     public var status: BetaImageGenToolCall.Status
+    /// The generated image encoded in base64.
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1267,7 +348,7 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     ///   - id: The unique ID of the image generation call.
     ///   - status: The status of the image generation call.
     ///   - agent: The agent that produced this item.
-    ///   - result: The JSON member `result`.
+    ///   - result: The generated image encoded in base64.
     public init(
         id: Swift.String,
         status: BetaImageGenToolCall.Status,
@@ -1436,6 +517,8 @@ public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillSourceParam`.
 public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
+    ///
+    /// 1 to 70254592 characters.
     public var data: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1443,7 +526,7 @@ public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDevi
     /// Creates a new `BetaInlineSkillSourceParam`.
     ///
     /// - Parameters:
-    ///   - data: Base64-encoded skill zip bundle.
+    ///   - data: Base64-encoded skill zip bundle. 1 to 70254592 characters.
     public init(data: Swift.String) {
         self.data = data
     }
@@ -1537,7 +620,7 @@ public struct BetaInputFidelity: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
 public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `file_id`.
+    /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
     public var filename: Swift.String?
@@ -1555,7 +638,7 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
     /// Creates a new `BetaInputFileContent`.
     ///
     /// - Parameters:
-    ///   - fileID: The JSON member `file_id`.
+    ///   - fileID: The ID of the file to be sent to the model.
     ///   - filename: The name of the file to be sent to the model.
     ///   - fileData: The content of the file to be sent to the model.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
@@ -1613,16 +696,19 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
 public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `file_id`.
+    /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
+    /// The name of the file to be sent to the model.
     public var filename: Swift.String?
-    /// The JSON member `file_data`.
+    /// The base64-encoded data of the file to be sent to the model.
+    ///
+    /// At most 73400320 characters.
     public var fileData: Swift.String?
-    /// The JSON member `file_url`.
+    /// The URL of the file to be sent to the model.
     public var fileURL: Swift.String?
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: BetaFileDetailEnum?
-    /// The JSON member `prompt_cache_breakpoint`.
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1630,12 +716,12 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
     /// Creates a new `BetaInputFileContentParam`.
     ///
     /// - Parameters:
-    ///   - fileID: The JSON member `file_id`.
-    ///   - filename: The JSON member `filename`.
-    ///   - fileData: The JSON member `file_data`.
-    ///   - fileURL: The JSON member `file_url`.
+    ///   - fileID: The ID of the file to be sent to the model.
+    ///   - filename: The name of the file to be sent to the model.
+    ///   - fileData: The base64-encoded data of the file to be sent to the model. At most 73400320 characters.
+    ///   - fileURL: The URL of the file to be sent to the model.
     ///   - detail: The detail level of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         fileID: Swift.String? = nil,
         filename: Swift.String? = nil,
@@ -1688,9 +774,9 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
 public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
+    /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
     public var imageURL: Swift.String?
-    /// The JSON member `file_id`.
+    /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
     /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaImageDetail
@@ -1703,8 +789,8 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - detail: The detail level of the image to be sent to the model.
-    ///   - imageURL: The JSON member `image_url`.
-    ///   - fileID: The JSON member `file_id`.
+    ///   - imageURL: The URL of the image to be sent to the model.
+    ///   - fileID: The ID of the file to be sent to the model.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: BetaImageDetail,
@@ -1750,12 +836,15 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
 public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `image_url`.
+    /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
+    ///
+    /// At most 20971520 characters.
     public var imageURL: Swift.String?
-    /// The JSON member `file_id`.
+    /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
+    /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaDetailEnum?
-    /// The JSON member `prompt_cache_breakpoint`.
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1763,10 +852,10 @@ public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable,
     /// Creates a new `BetaInputImageContentParamAutoParam`.
     ///
     /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
-    ///   - fileID: The JSON member `file_id`.
-    ///   - detail: The JSON member `detail`.
-    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
+    ///   - imageURL: The URL of the image to be sent to the model. At most 20971520 characters.
+    ///   - fileID: The ID of the file to be sent to the model.
+    ///   - detail: The detail level of the image to be sent to the model.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil,

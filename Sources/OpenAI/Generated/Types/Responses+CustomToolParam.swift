@@ -4,6 +4,171 @@
 import Foundation
 import OpenAIRuntime
 
+/// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
+///
+/// - Remark: Generated from `#/components/schemas/CustomToolParam`.
+public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the custom tool, used to identify it in tool calls.
+    public var name: Swift.String
+    /// Optional description of the custom tool, used to provide more context.
+    public var description: Swift.String?
+    /// The input format for the custom tool. Default is unconstrained text.
+    public var format: CustomToolParam.Format?
+    /// Whether this tool should be deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
+    public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CustomToolParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool, used to identify it in tool calls.
+    ///   - description: Optional description of the custom tool, used to provide more context.
+    ///   - format: The input format for the custom tool.
+    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        format: CustomToolParam.Format? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [CallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.format = format
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "custom", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.format = try reader.optional(CustomToolParam.Format.self, "format")
+        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("custom", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.format, forKey: "format")
+        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+    }
+
+    /// The input format for the custom tool. Default is unconstrained text.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
+    public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Unconstrained free-form text. Selected when `type` is `text`.
+        case text(CustomTextFormatParam)
+        /// A grammar defined by the user. Selected when `type` is `grammar`.
+        case grammar(CustomGrammarFormatParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "text":
+                self = .text(try CustomTextFormatParam(from: decoder))
+            case "grammar":
+                self = .grammar(try CustomGrammarFormatParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .text(let value): try value.encode(to: encoder)
+            case .grammar(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A citation to a file.
+///
+/// - Remark: Generated from `#/components/schemas/FileCitationBody`.
+public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The filename of the file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FileCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The ID of the file.
+    ///   - index: The index of the file in the list of files.
+    ///   - filename: The filename of the file cited.
+    public init(
+        fileID: Swift.String,
+        index: Swift.Int,
+        filename: Swift.String
+    ) {
+        self.fileID = fileID
+        self.index = index
+        self.filename = filename
+    }
+
+    /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "file_citation", required: true)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.index = try reader.required(Swift.Int.self, "index")
+        self.filename = try reader.required(Swift.String.self, "filename")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("file_citation", forKey: "type")
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encode(self.index, forKey: "index")
+        try container.encode(self.filename, forKey: "filename")
+    }
+}
+
 /// A path to a file.
 ///
 /// - Remark: Generated from `#/components/schemas/FilePath`.
@@ -62,6 +227,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     public var maxNumResults: Swift.Int?
     /// Ranking options for search.
     public var rankingOptions: RankingOptions?
+    /// A filter to apply.
     public var filters: Filters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -72,7 +238,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   - vectorStoreIDs: The IDs of the vector stores to search.
     ///   - maxNumResults: The maximum number of results to return.
     ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The JSON member `filters`.
+    ///   - filters: A filter to apply.
     public init(
         vectorStoreIDs: [Swift.String],
         maxNumResults: Swift.Int? = nil,
@@ -155,7 +321,9 @@ public enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
 public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var environment: FunctionShellToolParam.Environment?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -164,7 +332,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - environment: The JSON member `environment`.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         environment: FunctionShellToolParam.Environment? = nil,
         allowedCallers: [CallableToolAllowedCaller]? = nil
@@ -245,14 +413,17 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
 public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
+    /// A description of the function. Used by the model to determine whether or not to call the function.
     public var description: Swift.String?
+    /// A JSON schema object describing the parameters of the function.
     public var parameters: [Swift.String: JSONValue]?
-    /// The JSON member `output_schema`.
+    /// A JSON schema object describing the JSON value encoded in string outputs for this function.
     public var outputSchema: [Swift.String: JSONValue]?
+    /// Whether strict parameter validation is enforced for this function tool.
     public var strict: Swift.Bool?
     /// Whether this function is deferred and loaded via tool search.
     public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -261,12 +432,12 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - name: The name of the function to call.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
-    ///   - outputSchema: The JSON member `output_schema`.
-    ///   - strict: The JSON member `strict`.
+    ///   - description: A description of the function.
+    ///   - parameters: A JSON schema object describing the parameters of the function.
+    ///   - outputSchema: A JSON schema object describing the JSON value encoded in string outputs for this function.
+    ///   - strict: Whether strict parameter validation is enforced for this function tool.
     ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s).
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -321,15 +492,19 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
 
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
 public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// 1 to 128 characters.
     public var name: Swift.String
     public var description: Swift.String?
     public var parameters: EmptyModelParam?
+    /// Whether to enforce strict parameter validation. If omitted, Responses attempts to use strict validation when the schema is compatible, and falls back to non-strict validation otherwise.
     public var strict: Swift.Bool?
-    /// The JSON member `output_schema`.
+    /// A JSON Schema describing the JSON value encoded in string outputs for this function tool. This does not describe content-array outputs.
     public var outputSchema: [Swift.String: JSONValue]?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The JSON member `allowed_callers`.
+    /// The tool invocation context(s).
+    ///
+    /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -337,13 +512,13 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Creates a new `FunctionToolParam`.
     ///
     /// - Parameters:
-    ///   - name: The JSON member `name`.
+    ///   - name: 1 to 128 characters.
     ///   - description: The JSON member `description`.
     ///   - parameters: The JSON member `parameters`.
-    ///   - strict: The JSON member `strict`.
-    ///   - outputSchema: The JSON member `output_schema`.
+    ///   - strict: Whether to enforce strict parameter validation.
+    ///   - outputSchema: A JSON Schema describing the JSON value encoded in string outputs for this function tool.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -484,28 +659,42 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public var model: ImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var quality: ImageGenTool.Quality?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// Default: `"auto"`.
     public var size: ImageGenTool.Size?
     /// The output format of the generated image. One of `png`, `webp`, or
     /// `jpeg`. Default: `png`.
+    ///
+    /// Default: `"png"`.
     public var outputFormat: ImageGenTool.OutputFormat?
     /// Compression level for the output image. Default: 100.
+    ///
+    /// Default: `100`. At least 0, at most 100.
     public var outputCompression: Swift.Int?
     /// Moderation level for the generated image. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var moderation: ImageGenTool.ModerationValue?
     /// Set the background of the generated image. One of `transparent`,
     /// `opaque`, or `auto`. Transparent backgrounds are available for
     /// supported GPT Image models. For `gpt-image-2` and
     /// `gpt-image-2-2026-04-21`, this support is in preview. When using
     /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    ///
+    /// Default: `"auto"`.
     public var background: ImageGenTool.Background?
-    /// The JSON member `input_fidelity`.
+    /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
     public var inputFidelity: InputFidelity?
     /// Optional mask for inpainting. Contains `image_url`
     /// (string, optional) and `file_id` (string, optional).
     public var inputImageMask: ImageGenTool.InputImageMask?
     /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///
+    /// Default: `0`. At least 0, at most 3.
     public var partialImages: Swift.Int?
     /// Whether to generate a new image or edit an existing image. Default: `auto`.
     public var action: ImageGenActionEnum?
@@ -516,15 +705,15 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - model: The JSON member `model`.
-    ///   - quality: The quality of the generated image.
-    ///   - size: The size of the generated images.
-    ///   - outputFormat: The output format of the generated image.
-    ///   - outputCompression: Compression level for the output image.
-    ///   - moderation: Moderation level for the generated image.
-    ///   - background: Set the background of the generated image.
-    ///   - inputFidelity: The JSON member `input_fidelity`.
+    ///   - quality: The quality of the generated image. Default: `"auto"`.
+    ///   - size: The size of the generated images. Default: `"auto"`.
+    ///   - outputFormat: The output format of the generated image. Default: `"png"`.
+    ///   - outputCompression: Compression level for the output image. Default: `100`. At least 0, at most 100.
+    ///   - moderation: Moderation level for the generated image. Default: `"auto"`.
+    ///   - background: Set the background of the generated image. Default: `"auto"`.
+    ///   - inputFidelity: Control how much effort the model will exert to match the style and features, especially facial features, of input images.
     ///   - inputImageMask: Optional mask for inpainting.
-    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3. Default: `0`. At least 0, at most 3.
     ///   - action: Whether to generate a new image or edit an existing image.
     public init(
         model: ImageGenTool.ModelValue? = nil,
@@ -1935,11 +2124,33 @@ public struct ModelIDsResponses: OpenEnum {
 
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
-    /// The JSON member `top_logprobs`.
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    ///
+    /// At least 0, at most 20.
     public var topLogprobs: Swift.Int?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    /// We generally recommend altering this or `top_p` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling,
+    /// where the model considers the results of the tokens with top_p probability
+    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
+    /// are considered.
+    ///
+    /// We generally recommend altering this or `temperature` but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1950,12 +2161,25 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         get { _user }
         set { _user = newValue }
     }
-    /// The JSON member `safety_identifier`.
+    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
+    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
+    ///
+    /// At most 64 characters.
     public var safetyIdentifier: Swift.String?
-    /// The JSON member `prompt_cache_key`.
+    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// The JSON member `prompt_cache_retention`.
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
     @available(*, deprecated)
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
@@ -1967,14 +2191,14 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `ModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - temperature: The JSON member `temperature`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: The JSON member `safety_identifier`.
-    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
-    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
+    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
+    ///   - promptCacheRetention: Deprecated.
     public init(
         temperature: Swift.Double? = nil,
         metadata: Metadata? = nil,
@@ -2292,10 +2516,14 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/NamespaceToolParam`.
 public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The namespace name used in tool calls (for example, `crm`).
+    ///
+    /// At least 1 character.
     public var name: Swift.String
     /// A description of the namespace shown to the model.
     public var description: Swift.String
     /// The function/custom tools available inside this namespace.
+    ///
+    /// At least 1 item.
     public var tools: [NamespaceToolParam.ToolValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2303,9 +2531,9 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `NamespaceToolParam`.
     ///
     /// - Parameters:
-    ///   - name: The namespace name used in tool calls (for example, `crm`).
+    ///   - name: The namespace name used in tool calls (for example, `crm`). At least 1 character.
     ///   - description: A description of the namespace shown to the model.
-    ///   - tools: The function/custom tools available inside this namespace.
+    ///   - tools: The function/custom tools available inside this namespace. At least 1 item.
     public init(
         name: Swift.String,
         description: Swift.String,

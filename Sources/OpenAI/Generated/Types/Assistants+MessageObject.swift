@@ -4,24 +4,443 @@
 import Foundation
 import OpenAIRuntime
 
+/// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+///
+/// - Remark: Generated from `#/components/schemas/MessageObject`.
+public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The Unix timestamp (in seconds) for when the message was created.
+    public var createdAt: Swift.Int
+    /// The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
+    public var threadID: Swift.String
+    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    public var status: MessageStatus
+    /// On an incomplete message, details about why the message is incomplete.
+    public var incompleteDetails: MessageObject.IncompleteDetails?
+    /// The Unix timestamp (in seconds) for when the message was completed.
+    public var completedAt: Swift.Int?
+    /// The Unix timestamp (in seconds) for when the message was marked as incomplete.
+    public var incompleteAt: Swift.Int?
+    /// The entity that produced the message. One of `user` or `assistant`.
+    public var role: MessageObject.RoleValue
+    /// The content of the message in array of text and/or images.
+    public var content: [MessageObject.ContentItem]
+    /// If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
+    public var assistantID: Swift.String?
+    /// The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message. Value is `null` when messages are created manually using the create message or create thread endpoints.
+    public var runID: Swift.String?
+    /// A list of files attached to the message, and the tools they were added to.
+    public var attachments: [MessageObject.AttachmentValue]?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
+    ///   - threadID: The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
+    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    ///   - role: The entity that produced the message.
+    ///   - content: The content of the message in array of text and/or images.
+    ///   - incompleteDetails: On an incomplete message, details about why the message is incomplete.
+    ///   - completedAt: The Unix timestamp (in seconds) for when the message was completed.
+    ///   - incompleteAt: The Unix timestamp (in seconds) for when the message was marked as incomplete.
+    ///   - assistantID: If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
+    ///   - runID: The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message.
+    ///   - attachments: A list of files attached to the message, and the tools they were added to.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        status: MessageStatus,
+        role: MessageObject.RoleValue,
+        content: [MessageObject.ContentItem],
+        incompleteDetails: MessageObject.IncompleteDetails? = nil,
+        completedAt: Swift.Int? = nil,
+        incompleteAt: Swift.Int? = nil,
+        assistantID: Swift.String? = nil,
+        runID: Swift.String? = nil,
+        attachments: [MessageObject.AttachmentValue]? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.status = status
+        self.incompleteDetails = incompleteDetails
+        self.completedAt = completedAt
+        self.incompleteAt = incompleteAt
+        self.role = role
+        self.content = content
+        self.assistantID = assistantID
+        self.runID = runID
+        self.attachments = attachments
+        self.metadata = metadata
+    }
+
+    /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "thread.message", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.threadID = try reader.required(Swift.String.self, "thread_id")
+        self.status = try reader.required(MessageStatus.self, "status")
+        self.incompleteDetails = try reader.optional(MessageObject.IncompleteDetails.self, "incomplete_details")
+        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
+        self.incompleteAt = try reader.optional(Swift.Int.self, "incomplete_at")
+        self.role = try reader.required(MessageObject.RoleValue.self, "role")
+        self.content = try reader.required([MessageObject.ContentItem].self, "content")
+        self.assistantID = try reader.optional(Swift.String.self, "assistant_id")
+        self.runID = try reader.optional(Swift.String.self, "run_id")
+        self.attachments = try reader.optional([MessageObject.AttachmentValue].self, "attachments")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thread.message", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.threadID, forKey: "thread_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
+        try container.encode(self.completedAt, forKey: "completed_at")
+        try container.encode(self.incompleteAt, forKey: "incomplete_at")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.content, forKey: "content")
+        try container.encode(self.assistantID, forKey: "assistant_id")
+        try container.encode(self.runID, forKey: "run_id")
+        try container.encode(self.attachments, forKey: "attachments")
+        try container.encode(self.metadata, forKey: "metadata")
+    }
+
+    /// On an incomplete message, details about why the message is incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
+    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The reason the message is incomplete.
+        public var reason: MessageObject.IncompleteDetails.Reason
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `IncompleteDetails`.
+        ///
+        /// - Parameters:
+        ///   - reason: The reason the message is incomplete.
+        public init(reason: MessageObject.IncompleteDetails.Reason) {
+            self.reason = reason
+        }
+
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, "reason")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.reason, forKey: "reason")
+        }
+
+        /// The reason the message is incomplete.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
+        public struct Reason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `max_tokens`
+            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
+
+            /// `run_cancelled`
+            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
+
+            /// `run_expired`
+            public static var runExpired: Self { Self(rawValue: "run_expired") }
+
+            /// `run_failed`
+            public static var runFailed: Self { Self(rawValue: "run_failed") }
+        }
+    }
+
+    /// The entity that produced the message. One of `user` or `assistant`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
+    public struct RoleValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `assistant`
+        public static var assistant: Self { Self(rawValue: "assistant") }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
+    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
+        case imageFile(MessageContentImageFileObject)
+        /// References an image URL in the content of a message. Selected when `type` is `image_url`.
+        case imageURL(MessageContentImageURLObject)
+        /// The text content that is part of a message. Selected when `type` is `text`.
+        case text(MessageContentTextObject)
+        /// The refusal content generated by the assistant. Selected when `type` is `refusal`.
+        case refusal(MessageContentRefusalObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "image_file":
+                self = .imageFile(try MessageContentImageFileObject(from: decoder))
+            case "image_url":
+                self = .imageURL(try MessageContentImageURLObject(from: decoder))
+            case "text":
+                self = .text(try MessageContentTextObject(from: decoder))
+            case "refusal":
+                self = .refusal(try MessageContentRefusalObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .imageFile(let value): try value.encode(to: encoder)
+            case .imageURL(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
+    public struct AttachmentValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the file to attach to the message.
+        public var fileID: Swift.String?
+        /// The tools to add this file to.
+        public var tools: [MessageObject.AttachmentValue.ToolValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `AttachmentValue`.
+        ///
+        /// - Parameters:
+        ///   - tools: The tools to add this file to.
+        ///   - fileID: The ID of the file to attach to the message.
+        public init(
+            tools: [MessageObject.AttachmentValue.ToolValue]? = nil,
+            fileID: Swift.String? = nil
+        ) {
+            self.fileID = fileID
+            self.tools = tools
+        }
+
+        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.tools = try reader.optional([MessageObject.AttachmentValue.ToolValue].self, "tools")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            try container.encodeIfPresent(self.tools, forKey: "tools")
+        }
+
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
+        public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// Selected when `type` is `code_interpreter`.
+            case codeInterpreter(AssistantToolsCode)
+            /// Selected when `type` is `file_search`.
+            case fileSearch(AssistantToolsFileSearchTypeOnly)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "code_interpreter":
+                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+                case "file_search":
+                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .codeInterpreter(let value): try value.encode(to: encoder)
+                case .fileSearch(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// The text content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
+public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Text content to be sent to the model
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageRequestContentTextObject`.
+    ///
+    /// - Parameters:
+    ///   - text: Text content to be sent to the model
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "text", required: true)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("text", forKey: "type")
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
 public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: ModifyAssistantRequest.ModelValue?
-    /// The JSON member `reasoning_effort`.
+    /// Constrains effort on reasoning for reasoning models. Currently supported
+    /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
+    /// Reducing reasoning effort can result in faster responses and fewer tokens
+    /// used on reasoning in a response. Not all reasoning models support every
+    /// value. See the
+    /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
+    /// for model-specific support.
+    ///
+    /// Default: `"medium"`.
     public var reasoningEffort: ReasoningEffort?
+    /// The name of the assistant. The maximum length is 256 characters.
+    ///
+    /// At most 256 characters.
     public var name: Swift.String?
+    /// The description of the assistant. The maximum length is 512 characters.
+    ///
+    /// At most 512 characters.
     public var description: Swift.String?
+    /// The system instructions that the assistant uses. The maximum length is 256,000 characters.
+    ///
+    /// At most 256000 characters.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
+    ///
+    /// At most 128 items.
     public var tools: [ModifyAssistantRequest.ToolValue]?
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: ModifyAssistantRequest.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
+    ///
+    /// Default: `1`. At least 0, at most 2.
     public var temperature: Swift.Double?
-    /// The JSON member `top_p`.
+    /// An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
+    ///
+    /// We generally recommend altering this or temperature but not both.
+    ///
+    /// Default: `1`. At least 0, at most 1.
     public var topP: Swift.Double?
-    /// The JSON member `response_format`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
+    ///
+    /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
+    ///
+    /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -30,16 +449,16 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - model: ID of the model to use.
-    ///   - instructions: The JSON member `instructions`.
-    ///   - tools: A list of tool enabled on the assistant.
-    ///   - responseFormat: The JSON member `response_format`.
-    ///   - temperature: The JSON member `temperature`.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
-    ///   - name: The JSON member `name`.
-    ///   - description: The JSON member `description`.
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - topP: The JSON member `top_p`.
+    ///   - instructions: The system instructions that the assistant uses. At most 256000 characters.
+    ///   - tools: A list of tool enabled on the assistant. At most 128 items.
+    ///   - responseFormat: Specifies the format that the model must output.
+    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
+    ///   - reasoningEffort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
+    ///   - name: The name of the assistant. At most 256 characters.
+    ///   - description: The description of the assistant. At most 512 characters.
+    ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     public init(
         model: ModifyAssistantRequest.ModelValue? = nil,
         instructions: Swift.String? = nil,
@@ -290,9 +709,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -334,6 +751,8 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -341,7 +760,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -369,6 +788,8 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -376,7 +797,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
+            ///   - vectorStoreIDs: Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -405,11 +826,20 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
 
 /// - Remark: Generated from `#/components/schemas/ModifyMessageRequest`.
 public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyMessageRequest`.
+    ///
+    /// - Parameters:
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
@@ -436,11 +866,20 @@ public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
 
 /// - Remark: Generated from `#/components/schemas/ModifyRunRequest`.
 public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyRunRequest`.
+    ///
+    /// - Parameters:
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
@@ -467,8 +906,14 @@ public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
 
 /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest`.
 public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: ModifyThreadRequest.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -476,8 +921,8 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `ModifyThreadRequest`.
     ///
     /// - Parameters:
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - toolResources: A set of resources that are made available to the assistant's tools in this thread.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         toolResources: ModifyThreadRequest.ToolResources? = nil,
         metadata: Metadata? = nil
@@ -511,9 +956,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -555,6 +998,8 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -562,7 +1007,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -590,6 +1035,8 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -597,7 +1044,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -712,22 +1159,41 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     public var instructions: Swift.String?
     /// The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
+    ///
+    /// At most 20 items.
     public var tools: [RunObject.ToolValue]
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// Usage statistics related to the run. This value will be `null` if the run is not in a terminal state (i.e. `in_progress`, `queued`, etc.).
     public var usage: RunCompletionUsage?
     /// The sampling temperature used for this run. If not set, defaults to 1.
     public var temperature: Swift.Double?
     /// The nucleus sampling value used for this run. If not set, defaults to 1.
     public var topP: Swift.Double?
     /// The maximum number of prompt tokens specified to have been used over the course of the run.
+    ///
+    /// At least 256.
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens specified to have been used over the course of the run.
+    ///
+    /// At least 256.
     public var maxCompletionTokens: Swift.Int?
-    /// The JSON member `truncation_strategy`.
+    /// Controls for how a thread will be truncated prior to the run. Use this to control the initial context window of the run.
     public var truncationStrategy: TruncationObject
-    /// The JSON member `tool_choice`.
+    /// Controls which (if any) tool is called by the model.
+    /// `none` means the model will not call any tools and instead generates a message.
+    /// `auto` is the default value and means the model can pick between generating a message or calling one or more tools.
+    /// `required` means the model must call one or more tools before responding to the user.
+    /// Specifying a particular tool like `{"type": "file_search"}` or `{"type": "function", "function": {"name": "my_function"}}` forces the model to call that tool.
     public var toolChoice: AssistantsAPIToolChoiceOption
     /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///
+    /// Default: `true`.
     public var parallelToolCalls: ParallelToolCalls
     /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
@@ -749,10 +1215,10 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for execution of this run.
     ///   - status: The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
     ///   - model: The model that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
-    ///   - tools: The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
-    ///   - truncationStrategy: The JSON member `truncation_strategy`.
-    ///   - toolChoice: The JSON member `tool_choice`.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - tools: The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run. At most 20 items.
+    ///   - truncationStrategy: Controls for how a thread will be truncated prior to the run.
+    ///   - toolChoice: Controls which (if any) tool is called by the model.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use. Default: `true`.
     ///   - instructions: The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     ///   - responseFormat: Specifies the format that the model must output.
     ///   - temperature: The sampling temperature used for this run.
@@ -764,11 +1230,11 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
     ///   - incompleteDetails: Details on why the run is incomplete.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - usage: The JSON member `usage`.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - usage: Usage statistics related to the run.
     ///   - topP: The nucleus sampling value used for this run.
-    ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run.
-    ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run.
+    ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run. At least 256.
+    ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run. At least 256.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1236,7 +1702,6 @@ public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject`.
 public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The JSON member `message_creation`.
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1647,6 +2112,8 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
+    ///
+    /// At least 0, at most 1.
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1655,7 +2122,7 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
     ///
     /// - Parameters:
     ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search.
+    ///   - scoreThreshold: The score threshold for the file search. At least 0, at most 1.
     public init(
         ranker: FileSearchRanker,
         scoreThreshold: Swift.Double
@@ -1695,6 +2162,8 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
     /// The name of the file that result was found in.
     public var fileName: Swift.String
     /// The score of the result. All values must be a floating point number between 0 and 1.
+    ///
+    /// At least 0, at most 1.
     public var score: Swift.Double
     /// The content of the result that was found. The content is only included if requested via the include query parameter.
     public var content: [RunStepDetailsToolCallsFileSearchResultObject.ContentItem]?
@@ -1706,7 +2175,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
     /// - Parameters:
     ///   - fileID: The ID of the file that result was found in.
     ///   - fileName: The name of the file that result was found in.
-    ///   - score: The score of the result.
+    ///   - score: The score of the result. At least 0, at most 1.
     ///   - content: The content of the result that was found.
     public init(
         fileID: Swift.String,
@@ -1838,6 +2307,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         public var name: Swift.String
         /// The arguments passed to the function.
         public var arguments: Swift.String
+        /// The output of the function. This will be `null` if the outputs have not been [submitted](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) yet.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1847,7 +2317,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
-        ///   - output: The JSON member `output`.
+        ///   - output: The output of the function.
         public init(
             name: Swift.String,
             arguments: Swift.String,
@@ -1984,17 +2454,24 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     public var status: RunStepObject.Status
     /// The details of the run step.
     public var stepDetails: RunStepObject.StepDetails
-    /// The JSON member `last_error`.
+    /// The last error associated with this run step. Will be `null` if there are no errors.
     public var lastError: RunStepObject.LastError?
-    /// The JSON member `expired_at`.
+    /// The Unix timestamp (in seconds) for when the run step expired. A step is considered expired if the parent run is expired.
     public var expiredAt: Swift.Int?
-    /// The JSON member `cancelled_at`.
+    /// The Unix timestamp (in seconds) for when the run step was cancelled.
     public var cancelledAt: Swift.Int?
-    /// The JSON member `failed_at`.
+    /// The Unix timestamp (in seconds) for when the run step failed.
     public var failedAt: Swift.Int?
-    /// The JSON member `completed_at`.
+    /// The Unix timestamp (in seconds) for when the run step completed.
     public var completedAt: Swift.Int?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// Usage statistics related to the run step. This value will be `null` while the run step's status is `in_progress`.
     public var usage: RunStepCompletionUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2010,13 +2487,13 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - type: The type of run step, which can be either `message_creation` or `tool_calls`.
     ///   - status: The status of the run step, which can be either `in_progress`, `cancelled`, `failed`, `completed`, or `expired`.
     ///   - stepDetails: The details of the run step.
-    ///   - lastError: The JSON member `last_error`.
-    ///   - expiredAt: The JSON member `expired_at`.
-    ///   - cancelledAt: The JSON member `cancelled_at`.
-    ///   - failedAt: The JSON member `failed_at`.
-    ///   - completedAt: The JSON member `completed_at`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - usage: The JSON member `usage`.
+    ///   - lastError: The last error associated with this run step.
+    ///   - expiredAt: The Unix timestamp (in seconds) for when the run step expired.
+    ///   - cancelledAt: The Unix timestamp (in seconds) for when the run step was cancelled.
+    ///   - failedAt: The Unix timestamp (in seconds) for when the run step failed.
+    ///   - completedAt: The Unix timestamp (in seconds) for when the run step completed.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - usage: Usage statistics related to the run step.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2350,6 +2827,7 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
 public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of tools for which the outputs are being submitted.
     public var toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput]
+    /// If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2358,7 +2836,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - toolOutputs: A list of tools for which the outputs are being submitted.
-    ///   - stream: The JSON member `stream`.
+    ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     public init(
         toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput],
         stream: Swift.Bool? = nil
@@ -2441,8 +2919,14 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
-    /// The JSON member `tool_resources`.
+    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: ThreadObject.ToolResources?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2452,8 +2936,8 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the thread was created.
-    ///   - toolResources: The JSON member `tool_resources`.
-    ///   - metadata: The JSON member `metadata`.
+    ///   - toolResources: A set of resources that are made available to the assistant's tools in this thread.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2497,9 +2981,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
-        /// The JSON member `file_search`.
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2541,6 +3023,8 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///
+            /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2548,7 +3032,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -2576,6 +3060,8 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///
+            /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2583,7 +3069,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -2616,7 +3102,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
 public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
     public var type: TruncationObject.TypeValue
-    /// The JSON member `last_messages`.
+    /// The number of most recent messages from the thread when constructing the context for the run.
+    ///
+    /// At least 1.
     public var lastMessages: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2625,7 +3113,7 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - type: The truncation strategy to use for the thread.
-    ///   - lastMessages: The JSON member `last_messages`.
+    ///   - lastMessages: The number of most recent messages from the thread when constructing the context for the run. At least 1.
     public init(
         type: TruncationObject.TypeValue,
         lastMessages: Swift.Int? = nil

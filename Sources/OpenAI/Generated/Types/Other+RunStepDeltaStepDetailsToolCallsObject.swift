@@ -4,6 +4,87 @@
 import Foundation
 import OpenAIRuntime
 
+/// Details of the tool call.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
+    ///
+    /// - Parameters:
+    ///   - toolCalls: An array of tool calls the run step was involved in.
+    public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
+        self.toolCalls = toolCalls
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_calls", required: true)
+        self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_calls", forKey: "type")
+        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
+    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
+        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
+        /// Selected when `type` is `file_search`.
+        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
+        /// Selected when `type` is `function`.
+        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "code_interpreter":
+                self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
+            case "file_search":
+                self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
+            case "function":
+                self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
@@ -902,8 +983,12 @@ public enum TranscriptionChunkingStrategy: Codable, Equatable, Sendable, Unknown
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
 public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
+    ///
+    /// At least 0.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
+    ///
+    /// At least 0.
     public var endIndex: Swift.Int
     /// The URL of the cited resource.
     public var url: Swift.String
@@ -915,8 +1000,8 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `URLCitationParam`.
     ///
     /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
+    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
     ///   - url: The URL of the cited resource.
     ///   - title: The title of the cited resource.
     public init(
