@@ -32,6 +32,33 @@ final class DocTextTests: XCTestCase {
         }
     }
 
+    func testADeprecationMessageIsTheSentenceThatSpeaksOfIt() {
+        let cases: [(String?, String)] = [
+            (nil, "Deprecated in the OpenAI API."),
+            ("The status of the file.", "Deprecated in the OpenAI API."),
+            ("Deprecated. The current status of the file.", "Deprecated in the OpenAI API."),
+            (
+                "Deprecated and replaced by `tool_calls`. The name and arguments of a function.",
+                "Deprecated and replaced by `tool_calls`."
+            ),
+            (
+                "The maximum number of tokens.\n\nThis value is now deprecated in favor of\n`max_completion_tokens`. More.",
+                "This value is now deprecated in favor of `max_completion_tokens`."
+            ),
+            ("Use \"x\" \\ instead; deprecated", "Use \"x\" \\ instead; deprecated."),
+            (
+                "Deprecated: not for [o-series models](/docs/guides/reasoning) or [x]().",
+                "Deprecated: not for o-series models or x."
+            ),
+        ]
+        for (input, expected) in cases {
+            XCTAssertEqual(DocText.deprecationMessage(input), expected, "input: \(input ?? "nil")")
+        }
+        XCTAssertEqual(
+            DocText.deprecatedAttribute("Use \"x\" \\ instead; deprecated"),
+            #"@available(*, deprecated, message: "Use \"x\" \\ instead; deprecated.")"#)
+    }
+
     func testRootRelativeLinksBecomeAbsolute() {
         XCTAssertEqual(
             DocText.absoluteLinks("See [the guide](/docs/guides/text) and [this](https://example.com/x)."),

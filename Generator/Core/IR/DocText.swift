@@ -1,3 +1,5 @@
+import Foundation
+
 /// Doc-comment text from the spec's descriptions, as a person writes it: a summary is the first
 /// sentence of the first paragraph with hard-wrapped lines joined, and links point somewhere
 /// from Xcode and DocC.
@@ -75,6 +77,39 @@ enum DocText {
     {
         guard let first = summary(operationSummary) else { return fallback }
         return self.sentence(first) + " " + sentence
+    }
+
+    /// The message of a deprecated declaration's `@available(*, deprecated, message:)`: the first sentence of the
+    /// spec's description that speaks of the deprecation (`Deprecated in favor of `tools`.`), else
+    /// ``defaultDeprecationMessage``; one line, at most 200 characters.
+    static func deprecationMessage(_ text: String?) -> String {
+        var rest = CodePrinter.commentLines(text).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
+        while !rest.isEmpty {
+            let sentence = firstSentence(rest)
+            rest = String(rest.dropFirst(sentence.count)).trimmingCharacters(in: .whitespaces)
+            let words = sentence.lowercased()
+            guard words.contains("deprecat"), sentence.count <= 200 else { continue }
+            // "Deprecated." alone says no more than the attribute does.
+            return words.count > "deprecated.".count ? self.sentence(linkTexts(sentence)) : defaultDeprecationMessage
+        }
+        return defaultDeprecationMessage
+    }
+
+    static let defaultDeprecationMessage = "Deprecated in the OpenAI API."
+
+    /// `text` with each markdown link `[words](target)` reduced to its words (a compiler message renders no markdown).
+    static func linkTexts(_ text: String) -> String {
+        let links = try! NSRegularExpression(pattern: #"\[([^\]\n]*)\]\([^)\s]*\)"#)
+        return links.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1")
+    }
+
+    /// `@available(*, deprecated, message: "…")` with ``deprecationMessage(_:)`` as a Swift string literal.
+    static func deprecatedAttribute(_ text: String?) -> String {
+        let message = deprecationMessage(text).replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+        return "@available(*, deprecated, message: \"\(message)\")"
     }
 
     /// A `- Parameters:` line: the first sentence (as a sentence), then the facts; the facts alone without one.

@@ -53,6 +53,14 @@ public struct Documentation: Hashable, Sendable {
     }
 }
 
+extension Documentation {
+    /// `@available(*, deprecated, message: "…")` for a deprecated declaration (the message from
+    /// ``DocText/deprecationMessage(_:)``, as a Swift string literal); nil otherwise.
+    public var availabilityAttribute: String? {
+        deprecated ? DocText.deprecatedAttribute(summary) : nil
+    }
+}
+
 public struct Property: Hashable, Sendable {
     /// Swift name, back-quoted if needed.
     public var name: String

@@ -58,7 +58,7 @@ struct DeclarationRenderer {
                         "private var \(property.storageName): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")"
                     )
                     body.documentation(propertyDocumentation(property))
-                    if property.documentation.deprecated { body.line("@available(*, deprecated)") }
+                    if let attribute = property.documentation.availabilityAttribute { body.line(attribute) }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         if property.isOptional {
                             accessor.line("get { \(property.storageName)?.value }")
@@ -71,7 +71,7 @@ struct DeclarationRenderer {
                 } else if property.documentation.deprecated {
                     body.line("private var \(property.storageName): \(type)")
                     body.documentation(propertyDocumentation(property))
-                    body.line("@available(*, deprecated)")
+                    body.line(DocText.deprecatedAttribute(property.documentation.summary))
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         accessor.line("get { \(property.storageName) }")
                         accessor.line("set { \(property.storageName) = newValue }")

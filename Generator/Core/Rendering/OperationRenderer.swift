@@ -125,7 +125,7 @@ struct OperationRenderer {
             )
         }
         printer.documentation(operation.methodSummary, remark: operation.documentation.remark, extra: docs)
-        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         let parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         let result = returnType(operation).map { " -> \($0)" } ?? ""
         printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
@@ -189,7 +189,7 @@ struct OperationRenderer {
         printer.documentation(
             "Every page of \(listMethod), each fetched with the previous page's cursor as `\(cursor.wireName)`.",
             remark: operation.documentation.remark, extra: docs)
-        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         printer.line("\(access) func \(operation.methodName)Pages(")
         for (index, parameter) in parameters.enumerated() {
             printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
@@ -226,7 +226,7 @@ struct OperationRenderer {
             "- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written."
         )
         printer.documentation(operation.downloadSummary, remark: operation.documentation.remark, extra: docs)
-        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         var parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         parameters.insert("to destination: Foundation.URL", at: parameters.count - 1)
         printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
@@ -269,7 +269,7 @@ struct OperationRenderer {
             "- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration."
         )
         printer.documentation(operation.streamSummary, remark: operation.documentation.remark, extra: docs)
-        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         let parameters = signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)
         printer.line("\(access) func \(operation.methodName)Stream(")
         for (index, parameter) in parameters.enumerated() {

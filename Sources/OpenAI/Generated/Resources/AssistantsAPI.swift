@@ -25,7 +25,7 @@ extension AssistantsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /assistants` (operationId `createAssistant`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
         _ body: CreateAssistantRequest,
         options: RequestOptions = RequestOptions()
@@ -44,7 +44,7 @@ extension AssistantsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `DELETE /assistants/{assistant_id}` (operationId `deleteAssistant`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func delete(
         assistantID: Swift.String,
         options: RequestOptions = RequestOptions()
@@ -66,7 +66,7 @@ extension AssistantsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /assistants` (operationId `listAssistants`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func list(
         limit: Swift.Int? = nil,
         order: OrderEnum? = nil,
@@ -94,7 +94,7 @@ extension AssistantsAPI {
     /// - Note: Iterating throws what ``list(limit:order:after:before:options:)`` throws (``OpenAIError``).
     ///
     /// - Remark: `GET /assistants` (operationId `listAssistants`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func listPages(
         limit: Swift.Int? = nil,
         order: OrderEnum? = nil,
@@ -116,7 +116,7 @@ extension AssistantsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /assistants/{assistant_id}` (operationId `getAssistant`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func retrieve(
         assistantID: Swift.String,
         options: RequestOptions = RequestOptions()
@@ -136,7 +136,7 @@ extension AssistantsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /assistants/{assistant_id}` (operationId `modifyAssistant`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func update(
         assistantID: Swift.String,
         _ body: ModifyAssistantRequest,

@@ -31,7 +31,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /videos/{video_id}/content` (operationId `RetrieveVideoContent`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func content(
         videoID: Swift.String,
         variant: VideoContentVariant? = nil,
@@ -55,7 +55,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
     ///
     /// - Remark: `GET /videos/{video_id}/content` (operationId `RetrieveVideoContent`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func content(
         videoID: Swift.String,
         variant: VideoContentVariant? = nil,
@@ -78,7 +78,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos` (operationId `createVideo`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
         _ body: CreateVideoJSONBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -97,7 +97,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos` (operationId `createVideo`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
         multipart body: CreateVideoMultipartBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -116,7 +116,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `DELETE /videos/{video_id}` (operationId `DeleteVideo`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func delete(
         videoID: Swift.String,
         options: RequestOptions = RequestOptions()
@@ -135,7 +135,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/edits` (operationId `CreateVideoEdit`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func edits(
         _ body: CreateVideoEditJSONBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -154,7 +154,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/edits` (operationId `CreateVideoEdit`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func edits(
         multipart body: CreateVideoEditMultipartBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -173,7 +173,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/extensions` (operationId `CreateVideoExtend`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func extensions(
         _ body: CreateVideoExtendJSONBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -192,7 +192,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/extensions` (operationId `CreateVideoExtend`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func extensions(
         multipart body: CreateVideoExtendMultipartBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -213,7 +213,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /videos` (operationId `ListVideos`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func list(
         limit: Swift.Int? = nil,
         order: OrderEnum? = nil,
@@ -238,7 +238,7 @@ extension VideosAPI {
     /// - Note: Iterating throws what ``list(limit:order:after:options:)`` throws (``OpenAIError``).
     ///
     /// - Remark: `GET /videos` (operationId `ListVideos`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func listPages(
         limit: Swift.Int? = nil,
         order: OrderEnum? = nil,
@@ -260,7 +260,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/{video_id}/remix` (operationId `CreateVideoRemix`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func remix(
         videoID: Swift.String,
         _ body: CreateVideoRemixBody? = nil,
@@ -282,7 +282,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/{video_id}/remix` (operationId `CreateVideoRemix`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func remix(
         videoID: Swift.String,
         multipart body: CreateVideoRemixBody? = nil,
@@ -303,7 +303,7 @@ extension VideosAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /videos/{video_id}` (operationId `GetVideo`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func retrieve(
         videoID: Swift.String,
         options: RequestOptions = RequestOptions()
@@ -330,7 +330,7 @@ extension VideosCharactersAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /videos/characters` (operationId `CreateVideoCharacter`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
         _ body: CreateVideoCharacterBody? = nil,
         options: RequestOptions = RequestOptions()
@@ -349,7 +349,7 @@ extension VideosCharactersAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /videos/characters/{character_id}` (operationId `GetVideoCharacter`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func retrieve(
         characterID: Swift.String,
         options: RequestOptions = RequestOptions()

@@ -629,7 +629,7 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
 public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
     private var _query: Swift.String?
     /// The search query.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var query: Swift.String? {
         get { _query }
         set { _query = newValue }

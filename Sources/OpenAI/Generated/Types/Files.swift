@@ -232,14 +232,14 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var purpose: OpenAIFile.Purpose
     private var _status: OpenAIFile.Status?
     /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var status: OpenAIFile.Status? {
         get { _status }
         set { _status = newValue }
     }
     private var _statusDetails: Swift.String?
     /// Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var statusDetails: Swift.String? {
         get { _statusDetails }
         set { _statusDetails = newValue }

@@ -57,7 +57,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     private var _hyperparameters: FineTuneSupervisedHyperparameters?
     /// The hyperparameters used for the fine-tuning job.
     /// This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.")
     public var hyperparameters: FineTuneSupervisedHyperparameters? {
         get { _hyperparameters }
         set { _hyperparameters = newValue }

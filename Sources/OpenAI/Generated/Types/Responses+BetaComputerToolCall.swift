@@ -1038,7 +1038,7 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
     /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
@@ -1062,7 +1062,7 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
     ///   - Organizations without ZDR enabled default to `24h`.
     ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
@@ -1176,7 +1176,7 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
     /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
@@ -1200,7 +1200,7 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
     ///   - Organizations without ZDR enabled default to `24h`.
     ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
@@ -1273,7 +1273,7 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///   size for a model, the request will fail with a 400 error.
     ///
     /// Default: `"disabled"`.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }

@@ -960,7 +960,7 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
     /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
@@ -984,7 +984,7 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
     ///   - Organizations without ZDR enabled default to `24h`.
     ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }

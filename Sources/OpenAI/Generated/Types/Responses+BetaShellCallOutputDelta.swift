@@ -410,7 +410,7 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var reasoning: BetaReasoning?
     private var _truncation: BetaTruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var truncation: BetaTruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }
@@ -1996,7 +1996,7 @@ public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDev
 public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
     private var _query: Swift.String?
     /// The search query.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var query: Swift.String? {
         get { _query }
         set { _query = newValue }
@@ -3278,7 +3278,7 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
     /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
@@ -3302,7 +3302,7 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
     ///   - Organizations without ZDR enabled default to `24h`.
     ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var promptCacheRetention: PromptCacheRetentionEnum? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
@@ -3375,7 +3375,7 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///   size for a model, the request will fail with a 400 error.
     ///
     /// Default: `"disabled"`.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }

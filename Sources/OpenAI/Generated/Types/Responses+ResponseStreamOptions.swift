@@ -843,7 +843,7 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     public var reasoning: Reasoning?
     private var _truncation: TruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var truncation: TruncationEnum? {
         get { _truncation }
         set { _truncation = newValue }

@@ -24,7 +24,7 @@ extension EnginesAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /engines` (operationId `listEngines`)
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func retrieve(
         options: RequestOptions = RequestOptions()
     ) async throws -> Engine {

@@ -12,7 +12,7 @@ import OpenAIRuntime
 public struct Engine: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     private var _owner: Swift.String?
-    @available(*, deprecated)
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public var owner: Swift.String? {
         get { _owner }
         set { _owner = newValue }
