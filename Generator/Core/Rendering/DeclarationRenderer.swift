@@ -71,7 +71,7 @@ struct DeclarationRenderer {
                 } else if property.documentation.deprecated {
                     body.line("private var \(property.storageName): \(type)")
                     body.documentation(propertyDocumentation(property))
-                    body.line(DocText.deprecatedAttribute(property.documentation.summary))
+                    if let attribute = property.documentation.availabilityAttribute { body.line(attribute) }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         accessor.line("get { \(property.storageName) }")
                         accessor.line("set { \(property.storageName) = newValue }")

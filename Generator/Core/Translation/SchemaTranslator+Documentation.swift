@@ -97,9 +97,7 @@ extension SchemaTranslator {
         switch value {
         case .null: "null"
         case .bool(let flag): flag ? "true" : "false"
-        case .int(let number): String(number)
-        case .double(let number):
-            number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .int, .double: number(value) ?? ""
         case .string(let text):
             "\"" + text.split(separator: "`", omittingEmptySubsequences: false).joined(separator: "'") + "\""
         }
