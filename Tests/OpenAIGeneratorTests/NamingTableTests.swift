@@ -25,6 +25,14 @@ final class NamingTableTests: XCTestCase {
                 ("realtime.session", "RealtimeSession"),
                 ("MCP_tool", "MCPTool"),
                 ("AUDIO", "Audio"),
+                ("FILE_SEARCH", "FileSearch"),
+                // Initialisms written in upper case in a mixed-case name are kept.
+                ("PromptCacheTTLEnum", "PromptCacheTTLEnum"),
+                ("RealtimeSessionCreateRequestGA", "RealtimeSessionCreateRequestGA"),
+                ("FineTuneDPOMethod", "FineTuneDPOMethod"),
+                ("C2PAProvenanceResult", "C2PAProvenanceResult"),
+                ("OpenAIFile", "OpenAIFile"),
+                ("HTTPError", "HTTPError"),
                 // Reserved: a nested type cannot be named so, or it would hide what generated code uses.
                 ("type", "TypeValue"),
                 ("self", "SelfValue"),
@@ -47,6 +55,8 @@ final class NamingTableTests: XCTestCase {
                 ("default", "`default`"),
                 ("self", "`self`"),
                 ("Type", "type"),
+                ("promptCacheTTL", "promptCacheTTL"),
+                ("TTL_SECONDS", "ttlSeconds"),
                 ("", "value"),
             ], Naming.memberName)
     }

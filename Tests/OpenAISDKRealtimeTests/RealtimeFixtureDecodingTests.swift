@@ -133,7 +133,7 @@ final class RealtimeFixtureDecodingTests: XCTestCase {
             XCTAssertGreaterThan(secret.expiresAt, 1_700_000_000, "\(path): Unix seconds")
         }
         let transcription = try JSONDecoder().decode(
-            RealtimeTranscriptionSessionCreateResponseGa.self,
+            RealtimeTranscriptionSessionCreateResponseGA.self,
             from: try Data(
                 contentsOf: try fixture(
                     "spec-examples/realtime-transcription-session-create-response-ga.json")))

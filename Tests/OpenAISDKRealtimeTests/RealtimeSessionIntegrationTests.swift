@@ -65,7 +65,7 @@ import XCTest
             XCTAssertEqual(createdSession.id, "sess_test_001")
 
             let updated = try await session.updateSession(
-                .realtime(RealtimeSessionCreateRequestGa(instructions: "Be brief.")))
+                .realtime(RealtimeSessionCreateRequestGA(instructions: "Be brief.")))
             guard case .realtime(let updatedSession) = updated.session else {
                 return XCTFail("\(updated.session)")
             }
@@ -236,7 +236,7 @@ import XCTest
                 XCTAssertTrue(streamed.error.eventID?.hasPrefix("evt_swift_") == true)
                 // The session keeps running.
                 let updated = try await session.updateSession(
-                    .realtime(RealtimeSessionCreateRequestGa(instructions: "ok")))
+                    .realtime(RealtimeSessionCreateRequestGA(instructions: "ok")))
                 XCTAssertEqual(updated.eventID, "event_3")
                 await session.close()
             }

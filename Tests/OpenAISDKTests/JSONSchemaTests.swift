@@ -328,7 +328,7 @@ final class JSONSchemaTests: XCTestCase {
         let text = try TextResponseFormatJSONSchema(Weather.self, name: "weather", strict: false)
         XCTAssertEqual(text.name, "weather")
         XCTAssertEqual(text.schema["required"]?.arrayValue?.count, 4)
-        let tool = try CreateChatCompletionRequest.ToolValue.function(
+        let tool = try CreateChatCompletionRequest.Tool.function(
             name: "get_weather", description: "Looks up the weather.", arguments: Weather.self)
         guard case .function(let function) = tool else { return XCTFail("\(tool)") }
         XCTAssertEqual(function.function.name, "get_weather")

@@ -494,15 +494,26 @@ public struct ResourceDecl: Hashable, Sendable {
 // only prints.
 
 extension Property {
-    /// The memberwise init's line for this property: the first sentence of its description, else
-    /// its JSON name when that differs from the Swift name, else nothing (there is nothing true
-    /// to say).
+    /// The memberwise init's line for this property: the first sentence of its description and its
+    /// facts, else nothing (see ``undescribedParameterLine``).
     public var parameterSummary: String? {
         let first = DocText.summary(documentation.summary)
         guard !documentation.facts.isEmpty else {
-            return first ?? (Naming.unescaped(name) == wireName ? nil : "The JSON member `\(wireName)`.")
+            return first
         }
         return DocText.withFacts(first, documentation.facts)
+    }
+
+    /// The memberwise init's line for a property the spec says nothing about, when another
+    /// parameter is described (DocC wants the list whole): what the encoder does with it, which
+    /// the reader cannot tell from the name, and the JSON name where it differs from the Swift one.
+    public var undescribedParameterLine: String {
+        let wire = Naming.unescaped(name) == wireName ? "" : " The JSON member `\(wireName)`."
+        switch (required, nullable) {
+        case (true, false): return "Required." + wire
+        case (true, true): return "Required; `nil` is sent as `null`." + wire
+        default: return "Optional; left out of the JSON when `nil`." + wire
+        }
     }
 }
 

@@ -21,11 +21,12 @@ public enum Naming {
     ]
 
     /// Reserved words by context. Members: ``keywords`` are back-quoted. Every type, nested ones
-    /// included: ``reservedTypeNames`` get the suffix `Value`. Top-level types and the nested types
-    /// that would hide one: ``runtimeTypeNames`` (which include the reserved type names) get the
-    /// suffix `Object` for a component, `Value` for a nested type (``TypeNames``).
+    /// included: ``reservedTypeNames`` get the suffix `Value` (the module names among them, so that
+    /// `OpenAI.Role` always means the module's type). ``runtimeTypeNames`` (which include the
+    /// reserved type names) get the suffix `Object` for a component, `Value` for a nested type
+    /// (``TypeNames``).
     static let reservedTypeNames: Set<String> = [
-        "Type", "Protocol", "Self", "Any", "CodingKeys", "Swift", "Foundation", "OpenAI",
+        "Type", "Protocol", "Self", "Any", "CodingKeys", "Swift", "Foundation", "OpenAI", "OpenAIAdmin",
     ]
 
     /// Names the hand-written runtime and the generated code use unqualified, or that user code
@@ -94,29 +95,36 @@ public enum Naming {
     }
 
     /// `UpperCamelCase` for a type: `create_chat_completion` → `CreateChatCompletion`,
-    /// `file_id` → `FileID`. Not escaped; see ``typeName(_:)``.
+    /// `file_id` → `FileID`, `PromptCacheTTLEnum` as it is. Not escaped; see ``typeName(_:)``.
     public static func upperCamel(_ text: String) -> String {
-        let parts = words(text).map { word -> String in
-            let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
-            return capitalized(
-                isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
-                    ? word.lowercased() : word)
+        let mixed = isMixedCase(text)
+        return join(words(text).map { camelWord($0, inMixedCase: mixed) })
+    }
+
+    /// Whether `text` has both lower- and upper-case letters: then a word its author wrote in
+    /// upper case is an initialism (`PromptCacheTTLEnum`, `RealtimeSessionCreateRequestGA`), kept
+    /// as written. In `FILE_SEARCH` or `AUTO`, upper case is the style of the whole name.
+    static func isMixedCase(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ("a"..."z").contains($0) }
+            && text.unicodeScalars.contains { ("A"..."Z").contains($0) }
+    }
+
+    /// A word after the first of a camel-case name: an ``initialisms`` entry in upper case, a
+    /// word written in upper case in a mixed-case name as written, else capitalized.
+    private static func camelWord(_ word: String, inMixedCase mixed: Bool) -> String {
+        let isAllUpper = word.count > 1 && word.allSatisfy { $0.isUppercase || $0.isNumber }
+        if isAllUpper, initialisms[word.lowercased()] == nil {
+            return mixed ? word : capitalized(word.lowercased())
         }
-        return join(parts)
+        return capitalized(word)
     }
 
     /// `lowerCamelCase` for a member: `file_id` → `fileID`, `JSONSchema` → `jsonSchema`.
     public static func lowerCamel(_ text: String) -> String {
         let parts = words(text)
         guard let first = parts.first else { return "" }
-        let head = first.lowercased()
-        let tail = parts.dropFirst().map { word -> String in
-            let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
-            return capitalized(
-                isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
-                    ? word.lowercased() : word)
-        }
-        return join([head] + tail)
+        let mixed = isMixedCase(text)
+        return join([first.lowercased()] + parts.dropFirst().map { camelWord($0, inMixedCase: mixed) })
     }
 
     /// A type name for `text`, never empty, never starting with a digit, never reserved.

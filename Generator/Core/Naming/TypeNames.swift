@@ -3,8 +3,8 @@ import OpenAIGeneratorOpenAPI
 /// The Swift type names of one translation: every component's, the top-level names synthesized
 /// later (`WebhookEvent`), and the nested names inside each type. A name
 /// that is taken gets a suffix (`Object` for a component whose name the runtime uses, `Value` for
-/// a nested type, then `2`, `3`, …); a component whose name changes so, or a nested type that
-/// needs a number, is a `name-taken` note.
+/// a nested type whose name the runtime uses, then `2`, `3`, …); a component whose name changes
+/// so, or a nested type that needs a number, is a `name-taken` note.
 struct TypeNames {
     /// Component schema name → Swift type name.
     private(set) var components: [String: String] = [:]
@@ -47,18 +47,27 @@ struct TypeNames {
     }
 
     /// A nested type name derived from `base`, unique among `used` (the names already declared in
-    /// the enclosing type, to which it is added) and different from every top-level name, every
-    /// enclosing type (`ancestors`) and the runtime's names: `Value` is appended when the plain
-    /// name is taken elsewhere, then a number (`numbered`).
-    func nestedName(_ base: String, used: inout Set<String>, ancestors: Set<String>) -> (
+    /// the enclosing type, to which it is added). `Value` is appended to a name the runtime uses
+    /// unqualified (`ErrorValue`, `DataValue`) or that Swift reserves (`TypeValue`), then a number
+    /// (`numbered`) when `used` has it.
+    ///
+    /// Inside a schema type (`insideSchemaType`), a nested type may repeat a top-level or an
+    /// enclosing type's name (`CreateResponse.Model`, `ComparisonFilter.Value.Value`): the
+    /// references it hides are module-qualified (``ShadowedReferences``). Elsewhere (the top level,
+    /// where an alias's element type is hoisted, and a resource type, whose operations name
+    /// top-level types) it must differ from every top-level and enclosing name.
+    func nestedName(_ base: String, used: inout Set<String>, ancestors: Set<String>, insideSchemaType: Bool) -> (
         name: String, numbered: Bool
     ) {
         var name = Naming.typeName(base)
-        if topLevel.contains(name) || ancestors.contains(name) || Naming.runtimeTypeNames.contains(name) {
+        let hides = !insideSchemaType && (topLevel.contains(name) || ancestors.contains(name))
+        if hides || Naming.runtimeTypeNames.contains(name) {
             name += "Value"
         }
         let candidate = Self.numbered(name) {
-            used.contains($0) || topLevel.contains($0) || ancestors.contains($0)
+            used.contains($0)
+                || (!insideSchemaType && (topLevel.contains($0) || ancestors.contains($0)))
+                || Naming.runtimeTypeNames.contains($0)
         }
         used.insert(candidate)
         return (candidate, candidate != name)

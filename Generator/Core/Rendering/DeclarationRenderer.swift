@@ -177,12 +177,12 @@ struct DeclarationRenderer {
         var docs: [String] = []
         if !parameters.isEmpty {
             // Once one parameter is described, every one is (DocC checks the list is whole): a
-            // parameter the spec says nothing about by its JSON member. With none described and
-            // every Swift name its JSON name, there is nothing true to list.
+            // parameter the spec says nothing about by what the encoder does with it. With none
+            // described, there is nothing to list.
             let summaries = ordered.map(\.parameterSummary)
             if decl.additionalProperties != nil || summaries.contains(where: { $0 != nil }) {
                 for (property, summary) in zip(ordered, summaries) {
-                    let text = summary ?? "The JSON member `\(property.wireName)`."
+                    let text = summary ?? property.undescribedParameterLine
                     docs.append("  - \(Naming.unescaped(property.name)): \(text)")
                 }
             }

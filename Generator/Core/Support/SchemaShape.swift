@@ -72,9 +72,26 @@ struct SchemaShape {
 /// Canonical text of a schema's shape (types, properties, required, enums, variants, refs by
 /// name; no descriptions), for detecting renamed schemas and matching inline union variants.
 struct ShapeFingerprinter {
+    /// Fingerprints before ``equivalents`` apply, by schema object.
     private var memo: [ObjectIdentifier: String] = [:]
+    /// A component's fingerprint → its name (as a `$ref` holds it): a nested schema (never the one fingerprinted
+    /// itself) with the shape of a component is written as a reference to it, so that an inline
+    /// copy of a component and a `$ref` to it compare equal, at any depth. Empty: no such rewriting.
+    var equivalents: [String: String] = [:]
+
+    init(equivalents: [String: String] = [:]) {
+        self.equivalents = equivalents
+    }
 
     mutating func fingerprint(_ schema: Schema, depth: Int = 0) -> String {
+        let raw = rawFingerprint(schema, depth: depth)
+        guard depth > 0, !equivalents.isEmpty else { return raw }
+        let nullable = raw.hasPrefix("? ")
+        guard let ref = equivalents[nullable ? String(raw.dropFirst(2)) : raw] else { return raw }
+        return (nullable ? "? $" : "$") + ref
+    }
+
+    private mutating func rawFingerprint(_ schema: Schema, depth: Int) -> String {
         if let known = memo[ObjectIdentifier(schema)] { return known }
         let shape = SchemaShape(schema)
         var parts: [String] = []

@@ -6,14 +6,39 @@ extension SchemaTranslator {
     /// Lets inline schemas be emitted as the component of the same shape, except the components
     /// `excluded` (those of another module, and multipart forms, whose binary members are file
     /// uploads).
+    ///
+    /// Shapes compare nested copies as the components they copy
+    /// (``ShapeFingerprinter/equivalents``): an inline `{type, static: {…}}` whose `static` copies
+    /// `StaticChunkingStrategy` is `StaticChunkingStrategyRequestParam`, which holds
+    /// `static: $ref StaticChunkingStrategy`. Each round sees one more level of copies nested in
+    /// copies; the rounds stop when the components' fingerprints no longer change (at most
+    /// ``componentReuseRounds``).
     mutating func enableComponentReuse(excluding excluded: Set<String>) {
+        let candidates = document.schemas.filter { !excluded.contains($0.name) && $0.schema.ref == nil }
+        var equivalents: [String: String] = [:]
+        for _ in 0..<Self.componentReuseRounds {
+            fingerprinter = ShapeFingerprinter(equivalents: equivalents)
+            var next: [String: String] = [:]
+            for (name, schema) in candidates
+            where Self.shapeKey(schema, using: &fingerprinter, allowNullable: false) != nil {
+                let print = fingerprinter.fingerprint(schema)
+                if next[print] == nil { next[print] = name }
+            }
+            if next == equivalents { break }
+            equivalents = next
+        }
+        fingerprinter = ShapeFingerprinter(equivalents: equivalents)
         var byShape: [String: String] = [:]
-        for (name, schema) in document.schemas where !excluded.contains(name) {
+        for (name, schema) in candidates {
             guard let key = Self.shapeKey(schema, using: &fingerprinter, allowNullable: false) else { continue }
             if byShape[key] == nil { byShape[key] = name }
         }
         componentsByShape = byShape
     }
+
+    /// The most rounds ``enableComponentReuse(excluding:)`` takes: copies nested this deep in
+    /// copies are still found.
+    static let componentReuseRounds = 4
 
     /// The key under which a schema's shape is compared with the components', or `nil` for a
     /// schema no inline copy is replaced by: one that is not a declared type (a `$ref`, a primitive,

@@ -49,10 +49,11 @@ struct SchemaTranslator {
 
     // MARK: Names
 
-    /// A nested type name in `scope` derived from `base` (``TypeNames/nestedName(_:used:ancestors:)``),
+    /// A nested type name in `scope` derived from `base` (``TypeNames/nestedName(_:used:ancestors:insideSchemaType:)``),
     /// with a `name-taken` note at `schema` when the name needs a number.
     mutating func nestedName(_ base: String, in scope: Scope, for schema: Schema) -> String {
-        let (name, numbered) = names.nestedName(base, used: &scope.usedNames, ancestors: scope.ancestors)
+        let (name, numbered) = names.nestedName(
+            base, used: &scope.usedNames, ancestors: scope.ancestors, insideSchemaType: scope.isSchemaType)
         if numbered {
             diagnostics.append(
                 Diagnostic(

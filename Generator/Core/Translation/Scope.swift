@@ -6,17 +6,22 @@ final class Scope {
     let path: String
     /// Names of the enclosing types, which nested types must not repeat.
     let ancestors: Set<String>
+    /// Whether this is the inside of a schema type, whose nested types may repeat a top-level name
+    /// (``TypeNames/nestedName(_:used:ancestors:insideSchemaType:)``); not the top level, nor a
+    /// resource type.
+    let isSchemaType: Bool
     var nested: [Declaration] = []
     var usedNames: Set<String> = []
 
-    init(path: String, ancestors: Set<String>) {
+    init(path: String, ancestors: Set<String>, isSchemaType: Bool = false) {
         self.path = path
         self.ancestors = ancestors
+        self.isSchemaType = isSchemaType
     }
 
     /// A scope for the members of the type `name` declared in this scope.
     func child(_ name: String) -> Scope {
-        Scope(path: path.isEmpty ? name : "\(path).\(name)", ancestors: ancestors.union([name]))
+        Scope(path: path.isEmpty ? name : "\(path).\(name)", ancestors: ancestors.union([name]), isSchemaType: true)
     }
 
     /// The full Swift path of a type named `name` in this scope.

@@ -207,6 +207,8 @@ public struct Translator {
         operations = BodyDefaults.annotate(
             operations, declarations: declarations, defaults: overrides.bodyDefaults, overridesFile: overrides.source,
             diagnostics: &modelDiagnostics)
+        // Last: the passes above look declarations up by their unqualified paths.
+        declarations = ShadowedReferences.qualify(declarations)
         return (
             APIModel(
                 declarations: declarations, operations: operations, resources: ResourceDecl.tree(of: operations),

@@ -51,7 +51,7 @@
 // file: Resources/VectorStoresAPI.swift
 // file: Resources/VideosAPI.swift
 // file: Types/Assistants+AssistantObject.swift
-// file: Types/Assistants+MessageObject.swift
+// file: Types/Assistants+MessageRequestContentTextObject.swift
 // file: Types/Audio.swift
 // file: Types/Batch.swift
 // file: Types/Chat+ChatCompletionAllowedTools.swift
@@ -76,14 +76,14 @@
 // file: Types/Other+BetaResponsesServerEvent+ResponseCodeInterpreterCallInProgress.swift
 // file: Types/Other+BetaResponsesServerEvent+ResponseImageGenerationCallPartialImage.swift
 // file: Types/Other+BetaResponsesServerEvent+ResponseReasoningSummaryTextDone.swift
-// file: Types/Other+RunStepDeltaStepDetailsToolCallsObject.swift
+// file: Types/Other+RunStepStreamEvent.swift
 // file: Types/Realtime+AudioTranscription.swift
 // file: Types/Realtime+RealtimeBetaClientEventResponseCreate.swift
 // file: Types/Realtime+RealtimeBetaServerEventResponseAudioTranscriptDone.swift
 // file: Types/Realtime+RealtimeClientEventResponseCancel.swift
 // file: Types/Realtime+RealtimeServerEventConversationItemInputAudioTranscriptionFailed.swift
 // file: Types/Realtime+RealtimeServerEventResponseContentPartAdded.swift
-// file: Types/Realtime+RealtimeSessionCreateResponseGa.swift
+// file: Types/Realtime+RealtimeSessionCreateResponseGA.swift
 // file: Types/Realtime+RealtimeTranslationClientEventInputAudioBufferAppend.swift
 // file: Types/Realtime+ToolChoiceFunction.swift
 // file: Types/Response+ResponseFormatTextGrammar.swift
@@ -91,7 +91,7 @@
 // file: Types/Responses+Annotation.swift
 // file: Types/Responses+BetaApplyPatchUpdateFileOperationParam.swift
 // file: Types/Responses+BetaComputerToolCall.swift
-// file: Types/Responses+BetaFunctionShellCallOutputExitOutcome.swift
+// file: Types/Responses+BetaFunctionShellCallOutputExitOutcomeParam.swift
 // file: Types/Responses+BetaImageGenTool.swift
 // file: Types/Responses+BetaInputTextContentParam.swift
 // file: Types/Responses+BetaLogProb.swift
@@ -101,7 +101,7 @@
 // file: Types/Responses+BetaResponseIncompleteEvent.swift
 // file: Types/Responses+BetaShellCallOutputDelta.swift
 // file: Types/Responses+CustomToolParam.swift
-// file: Types/Responses+PromptCacheTtlEnum.swift
+// file: Types/Responses+PromptCacheTTLEnum.swift
 // file: Types/Responses+ResponseOutputItemDoneEvent.swift
 // file: Types/Responses+ResponseStreamOptions.swift
 // file: Types/Shared.swift

@@ -72,7 +72,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
     }
 
     private struct ChoiceState: Sendable {
-        var role: ChatCompletionResponseMessage.RoleValue?
+        var role: ChatCompletionResponseMessage.Role?
         var content: String?
         var refusal: String?
         var toolCalls: [Int: ToolCallState] = [:]
@@ -90,7 +90,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         /// string or array, so a stream costs time linear in its length.
         mutating func apply(_ choice: CreateChatCompletionStreamResponse.Choice, events: inout [Event]) {
             let delta = choice.delta
-            if let role = delta.role { self.role = ChatCompletionResponseMessage.RoleValue(rawValue: role.rawValue) }
+            if let role = delta.role { self.role = ChatCompletionResponseMessage.Role(rawValue: role.rawValue) }
             if let content = delta.content {
                 Self.append(content, to: &self.content)
                 if !content.isEmpty {

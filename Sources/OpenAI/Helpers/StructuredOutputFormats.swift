@@ -98,7 +98,7 @@ extension FunctionObject {
     }
 }
 
-extension CreateChatCompletionRequest.ToolValue {
+extension CreateChatCompletionRequest.Tool {
     /// A function tool in one line, without the `ChatCompletionTool` and `FunctionObject` wrappers.
     ///
     /// - Parameters:

@@ -222,11 +222,6 @@ extension EvalsAPI {
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
-        ///
-        /// - Parameters:
-        ///   - object: The JSON member `object`.
-        ///   - deleted: The JSON member `deleted`.
-        ///   - evalID: The JSON member `eval_id`.
         public init(
             object: Swift.String,
             deleted: Swift.Bool,
@@ -454,11 +449,6 @@ extension EvalsRunsAPI {
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
-        ///
-        /// - Parameters:
-        ///   - object: The JSON member `object`.
-        ///   - deleted: The JSON member `deleted`.
-        ///   - runID: The JSON member `run_id`.
         public init(
             object: Swift.String? = nil,
             deleted: Swift.Bool? = nil,

@@ -49,7 +49,7 @@ extension RealtimeCallsAPI {
     /// - Remark: `POST /realtime/calls/{call_id}/accept` (operationId `accept-realtime-call`)
     public func accept(
         callID: Swift.String,
-        _ body: RealtimeSessionCreateRequestGa,
+        _ body: RealtimeSessionCreateRequestGA,
         options: RequestOptions = RequestOptions()
     ) async throws {
         var request = APIRequest(method: "POST", path: "/realtime/calls/{call_id}/accept", operationID: "accept-realtime-call")

@@ -31,7 +31,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     ///
     /// At most 128 items.
-    public var tools: [AssistantObject.ToolValue]
+    public var tools: [AssistantObject.Tool]
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: AssistantObject.ToolResources?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -81,7 +81,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         id: Swift.String,
         createdAt: Swift.Int,
         model: Swift.String,
-        tools: [AssistantObject.ToolValue],
+        tools: [AssistantObject.Tool],
         instructions: Swift.String? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil,
         temperature: Swift.Double? = nil,
@@ -119,7 +119,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         self.description = try reader.optional(Swift.String.self, "description")
         self.model = try reader.required(Swift.String.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.tools = try reader.required([AssistantObject.ToolValue].self, "tools")
+        self.tools = try reader.required([AssistantObject.Tool].self, "tools")
         self.toolResources = try reader.optional(AssistantObject.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -151,7 +151,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -200,10 +200,6 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: AssistantObject.ToolResources.CodeInterpreter? = nil,
             fileSearch: AssistantObject.ToolResources.FileSearch? = nil
@@ -755,7 +751,7 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - type: The type of the tool.
-    ///   - function: The JSON member `function`.
+    ///   - function: Optional; left out of the JSON when `nil`.
     public init(
         type: AssistantsNamedToolChoice.TypeValue,
         function: ChatCompletionFunctionCallOption? = nil
@@ -811,7 +807,7 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest`.
 public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
-    public var model: CreateAssistantRequest.ModelValue
+    public var model: CreateAssistantRequest.Model
     /// The name of the assistant. The maximum length is 256 characters.
     ///
     /// At most 256 characters.
@@ -837,7 +833,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     ///
     /// At most 128 items.
-    public var tools: [CreateAssistantRequest.ToolValue]?
+    public var tools: [CreateAssistantRequest.Tool]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateAssistantRequest.ToolResources?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -883,9 +879,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     public init(
-        model: CreateAssistantRequest.ModelValue,
+        model: CreateAssistantRequest.Model,
         instructions: Swift.String? = nil,
-        tools: [CreateAssistantRequest.ToolValue]? = nil,
+        tools: [CreateAssistantRequest.Tool]? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil,
         temperature: Swift.Double? = nil,
         name: Swift.String? = nil,
@@ -915,12 +911,12 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.required(CreateAssistantRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateAssistantRequest.Model.self, "model")
         self.name = try reader.optional(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
         self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
-        self.tools = try reader.optional([CreateAssistantRequest.ToolValue].self, "tools")
+        self.tools = try reader.optional([CreateAssistantRequest.Tool].self, "tools")
         self.toolResources = try reader.optional(CreateAssistantRequest.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -952,7 +948,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1089,7 +1085,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -1138,10 +1134,6 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateAssistantRequest.ToolResources.FileSearch? = nil
@@ -1321,7 +1313,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.
-                    case `static`(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static)
+                    case `static`(StaticChunkingStrategyRequestParam)
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
 
@@ -1333,7 +1325,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                         case "auto":
                             self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
                         case "static":
-                            self = .`static`(try CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
+                            self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
                         default:
                             self = .unknown(try JSONValue(from: decoder))
                         }
@@ -1349,41 +1341,6 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                         case .unknown(let value): try value.encode(to: encoder)
                         }
                     }
-
-                    /// Static Chunking Strategy
-                    ///
-                    /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
-                    public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
-                        public var `static`: StaticChunkingStrategy
-                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                        public private(set) var specDeviations = SpecDeviations()
-
-                        /// Creates a new `Static`.
-                        public init(`static`: StaticChunkingStrategy) {
-                            self.`static` = `static`
-                        }
-
-                        /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
-                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                        ///
-                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                        public init(from decoder: any Decoder) throws {
-                            var reader = try ObjectReader(decoder)
-                            try reader.constant("type", is: "static", required: true)
-                            self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
-                            self.specDeviations = reader.finish()
-                        }
-
-                        /// Encodes this value as its JSON object, constants included.
-                        ///
-                        /// - Throws: `EncodingError` when a member cannot be encoded.
-                        public func encode(to encoder: any Encoder) throws {
-                            var container = encoder.container(keyedBy: AnyCodingKey.self)
-                            try container.encode("static", forKey: "type")
-                            try container.encode(self.`static`, forKey: "static")
-                        }
-                    }
                 }
             }
         }
@@ -1395,10 +1352,10 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// The role of the entity that is creating the message. Allowed values include:
     /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
     /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
-    public var role: CreateMessageRequest.RoleValue
-    public var content: CreateMessageRequest.ContentValue
+    public var role: CreateMessageRequest.Role
+    public var content: CreateMessageRequest.Content
     /// A list of files attached to the message, and the tools they should be added to.
-    public var attachments: [CreateMessageRequest.AttachmentValue]?
+    public var attachments: [CreateMessageRequest.Attachment]?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -1413,13 +1370,13 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - role: The role of the entity that is creating the message.
-    ///   - content: The JSON member `content`.
+    ///   - content: Required.
     ///   - attachments: A list of files attached to the message, and the tools they should be added to.
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
-        role: CreateMessageRequest.RoleValue,
-        content: CreateMessageRequest.ContentValue,
-        attachments: [CreateMessageRequest.AttachmentValue]? = nil,
+        role: CreateMessageRequest.Role,
+        content: CreateMessageRequest.Content,
+        attachments: [CreateMessageRequest.Attachment]? = nil,
         metadata: Metadata? = nil
     ) {
         self.role = role
@@ -1435,9 +1392,9 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.role = try reader.required(CreateMessageRequest.RoleValue.self, "role")
-        self.content = try reader.required(CreateMessageRequest.ContentValue.self, "content")
-        self.attachments = try reader.optional([CreateMessageRequest.AttachmentValue].self, "attachments")
+        self.role = try reader.required(CreateMessageRequest.Role.self, "role")
+        self.content = try reader.required(CreateMessageRequest.Content.self, "content")
+        self.attachments = try reader.optional([CreateMessageRequest.Attachment].self, "attachments")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.specDeviations = reader.finish()
     }
@@ -1460,7 +1417,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1477,11 +1434,11 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`.
-        case arrayOfContentParts([CreateMessageRequest.ContentValue.ArrayOfContentPart])
+        case arrayOfContentParts([CreateMessageRequest.Content.ArrayOfContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1496,7 +1453,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
                 self = .string(value)
                 return
             }
-            if let value = decoder.attemptCase([CreateMessageRequest.ContentValue.ArrayOfContentPart].self) {
+            if let value = decoder.attemptCase([CreateMessageRequest.Content.ArrayOfContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -1558,28 +1515,28 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
         public var fileID: Swift.String?
         /// The tools to add this file to.
-        public var tools: [CreateMessageRequest.AttachmentValue.ToolValue]?
+        public var tools: [CreateMessageRequest.Attachment.Tool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `AttachmentValue`.
+        /// Creates a new `Attachment`.
         ///
         /// - Parameters:
         ///   - tools: The tools to add this file to.
         ///   - fileID: The ID of the file to attach to the message.
         public init(
-            tools: [CreateMessageRequest.AttachmentValue.ToolValue]? = nil,
+            tools: [CreateMessageRequest.Attachment.Tool]? = nil,
             fileID: Swift.String? = nil
         ) {
             self.fileID = fileID
             self.tools = tools
         }
 
-        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -1587,7 +1544,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.tools = try reader.optional([CreateMessageRequest.AttachmentValue.ToolValue].self, "tools")
+            self.tools = try reader.optional([CreateMessageRequest.Attachment.Tool].self, "tools")
             self.specDeviations = reader.finish()
         }
 
@@ -1603,7 +1560,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
             /// Selected when `type` is `file_search`.
@@ -1644,7 +1601,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
-    public var model: CreateRunRequest.ModelValue?
+    public var model: CreateRunRequest.Model?
     /// Constrains effort on reasoning for reasoning models. Currently supported
     /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
     /// Reducing reasoning effort can result in faster responses and fewer tokens
@@ -1664,7 +1621,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
     ///
     /// At most 20 items.
-    public var tools: [CreateRunRequest.ToolValue]?
+    public var tools: [CreateRunRequest.Tool]?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -1737,9 +1694,9 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use. Default: `true`.
     public init(
         assistantID: Swift.String,
-        model: CreateRunRequest.ModelValue? = nil,
+        model: CreateRunRequest.Model? = nil,
         instructions: Swift.String? = nil,
-        tools: [CreateRunRequest.ToolValue]? = nil,
+        tools: [CreateRunRequest.Tool]? = nil,
         toolChoice: AssistantsAPIToolChoiceOption? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil,
         temperature: Swift.Double? = nil,
@@ -1781,12 +1738,12 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.assistantID = try reader.required(Swift.String.self, "assistant_id")
-        self.model = try reader.optional(CreateRunRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateRunRequest.Model.self, "model")
         self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
         self.additionalInstructions = try reader.optional(Swift.String.self, "additional_instructions")
         self.additionalMessages = try reader.optional([CreateMessageRequest].self, "additional_messages")
-        self.tools = try reader.optional([CreateRunRequest.ToolValue].self, "tools")
+        self.tools = try reader.optional([CreateRunRequest.Tool].self, "tools")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.topP = try reader.optional(Swift.Double.self, "top_p")
@@ -1829,7 +1786,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1966,7 +1923,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -2014,13 +1971,13 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     /// request, an empty thread will be created.
     public var thread: CreateThreadRequest?
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
-    public var model: CreateThreadAndRunRequest.ModelValue?
+    public var model: CreateThreadAndRunRequest.Model?
     /// Override the default system message of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
     ///
     /// At most 20 items.
-    public var tools: [CreateThreadAndRunRequest.ToolValue]?
+    public var tools: [CreateThreadAndRunRequest.Tool]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateThreadAndRunRequest.ToolResources?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -2094,9 +2051,9 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use. Default: `true`.
     public init(
         assistantID: Swift.String,
-        model: CreateThreadAndRunRequest.ModelValue? = nil,
+        model: CreateThreadAndRunRequest.Model? = nil,
         instructions: Swift.String? = nil,
-        tools: [CreateThreadAndRunRequest.ToolValue]? = nil,
+        tools: [CreateThreadAndRunRequest.Tool]? = nil,
         toolChoice: AssistantsAPIToolChoiceOption? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil,
         temperature: Swift.Double? = nil,
@@ -2137,9 +2094,9 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         self.assistantID = try reader.required(Swift.String.self, "assistant_id")
         self.thread = try reader.optional(CreateThreadRequest.self, "thread")
-        self.model = try reader.optional(CreateThreadAndRunRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateThreadAndRunRequest.Model.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.tools = try reader.optional([CreateThreadAndRunRequest.ToolValue].self, "tools")
+        self.tools = try reader.optional([CreateThreadAndRunRequest.Tool].self, "tools")
         self.toolResources = try reader.optional(CreateThreadAndRunRequest.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -2182,7 +2139,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2307,7 +2264,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -2356,10 +2313,6 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch? = nil
@@ -2533,10 +2486,6 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateThreadRequest.ToolResources.FileSearch? = nil
@@ -2716,7 +2665,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.
-                    case `static`(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static)
+                    case `static`(StaticChunkingStrategyRequestParam)
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
 
@@ -2728,7 +2677,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                         case "auto":
                             self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
                         case "static":
-                            self = .`static`(try CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
+                            self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
                         default:
                             self = .unknown(try JSONValue(from: decoder))
                         }
@@ -2742,41 +2691,6 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                         case .auto(let value): try value.encode(to: encoder)
                         case .`static`(let value): try value.encode(to: encoder)
                         case .unknown(let value): try value.encode(to: encoder)
-                        }
-                    }
-
-                    /// Static Chunking Strategy
-                    ///
-                    /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
-                    public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
-                        public var `static`: StaticChunkingStrategy
-                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                        public private(set) var specDeviations = SpecDeviations()
-
-                        /// Creates a new `Static`.
-                        public init(`static`: StaticChunkingStrategy) {
-                            self.`static` = `static`
-                        }
-
-                        /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
-                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                        ///
-                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                        public init(from decoder: any Decoder) throws {
-                            var reader = try ObjectReader(decoder)
-                            try reader.constant("type", is: "static", required: true)
-                            self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
-                            self.specDeviations = reader.finish()
-                        }
-
-                        /// Encodes this value as its JSON object, constants included.
-                        ///
-                        /// - Throws: `EncodingError` when a member cannot be encoded.
-                        public func encode(to encoder: any Encoder) throws {
-                            var container = encoder.container(keyedBy: AnyCodingKey.self)
-                            try container.encode("static", forKey: "type")
-                            try container.encode(self.`static`, forKey: "static")
                         }
                     }
                 }
@@ -2985,13 +2899,6 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListAssistantsResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [AssistantObject],
@@ -3053,13 +2960,6 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListMessagesResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [MessageObject],
@@ -3121,13 +3021,6 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListRunStepsResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [RunStepObject],
@@ -3189,13 +3082,6 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListRunsResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [RunObject],
@@ -3255,9 +3141,6 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentImageFileObject`.
-    ///
-    /// - Parameters:
-    ///   - imageFile: The JSON member `image_file`.
     public init(imageFile: MessageContentImageFileObject.ImageFile) {
         self.imageFile = imageFile
     }
@@ -3339,9 +3222,6 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentImageURLObject`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
     public init(imageURL: MessageContentImageURLObject.ImageURL) {
         self.imageURL = imageURL
     }
@@ -3467,7 +3347,7 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
     ///
     /// - Parameters:
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The JSON member `file_citation`.
+    ///   - fileCitation: Required. The JSON member `file_citation`.
     ///   - startIndex: At least 0.
     ///   - endIndex: At least 0.
     public init(
@@ -3551,7 +3431,7 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
 public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
-    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
+    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePath
     /// At least 0.
     public var startIndex: Swift.Int
     /// At least 0.
@@ -3563,12 +3443,12 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     ///
     /// - Parameters:
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The JSON member `file_path`.
+    ///   - filePath: Required. The JSON member `file_path`.
     ///   - startIndex: At least 0.
     ///   - endIndex: At least 0.
     public init(
         text: Swift.String,
-        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
+        filePath: MessageContentTextAnnotationsFilePathObject.FilePath,
         startIndex: Swift.Int,
         endIndex: Swift.Int
     ) {
@@ -3587,7 +3467,7 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file_path", required: true)
         self.text = try reader.required(Swift.String.self, "text")
-        self.filePath = try reader.required(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, "file_path")
+        self.filePath = try reader.required(MessageContentTextAnnotationsFilePathObject.FilePath.self, "file_path")
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.specDeviations = reader.finish()
@@ -3606,13 +3486,13 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `FilePathValue`.
+        /// Creates a new `FilePath`.
         ///
         /// - Parameters:
         ///   - fileID: The ID of the file that was generated.
@@ -3620,7 +3500,7 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
             self.fileID = fileID
         }
 
-        /// Decodes `FilePathValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3679,7 +3559,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
     public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String
-        public var annotations: [MessageContentTextObject.Text.AnnotationValue]
+        public var annotations: [MessageContentTextObject.Text.Annotation]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
@@ -3687,10 +3567,10 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
-        ///   - annotations: The JSON member `annotations`.
+        ///   - annotations: Required.
         public init(
             value: Swift.String,
-            annotations: [MessageContentTextObject.Text.AnnotationValue]
+            annotations: [MessageContentTextObject.Text.Annotation]
         ) {
             self.value = value
             self.annotations = annotations
@@ -3704,7 +3584,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.value = try reader.required(Swift.String.self, "value")
-            self.annotations = try reader.required([MessageContentTextObject.Text.AnnotationValue].self, "annotations")
+            self.annotations = try reader.required([MessageContentTextObject.Text.Annotation].self, "annotations")
             self.specDeviations = reader.finish()
         }
 
@@ -3720,7 +3600,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
-        public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
@@ -3749,6 +3629,348 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
                 switch self {
                 case .fileCitation(let value): try value.encode(to: encoder)
                 case .filePath(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
+///
+/// - Remark: Generated from `#/components/schemas/MessageObject`.
+public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The Unix timestamp (in seconds) for when the message was created.
+    public var createdAt: Swift.Int
+    /// The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
+    public var threadID: Swift.String
+    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    public var status: MessageStatus
+    /// On an incomplete message, details about why the message is incomplete.
+    public var incompleteDetails: MessageObject.IncompleteDetails?
+    /// The Unix timestamp (in seconds) for when the message was completed.
+    public var completedAt: Swift.Int?
+    /// The Unix timestamp (in seconds) for when the message was marked as incomplete.
+    public var incompleteAt: Swift.Int?
+    /// The entity that produced the message. One of `user` or `assistant`.
+    public var role: MessageObject.Role
+    /// The content of the message in array of text and/or images.
+    public var content: [MessageObject.ContentItem]
+    /// If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
+    public var assistantID: Swift.String?
+    /// The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message. Value is `null` when messages are created manually using the create message or create thread endpoints.
+    public var runID: Swift.String?
+    /// A list of files attached to the message, and the tools they were added to.
+    public var attachments: [MessageObject.Attachment]?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
+    ///   - threadID: The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
+    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    ///   - role: The entity that produced the message.
+    ///   - content: The content of the message in array of text and/or images.
+    ///   - incompleteDetails: On an incomplete message, details about why the message is incomplete.
+    ///   - completedAt: The Unix timestamp (in seconds) for when the message was completed.
+    ///   - incompleteAt: The Unix timestamp (in seconds) for when the message was marked as incomplete.
+    ///   - assistantID: If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
+    ///   - runID: The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message.
+    ///   - attachments: A list of files attached to the message, and the tools they were added to.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        status: MessageStatus,
+        role: MessageObject.Role,
+        content: [MessageObject.ContentItem],
+        incompleteDetails: MessageObject.IncompleteDetails? = nil,
+        completedAt: Swift.Int? = nil,
+        incompleteAt: Swift.Int? = nil,
+        assistantID: Swift.String? = nil,
+        runID: Swift.String? = nil,
+        attachments: [MessageObject.Attachment]? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.status = status
+        self.incompleteDetails = incompleteDetails
+        self.completedAt = completedAt
+        self.incompleteAt = incompleteAt
+        self.role = role
+        self.content = content
+        self.assistantID = assistantID
+        self.runID = runID
+        self.attachments = attachments
+        self.metadata = metadata
+    }
+
+    /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "thread.message", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.threadID = try reader.required(Swift.String.self, "thread_id")
+        self.status = try reader.required(MessageStatus.self, "status")
+        self.incompleteDetails = try reader.optional(MessageObject.IncompleteDetails.self, "incomplete_details")
+        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
+        self.incompleteAt = try reader.optional(Swift.Int.self, "incomplete_at")
+        self.role = try reader.required(MessageObject.Role.self, "role")
+        self.content = try reader.required([MessageObject.ContentItem].self, "content")
+        self.assistantID = try reader.optional(Swift.String.self, "assistant_id")
+        self.runID = try reader.optional(Swift.String.self, "run_id")
+        self.attachments = try reader.optional([MessageObject.Attachment].self, "attachments")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thread.message", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.threadID, forKey: "thread_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
+        try container.encode(self.completedAt, forKey: "completed_at")
+        try container.encode(self.incompleteAt, forKey: "incomplete_at")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.content, forKey: "content")
+        try container.encode(self.assistantID, forKey: "assistant_id")
+        try container.encode(self.runID, forKey: "run_id")
+        try container.encode(self.attachments, forKey: "attachments")
+        try container.encode(self.metadata, forKey: "metadata")
+    }
+
+    /// On an incomplete message, details about why the message is incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
+    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The reason the message is incomplete.
+        public var reason: MessageObject.IncompleteDetails.Reason
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `IncompleteDetails`.
+        ///
+        /// - Parameters:
+        ///   - reason: The reason the message is incomplete.
+        public init(reason: MessageObject.IncompleteDetails.Reason) {
+            self.reason = reason
+        }
+
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, "reason")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.reason, forKey: "reason")
+        }
+
+        /// The reason the message is incomplete.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
+        public struct Reason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `max_tokens`
+            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
+
+            /// `run_cancelled`
+            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
+
+            /// `run_expired`
+            public static var runExpired: Self { Self(rawValue: "run_expired") }
+
+            /// `run_failed`
+            public static var runFailed: Self { Self(rawValue: "run_failed") }
+        }
+    }
+
+    /// The entity that produced the message. One of `user` or `assistant`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
+    public struct Role: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `assistant`
+        public static var assistant: Self { Self(rawValue: "assistant") }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
+    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
+        case imageFile(MessageContentImageFileObject)
+        /// References an image URL in the content of a message. Selected when `type` is `image_url`.
+        case imageURL(MessageContentImageURLObject)
+        /// The text content that is part of a message. Selected when `type` is `text`.
+        case text(MessageContentTextObject)
+        /// The refusal content generated by the assistant. Selected when `type` is `refusal`.
+        case refusal(MessageContentRefusalObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "image_file":
+                self = .imageFile(try MessageContentImageFileObject(from: decoder))
+            case "image_url":
+                self = .imageURL(try MessageContentImageURLObject(from: decoder))
+            case "text":
+                self = .text(try MessageContentTextObject(from: decoder))
+            case "refusal":
+                self = .refusal(try MessageContentRefusalObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .imageFile(let value): try value.encode(to: encoder)
+            case .imageURL(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
+    public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the file to attach to the message.
+        public var fileID: Swift.String?
+        /// The tools to add this file to.
+        public var tools: [MessageObject.Attachment.Tool]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Attachment`.
+        ///
+        /// - Parameters:
+        ///   - tools: The tools to add this file to.
+        ///   - fileID: The ID of the file to attach to the message.
+        public init(
+            tools: [MessageObject.Attachment.Tool]? = nil,
+            fileID: Swift.String? = nil
+        ) {
+            self.fileID = fileID
+            self.tools = tools
+        }
+
+        /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.tools = try reader.optional([MessageObject.Attachment.Tool].self, "tools")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            try container.encodeIfPresent(self.tools, forKey: "tools")
+        }
+
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
+        public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            /// Selected when `type` is `code_interpreter`.
+            case codeInterpreter(AssistantToolsCode)
+            /// Selected when `type` is `file_search`.
+            case fileSearch(AssistantToolsFileSearchTypeOnly)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "code_interpreter":
+                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+                case "file_search":
+                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .codeInterpreter(let value): try value.encode(to: encoder)
+                case .fileSearch(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }

@@ -38,7 +38,7 @@ public struct AudioResponseFormat: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
-    public var model: CreateSpeechRequest.ModelValue
+    public var model: CreateSpeechRequest.Model
     /// The text to generate audio for. The maximum length is 4096 characters.
     ///
     /// At most 4096 characters.
@@ -75,7 +75,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///   - speed: The speed of the generated audio. Default: `1`. At least 0.25, at most 4.
     ///   - streamFormat: The format to stream the audio in. Default: `"audio"`.
     public init(
-        model: CreateSpeechRequest.ModelValue,
+        model: CreateSpeechRequest.Model,
         input: Swift.String,
         voice: VoiceIDsOrCustomVoice,
         instructions: Swift.String? = nil,
@@ -99,7 +99,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.required(CreateSpeechRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateSpeechRequest.Model.self, "model")
         self.input = try reader.required(Swift.String.self, "input")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
         self.voice = try reader.required(VoiceIDsOrCustomVoice.self, "voice")
@@ -128,7 +128,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -244,7 +244,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// Raw bytes.
     public var file: FileUpload
     /// ID of the model to use. The options are `gpt-transcribe`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `whisper-1` (which is powered by our open source Whisper V2 model), and `gpt-4o-transcribe-diarize`.
-    public var model: CreateTranscriptionRequest.ModelValue
+    public var model: CreateTranscriptionRequest.Model
     /// The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
     public var language: Swift.String?
     /// Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe`.
@@ -313,7 +313,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. At most 4 items.
     public init(
         file: FileUpload,
-        model: CreateTranscriptionRequest.ModelValue,
+        model: CreateTranscriptionRequest.Model,
         responseFormat: AudioResponseFormat? = nil,
         temperature: Swift.Double? = nil,
         language: Swift.String? = nil,
@@ -351,7 +351,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.file = try reader.required(FileUpload.self, "file")
-        self.model = try reader.required(CreateTranscriptionRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateTranscriptionRequest.Model.self, "model")
         self.language = try reader.optional(Swift.String.self, "language")
         self.languages = try reader.optional([Swift.String].self, "languages")
         self.keywords = try reader.optional([Swift.String].self, "keywords")
@@ -410,7 +410,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -870,7 +870,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     /// Raw bytes.
     public var file: FileUpload
     /// ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
-    public var model: CreateTranslationRequest.ModelValue
+    public var model: CreateTranslationRequest.Model
     /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should be in English.
     public var prompt: Swift.String?
     /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
@@ -894,7 +894,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     public init(
         file: FileUpload,
-        model: CreateTranslationRequest.ModelValue,
+        model: CreateTranslationRequest.Model,
         responseFormat: CreateTranslationRequest.ResponseFormat? = nil,
         temperature: Swift.Double? = nil,
         prompt: Swift.String? = nil
@@ -914,7 +914,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.file = try reader.required(FileUpload.self, "file")
-        self.model = try reader.required(CreateTranslationRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateTranslationRequest.Model.self, "model")
         self.prompt = try reader.optional(Swift.String.self, "prompt")
         self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, "response_format")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -946,7 +946,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2147,7 +2147,7 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - id: The consent recording identifier.
-    ///   - deleted: The JSON member `deleted`.
+    ///   - deleted: Required.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -2190,12 +2190,6 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VoiceConsentListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [VoiceConsentResource],
         hasMore: Swift.Bool,

@@ -62,14 +62,14 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `Batch`.
     ///
     /// - Parameters:
-    ///   - id: The JSON member `id`.
+    ///   - id: Required.
     ///   - endpoint: The OpenAI API endpoint used by the batch.
     ///   - inputFileID: The ID of the input file for the batch.
     ///   - completionWindow: The time frame within which the batch should be processed.
     ///   - status: The current status of the batch.
     ///   - createdAt: The Unix timestamp (in seconds) for when the batch was created.
     ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`.
-    ///   - errors: The JSON member `errors`.
+    ///   - errors: Optional; left out of the JSON when `nil`.
     ///   - outputFileID: The ID of the file containing the outputs of successfully executed requests.
     ///   - errorFileID: The ID of the file containing the outputs of requests with errors.
     ///   - inProgressAt: The Unix timestamp (in seconds) for when the batch started processing.
@@ -202,7 +202,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Parameters:
         ///   - object: The object type, which is always `list`.
-        ///   - data: The JSON member `data`.
+        ///   - data: Optional; left out of the JSON when `nil`.
         public init(
             object: Swift.String? = nil,
             data: [BatchError]? = nil
@@ -683,12 +683,6 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListBatchesResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Batch],
         hasMore: Swift.Bool,

@@ -17,7 +17,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
     /// Creates a new `ChatCompletionRequestMessageContentPartImage`.
     ///
     /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
+    ///   - imageURL: Required. The JSON member `image_url`.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         imageURL: ChatCompletionRequestMessageContentPartImage.ImageURL,
@@ -191,7 +191,7 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage`.
 public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The contents of the system message.
-    public var content: ChatCompletionRequestSystemMessage.ContentValue
+    public var content: ChatCompletionRequestSystemMessage.Content
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -203,7 +203,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     ///   - content: The contents of the system message.
     ///   - name: An optional name for the participant.
     public init(
-        content: ChatCompletionRequestSystemMessage.ContentValue,
+        content: ChatCompletionRequestSystemMessage.Content,
         name: Swift.String? = nil
     ) {
         self.content = content
@@ -218,7 +218,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("role", is: "system", required: true)
-        self.content = try reader.required(ChatCompletionRequestSystemMessage.ContentValue.self, "content")
+        self.content = try reader.required(ChatCompletionRequestSystemMessage.Content.self, "content")
         self.name = try reader.optional(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
@@ -238,7 +238,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the system message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -285,7 +285,7 @@ public typealias ChatCompletionRequestSystemMessageContentPart = ChatCompletionR
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage`.
 public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The contents of the tool message.
-    public var content: ChatCompletionRequestToolMessage.ContentValue
+    public var content: ChatCompletionRequestToolMessage.Content
     /// Tool call that this message is responding to.
     public var toolCallID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -297,7 +297,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     ///   - content: The contents of the tool message.
     ///   - toolCallID: Tool call that this message is responding to.
     public init(
-        content: ChatCompletionRequestToolMessage.ContentValue,
+        content: ChatCompletionRequestToolMessage.Content,
         toolCallID: Swift.String
     ) {
         self.content = content
@@ -312,7 +312,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("role", is: "tool", required: true)
-        self.content = try reader.required(ChatCompletionRequestToolMessage.ContentValue.self, "content")
+        self.content = try reader.required(ChatCompletionRequestToolMessage.Content.self, "content")
         self.toolCallID = try reader.required(Swift.String.self, "tool_call_id")
         self.specDeviations = reader.finish()
     }
@@ -332,7 +332,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the tool message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -380,7 +380,7 @@ public typealias ChatCompletionRequestToolMessageContentPart = ChatCompletionReq
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage`.
 public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The contents of the user message.
-    public var content: ChatCompletionRequestUserMessage.ContentValue
+    public var content: ChatCompletionRequestUserMessage.Content
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -392,7 +392,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     ///   - content: The contents of the user message.
     ///   - name: An optional name for the participant.
     public init(
-        content: ChatCompletionRequestUserMessage.ContentValue,
+        content: ChatCompletionRequestUserMessage.Content,
         name: Swift.String? = nil
     ) {
         self.content = content
@@ -407,7 +407,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("role", is: "user", required: true)
-        self.content = try reader.required(ChatCompletionRequestUserMessage.ContentValue.self, "content")
+        self.content = try reader.required(ChatCompletionRequestUserMessage.Content.self, "content")
         self.name = try reader.optional(Swift.String.self, "name")
         self.specDeviations = reader.finish()
     }
@@ -427,7 +427,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -525,9 +525,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     public var toolCalls: ChatCompletionMessageToolCalls?
     /// Annotations for the message, when applicable, as when using the
     /// [web search tool](https://platform.openai.com/docs/guides/tools-web-search?api-mode=chat).
-    public var annotations: [ChatCompletionResponseMessage.AnnotationValue]?
+    public var annotations: [ChatCompletionResponseMessage.Annotation]?
     /// The role of the author of this message.
-    public var role: ChatCompletionResponseMessage.RoleValue
+    public var role: ChatCompletionResponseMessage.Role
     private var _functionCall: ChatCompletionResponseMessage.FunctionCall?
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
     @available(*, deprecated, message: "Deprecated and replaced by `tool_calls`.")
@@ -552,11 +552,11 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     ///   - functionCall: Deprecated and replaced by `tool_calls`.
     ///   - audio: If the audio output modality is requested, this object contains data about the audio response from the model.
     public init(
-        role: ChatCompletionResponseMessage.RoleValue,
+        role: ChatCompletionResponseMessage.Role,
         content: Swift.String? = nil,
         refusal: Swift.String? = nil,
         toolCalls: ChatCompletionMessageToolCalls? = nil,
-        annotations: [ChatCompletionResponseMessage.AnnotationValue]? = nil,
+        annotations: [ChatCompletionResponseMessage.Annotation]? = nil,
         functionCall: ChatCompletionResponseMessage.FunctionCall? = nil,
         audio: ChatCompletionResponseMessage.Audio? = nil
     ) {
@@ -579,8 +579,8 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         self.content = try reader.optional(Swift.String.self, "content")
         self.refusal = try reader.optional(Swift.String.self, "refusal")
         self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, "tool_calls")
-        self.annotations = try reader.optional([ChatCompletionResponseMessage.AnnotationValue].self, "annotations")
-        self.role = try reader.required(ChatCompletionResponseMessage.RoleValue.self, "role")
+        self.annotations = try reader.optional([ChatCompletionResponseMessage.Annotation].self, "annotations")
+        self.role = try reader.required(ChatCompletionResponseMessage.Role.self, "role")
         self._functionCall = try reader.optional(ChatCompletionResponseMessage.FunctionCall.self, "function_call")
         self.audio = try reader.optional(ChatCompletionResponseMessage.Audio.self, "audio")
         self.specDeviations = reader.finish()
@@ -603,21 +603,21 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     /// A URL citation when using web search.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/annotations/items`.
-    public struct AnnotationValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Annotation: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// A URL citation when using web search.
-        public var urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation
+        public var urlCitation: ChatCompletionResponseMessage.Annotation.URLCitation
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `AnnotationValue`.
+        /// Creates a new `Annotation`.
         ///
         /// - Parameters:
         ///   - urlCitation: A URL citation when using web search.
-        public init(urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation) {
+        public init(urlCitation: ChatCompletionResponseMessage.Annotation.URLCitation) {
             self.urlCitation = urlCitation
         }
 
-        /// Decodes `AnnotationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Annotation` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -625,7 +625,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "url_citation", required: true)
-            self.urlCitation = try reader.required(ChatCompletionResponseMessage.AnnotationValue.URLCitation.self, "url_citation")
+            self.urlCitation = try reader.required(ChatCompletionResponseMessage.Annotation.URLCitation.self, "url_citation")
             self.specDeviations = reader.finish()
         }
 
@@ -704,7 +704,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -886,7 +886,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     }
     public var toolCalls: [ChatCompletionToolCallChunk]?
     /// The role of the author of this message.
-    public var role: ChatCompletionStreamResponseDelta.RoleValue?
+    public var role: ChatCompletionStreamResponseDelta.Role?
     /// The refusal message generated by the model.
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -897,14 +897,14 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     /// - Parameters:
     ///   - content: The contents of the chunk message.
     ///   - functionCall: Deprecated and replaced by `tool_calls`.
-    ///   - toolCalls: The JSON member `tool_calls`.
+    ///   - toolCalls: Optional; left out of the JSON when `nil`. The JSON member `tool_calls`.
     ///   - role: The role of the author of this message.
     ///   - refusal: The refusal message generated by the model.
     public init(
         content: Swift.String? = nil,
         functionCall: ChatCompletionStreamResponseDelta.FunctionCall? = nil,
         toolCalls: [ChatCompletionToolCallChunk]? = nil,
-        role: ChatCompletionStreamResponseDelta.RoleValue? = nil,
+        role: ChatCompletionStreamResponseDelta.Role? = nil,
         refusal: Swift.String? = nil
     ) {
         self.content = content
@@ -924,7 +924,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
         self.content = try reader.optional(Swift.String.self, "content")
         self._functionCall = try reader.optional(ChatCompletionStreamResponseDelta.FunctionCall.self, "function_call")
         self.toolCalls = try reader.optional([ChatCompletionToolCallChunk].self, "tool_calls")
-        self.role = try reader.optional(ChatCompletionStreamResponseDelta.RoleValue.self, "role")
+        self.role = try reader.optional(ChatCompletionStreamResponseDelta.Role.self, "role")
         self.refusal = try reader.optional(Swift.String.self, "refusal")
         self.specDeviations = reader.finish()
     }
@@ -994,7 +994,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamResponseDelta/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1445,7 +1445,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// A list of tools the model may call. You can provide either
     /// [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools) or
     /// [function tools](https://platform.openai.com/docs/guides/function-calling).
-    public var tools: [CreateChatCompletionRequest.ToolValue]?
+    public var tools: [CreateChatCompletionRequest.Tool]?
     /// Controls which (if any) tool is called by the model.
     /// `none` means the model will not call any tool and instead generates a message.
     /// `auto` means the model can pick between generating a message or calling one or more tools.
@@ -1536,7 +1536,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     public init(
         messages: [ChatCompletionRequestMessage],
         model: ModelIDsShared,
-        tools: [CreateChatCompletionRequest.ToolValue]? = nil,
+        tools: [CreateChatCompletionRequest.Tool]? = nil,
         toolChoice: ChatCompletionToolChoiceOption? = nil,
         responseFormat: CreateChatCompletionRequest.ResponseFormat? = nil,
         temperature: Swift.Double? = nil,
@@ -1650,7 +1650,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         self.prediction = try reader.optional(PredictionContent.self, "prediction")
         self._seed = try reader.optional(Swift.Int.self, "seed")
         self.streamOptions = try reader.optional(ChatCompletionStreamOptions.self, "stream_options")
-        self.tools = try reader.optional([CreateChatCompletionRequest.ToolValue].self, "tools")
+        self.tools = try reader.optional([CreateChatCompletionRequest.Tool].self, "tools")
         self.toolChoice = try reader.optional(ChatCompletionToolChoiceOption.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, "parallel_tool_calls")
         self._functionCall = try reader.optional(CreateChatCompletionRequest.FunctionCall.self, "function_call")
@@ -1930,7 +1930,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A function tool that can be used to generate a response. Selected when `type` is `function`.
         case function(ChatCompletionTool)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -2694,7 +2694,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
             /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/1`.
             public struct Grammar: Codable, Equatable, Sendable, SpecDeviationReporting {
                 /// Your chosen grammar.
-                public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue
+                public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.Grammar
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
 
@@ -2702,7 +2702,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 ///
                 /// - Parameters:
                 ///   - grammar: Your chosen grammar.
-                public init(grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue) {
+                public init(grammar: CustomToolChatCompletions.Custom.Format.Grammar.Grammar) {
                     self.grammar = grammar
                 }
 
@@ -2714,7 +2714,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     try reader.constant("type", is: "grammar", required: true)
-                    self.grammar = try reader.required(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.self, "grammar")
+                    self.grammar = try reader.required(CustomToolChatCompletions.Custom.Format.Grammar.Grammar.self, "grammar")
                     self.specDeviations = reader.finish()
                 }
 
@@ -2730,7 +2730,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 /// Your chosen grammar.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/1/properties/grammar`.
-                public struct GrammarValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+                public struct Grammar: Codable, Equatable, Sendable, SpecDeviationReporting {
                     /// The grammar definition.
                     public var definition: Swift.String
                     /// The syntax of the grammar definition. One of `lark` or `regex`.
@@ -2738,7 +2738,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                     public private(set) var specDeviations = SpecDeviations()
 
-                    /// Creates a new `GrammarValue`.
+                    /// Creates a new `Grammar`.
                     ///
                     /// - Parameters:
                     ///   - definition: The grammar definition.
@@ -2751,7 +2751,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                         self.syntax = syntax
                     }
 
-                    /// Decodes `GrammarValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                    /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
                     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3052,7 +3052,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     /// The content that should be matched when generating a model response.
     /// If generated tokens would match this content, the entire model response
     /// can be returned much more quickly.
-    public var content: PredictionContent.ContentValue
+    public var content: PredictionContent.Content
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -3060,7 +3060,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - content: The content that should be matched when generating a model response.
-    public init(content: PredictionContent.ContentValue) {
+    public init(content: PredictionContent.Content) {
         self.content = content
     }
 
@@ -3072,7 +3072,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "content", required: true)
-        self.content = try reader.required(PredictionContent.ContentValue.self, "content")
+        self.content = try reader.required(PredictionContent.Content.self, "content")
         self.specDeviations = reader.finish()
     }
 
@@ -3092,7 +3092,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/PredictionContent/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The content used for a Predicted Output.
         case string(Swift.String)
         /// An array of content parts with a defined type.

@@ -1402,7 +1402,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     /// Assistant generated text.
     public var text: Swift.String
     /// Ordered list of annotations attached to the response text.
-    public var annotations: [ResponseOutputText.AnnotationValue]
+    public var annotations: [ResponseOutputText.Annotation]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -1413,7 +1413,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - annotations: Ordered list of annotations attached to the response text.
     public init(
         text: Swift.String,
-        annotations: [ResponseOutputText.AnnotationValue]
+        annotations: [ResponseOutputText.Annotation]
     ) {
         self.text = text
         self.annotations = annotations
@@ -1428,7 +1428,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "output_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
-        self.annotations = try reader.required([ResponseOutputText.AnnotationValue].self, "annotations")
+        self.annotations = try reader.required([ResponseOutputText.Annotation].self, "annotations")
         self.specDeviations = reader.finish()
     }
 
@@ -1447,7 +1447,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Annotation that references an uploaded file. Selected when `type` is `file`.
         case file(FileAnnotation)
         /// Annotation that references a URL. Selected when `type` is `url`.

@@ -7,13 +7,13 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest`.
 public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
-    public var model: CreateCompletionRequest.ModelValue
+    public var model: CreateCompletionRequest.Model
     /// The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
     ///
     /// Note that <|endoftext|> is the document separator that the model sees during training, so if a prompt is not specified the model will generate as if from the beginning of a new document.
     ///
     /// Default: `"<|endoftext|>"`.
-    public var prompt: CreateCompletionRequest.PromptValue?
+    public var prompt: CreateCompletionRequest.Prompt?
     /// Generates `best_of` completions server-side and returns the "best" (the one with the highest log probability per token). Results cannot be streamed.
     ///
     /// When used with `n`, `best_of` controls the number of candidate completions and `n` specifies how many to return – `best_of` must be greater than `n`.
@@ -120,9 +120,9 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
-        model: CreateCompletionRequest.ModelValue,
+        model: CreateCompletionRequest.Model,
         temperature: Swift.Double? = nil,
-        prompt: CreateCompletionRequest.PromptValue? = nil,
+        prompt: CreateCompletionRequest.Prompt? = nil,
         bestOf: Swift.Int? = nil,
         echo: Swift.Bool? = nil,
         frequencyPenalty: Swift.Double? = nil,
@@ -166,8 +166,8 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.required(CreateCompletionRequest.ModelValue.self, "model")
-        self.prompt = try reader.optional(CreateCompletionRequest.PromptValue.self, "prompt")
+        self.model = try reader.required(CreateCompletionRequest.Model.self, "model")
+        self.prompt = try reader.optional(CreateCompletionRequest.Prompt.self, "prompt")
         self.bestOf = try reader.optional(Swift.Int.self, "best_of")
         self.echo = try reader.optional(Swift.Bool.self, "echo")
         self.frequencyPenalty = try reader.optional(Swift.Double.self, "frequency_penalty")
@@ -217,7 +217,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -241,7 +241,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
-    public enum PromptValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Prompt: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         case integers([Swift.Int])
@@ -382,10 +382,10 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
-        ///   - index: The JSON member `index`.
-        ///   - text: The JSON member `text`.
+        ///   - index: Required.
+        ///   - text: Required.
         ///   - finishReason: The reason the model stopped generating tokens.
-        ///   - logprobs: The JSON member `logprobs`.
+        ///   - logprobs: Required; `nil` is sent as `null`.
         public init(
             index: Swift.Int,
             text: Swift.String,
@@ -457,12 +457,6 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Logprobs`.
-            ///
-            /// - Parameters:
-            ///   - textOffset: The JSON member `text_offset`.
-            ///   - tokenLogprobs: The JSON member `token_logprobs`.
-            ///   - tokens: The JSON member `tokens`.
-            ///   - topLogprobs: The JSON member `top_logprobs`.
             public init(
                 textOffset: [Swift.Int]? = nil,
                 tokenLogprobs: [Swift.Double]? = nil,

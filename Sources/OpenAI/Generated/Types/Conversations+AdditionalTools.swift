@@ -1638,7 +1638,7 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - callID: An identifier used when responding to the tool call with output.
     ///   - pendingSafetyChecks: The pending safety checks for the computer call.
     ///   - status: The status of the item.
-    ///   - action: The JSON member `action`.
+    ///   - action: Optional; left out of the JSON when `nil`.
     ///   - actions: Flattened batched actions for `computer_use`.
     public init(
         id: Swift.String,
@@ -1844,9 +1844,6 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerReferenceResource`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The JSON member `container_id`.
     public init(containerID: Swift.String) {
         self.containerID = containerID
     }
@@ -2682,10 +2679,10 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
-    public var role: EasyInputMessage.RoleValue
+    public var role: EasyInputMessage.Role
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
-    public var content: EasyInputMessage.ContentValue
+    public var content: EasyInputMessage.Content
     /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     /// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
     /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
@@ -2700,8 +2697,8 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - content: Text, image, or audio input to the model, used to generate a response.
     ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     public init(
-        role: EasyInputMessage.RoleValue,
-        content: EasyInputMessage.ContentValue,
+        role: EasyInputMessage.Role,
+        content: EasyInputMessage.Content,
         phase: MessagePhase? = nil
     ) {
         self.role = role
@@ -2717,8 +2714,8 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: false)
-        self.role = try reader.required(EasyInputMessage.RoleValue.self, "role")
-        self.content = try reader.required(EasyInputMessage.ContentValue.self, "content")
+        self.role = try reader.required(EasyInputMessage.Role.self, "role")
+        self.content = try reader.required(EasyInputMessage.Content.self, "content")
         self.phase = try reader.optional(MessagePhase.self, "phase")
         self.specDeviations = reader.finish()
     }
@@ -2740,7 +2737,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2766,7 +2763,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.

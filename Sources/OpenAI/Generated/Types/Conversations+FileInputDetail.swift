@@ -479,7 +479,7 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
     /// Creates a new `FunctionShellAction`.
     ///
     /// - Parameters:
-    ///   - commands: The JSON member `commands`.
+    ///   - commands: Required.
     ///   - timeoutMs: Optional timeout in milliseconds for the commands.
     ///   - maxOutputLength: Optional maximum number of characters to return from each command.
     public init(
@@ -597,7 +597,7 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - action: The shell commands and limits that describe how to run the tool call.
     ///   - status: The status of the shell call.
     ///   - caller: The execution context that produced this tool call.
-    ///   - environment: The JSON member `environment`.
+    ///   - environment: Required; `nil` is sent as `null`.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,

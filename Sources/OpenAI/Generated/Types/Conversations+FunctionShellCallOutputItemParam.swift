@@ -950,7 +950,7 @@ public enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 /// - Remark: Generated from `#/components/schemas/InputMessage`.
 public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: InputMessage.RoleValue
+    public var role: InputMessage.Role
     /// The status of item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
@@ -967,7 +967,7 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   - content: A list of one or many input items to the model, containing different content types.
     ///   - status: The status of item.
     public init(
-        role: InputMessage.RoleValue,
+        role: InputMessage.Role,
         content: InputMessageContentList,
         status: MessageStatus? = nil
     ) {
@@ -984,7 +984,7 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: false)
-        self.role = try reader.required(InputMessage.RoleValue.self, "role")
+        self.role = try reader.required(InputMessage.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(InputMessageContentList.self, "content")
         self.specDeviations = reader.finish()
@@ -1006,7 +1006,7 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1603,12 +1603,6 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The JSON member `token`.
-    ///   - logprob: The JSON member `logprob`.
-    ///   - bytes: The JSON member `bytes`.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
@@ -2495,7 +2489,7 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - text: The text output from the model.
     ///   - annotations: The annotations of the text output.
-    ///   - logprobs: The JSON member `logprobs`.
+    ///   - logprobs: Required.
     public init(
         text: Swift.String,
         annotations: [Annotation],

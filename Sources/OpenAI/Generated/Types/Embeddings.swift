@@ -9,7 +9,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
     public var input: CreateEmbeddingRequest.Input
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
-    public var model: CreateEmbeddingRequest.ModelValue
+    public var model: CreateEmbeddingRequest.Model
     /// The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
     ///
     /// Default: `"float"`.
@@ -33,7 +33,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         input: CreateEmbeddingRequest.Input,
-        model: CreateEmbeddingRequest.ModelValue,
+        model: CreateEmbeddingRequest.Model,
         encodingFormat: CreateEmbeddingRequest.EncodingFormat? = nil,
         dimensions: Swift.Int? = nil,
         user: Swift.String? = nil
@@ -53,7 +53,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(CreateEmbeddingRequest.Input.self, "input")
-        self.model = try reader.required(CreateEmbeddingRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateEmbeddingRequest.Model.self, "model")
         self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, "encoding_format")
         self.dimensions = try reader.optional(Swift.Int.self, "dimensions")
         self.user = try reader.optional(Swift.String.self, "user")
@@ -134,7 +134,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

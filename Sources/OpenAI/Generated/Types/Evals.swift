@@ -24,7 +24,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     ///   - source: Determines what populates the `item` namespace in this run's data source.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     ///   - inputMessages: Used when sampling from a model.
-    ///   - samplingParams: The JSON member `sampling_params`.
+    ///   - samplingParams: Optional; left out of the JSON when `nil`. The JSON member `sampling_params`.
     public init(
         source: CreateEvalCompletionsRunDataSource.Source,
         model: Swift.String? = nil,
@@ -926,7 +926,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     ///   - source: Determines what populates the `item` namespace in this run's data source.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     ///   - inputMessages: Used when sampling from a model.
-    ///   - samplingParams: The JSON member `sampling_params`.
+    ///   - samplingParams: Optional; left out of the JSON when `nil`. The JSON member `sampling_params`.
     public init(
         source: CreateEvalResponsesRunDataSource.Source,
         model: Swift.String? = nil,
@@ -1805,7 +1805,7 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - input: The JSON member `input`.
+    ///   - input: Required.
     ///   - labels: The labels to assign to each item in the evaluation.
     ///   - passingLabels: The labels that indicate a passing result.
     public init(
@@ -3156,9 +3156,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
     /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample`.
     public struct Sample: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// An array of input messages.
-        public var input: [EvalRunOutputItem.Sample.InputItemValue]
+        public var input: [EvalRunOutputItem.Sample.InputItem]
         /// An array of output messages.
-        public var output: [EvalRunOutputItem.Sample.OutputItemValue]
+        public var output: [EvalRunOutputItem.Sample.OutputItem]
         /// The reason why the sample generation was finished.
         public var finishReason: Swift.String
         /// The model used for generating the sample.
@@ -3192,8 +3192,8 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         ///   - topP: The top_p value used for sampling.
         ///   - seed: The seed used for generating the sample.
         public init(
-            input: [EvalRunOutputItem.Sample.InputItemValue],
-            output: [EvalRunOutputItem.Sample.OutputItemValue],
+            input: [EvalRunOutputItem.Sample.InputItem],
+            output: [EvalRunOutputItem.Sample.OutputItem],
             finishReason: Swift.String,
             model: Swift.String,
             usage: EvalRunOutputItem.Sample.Usage,
@@ -3222,8 +3222,8 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.input = try reader.required([EvalRunOutputItem.Sample.InputItemValue].self, "input")
-            self.output = try reader.required([EvalRunOutputItem.Sample.OutputItemValue].self, "output")
+            self.input = try reader.required([EvalRunOutputItem.Sample.InputItem].self, "input")
+            self.output = try reader.required([EvalRunOutputItem.Sample.OutputItem].self, "output")
             self.finishReason = try reader.required(Swift.String.self, "finish_reason")
             self.model = try reader.required(Swift.String.self, "model")
             self.usage = try reader.required(EvalRunOutputItem.Sample.Usage.self, "usage")
@@ -3255,7 +3255,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         /// An input message.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/input/items`.
-        public struct InputItemValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct InputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The role of the message sender (e.g., system, user, developer).
             public var role: Swift.String
             /// The content of the message.
@@ -3263,7 +3263,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
-            /// Creates a new `InputItemValue`.
+            /// Creates a new `InputItem`.
             ///
             /// - Parameters:
             ///   - role: The role of the message sender (e.g., system, user, developer).
@@ -3276,7 +3276,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 self.content = content
             }
 
-            /// Decodes `InputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// Decodes `InputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3299,7 +3299,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
-        public struct OutputItemValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct OutputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The role of the message (e.g. "system", "assistant", "user").
             public var role: Swift.String?
             /// The content of the message.
@@ -3307,7 +3307,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
-            /// Creates a new `OutputItemValue`.
+            /// Creates a new `OutputItem`.
             ///
             /// - Parameters:
             ///   - role: The role of the message (e.g. "system", "assistant", "user").
@@ -3320,7 +3320,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 self.content = content
             }
 
-            /// Decodes `OutputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// Decodes `OutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``

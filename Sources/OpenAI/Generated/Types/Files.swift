@@ -157,13 +157,6 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFilesResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [OpenAIFile],

@@ -43,7 +43,7 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, S
 public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the model to fine-tune. You can select one of the
     /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
-    public var model: CreateFineTuningJobRequest.ModelValue
+    public var model: CreateFineTuningJobRequest.Model
     /// The ID of an uploaded file that contains training data.
     ///
     /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
@@ -111,7 +111,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     ///   - method: The method used for fine-tuning.
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
-        model: CreateFineTuningJobRequest.ModelValue,
+        model: CreateFineTuningJobRequest.Model,
         trainingFile: Swift.String,
         hyperparameters: FineTuneSupervisedHyperparameters? = nil,
         suffix: Swift.String? = nil,
@@ -139,7 +139,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.required(CreateFineTuningJobRequest.ModelValue.self, "model")
+        self.model = try reader.required(CreateFineTuningJobRequest.Model.self, "model")
         self.trainingFile = try reader.required(Swift.String.self, "training_file")
         self._hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, "hyperparameters")
         self.suffix = try reader.optional(Swift.String.self, "suffix")
@@ -173,7 +173,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -245,7 +245,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     /// Controls whether the assistant message is trained against (0 or 1)
     public var weight: Swift.Int?
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
-    public var content: FineTuneChatCompletionRequestAssistantMessage.ContentValue?
+    public var content: FineTuneChatCompletionRequestAssistantMessage.Content?
     /// The refusal message by the assistant.
     public var refusal: Swift.String?
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
@@ -272,7 +272,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     ///   - functionCall: Deprecated and replaced by `tool_calls`.
     public init(
         weight: Swift.Int? = nil,
-        content: FineTuneChatCompletionRequestAssistantMessage.ContentValue? = nil,
+        content: FineTuneChatCompletionRequestAssistantMessage.Content? = nil,
         refusal: Swift.String? = nil,
         name: Swift.String? = nil,
         audio: ConversationParam2? = nil,
@@ -297,7 +297,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         var reader = try ObjectReader(decoder)
         try reader.constant("role", is: "assistant", required: true)
         self.weight = try reader.optional(Swift.Int.self, "weight")
-        self.content = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.ContentValue.self, "content")
+        self.content = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.Content.self, "content")
         self.refusal = try reader.optional(Swift.String.self, "refusal")
         self.name = try reader.optional(Swift.String.self, "name")
         self.audio = try reader.optional(ConversationParam2.self, "audio")
@@ -326,7 +326,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -416,27 +416,27 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
 /// The hyperparameters used for the DPO fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters`.
-public struct FineTuneDpoHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
     ///
     /// Default: `"auto"`.
-    public var beta: FineTuneDpoHyperparameters.Beta?
+    public var beta: FineTuneDPOHyperparameters.Beta?
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     ///
     /// Default: `"auto"`.
-    public var batchSize: FineTuneDpoHyperparameters.BatchSize?
+    public var batchSize: FineTuneDPOHyperparameters.BatchSize?
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
     ///
     /// Default: `"auto"`.
-    public var learningRateMultiplier: FineTuneDpoHyperparameters.LearningRateMultiplier?
+    public var learningRateMultiplier: FineTuneDPOHyperparameters.LearningRateMultiplier?
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
     ///
     /// Default: `"auto"`.
-    public var nEpochs: FineTuneDpoHyperparameters.NEpochs?
+    public var nEpochs: FineTuneDPOHyperparameters.NEpochs?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `FineTuneDpoHyperparameters`.
+    /// Creates a new `FineTuneDPOHyperparameters`.
     ///
     /// - Parameters:
     ///   - beta: The beta value for the DPO method. Default: `"auto"`.
@@ -444,10 +444,10 @@ public struct FineTuneDpoHyperparameters: Codable, Equatable, Sendable, SpecDevi
     ///   - learningRateMultiplier: Scaling factor for the learning rate. Default: `"auto"`.
     ///   - nEpochs: The number of epochs to train the model for. Default: `"auto"`.
     public init(
-        beta: FineTuneDpoHyperparameters.Beta? = nil,
-        batchSize: FineTuneDpoHyperparameters.BatchSize? = nil,
-        learningRateMultiplier: FineTuneDpoHyperparameters.LearningRateMultiplier? = nil,
-        nEpochs: FineTuneDpoHyperparameters.NEpochs? = nil
+        beta: FineTuneDPOHyperparameters.Beta? = nil,
+        batchSize: FineTuneDPOHyperparameters.BatchSize? = nil,
+        learningRateMultiplier: FineTuneDPOHyperparameters.LearningRateMultiplier? = nil,
+        nEpochs: FineTuneDPOHyperparameters.NEpochs? = nil
     ) {
         self.beta = beta
         self.batchSize = batchSize
@@ -455,17 +455,17 @@ public struct FineTuneDpoHyperparameters: Codable, Equatable, Sendable, SpecDevi
         self.nEpochs = nEpochs
     }
 
-    /// Decodes `FineTuneDpoHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `FineTuneDPOHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.beta = try reader.optional(FineTuneDpoHyperparameters.Beta.self, "beta")
-        self.batchSize = try reader.optional(FineTuneDpoHyperparameters.BatchSize.self, "batch_size")
-        self.learningRateMultiplier = try reader.optional(FineTuneDpoHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
-        self.nEpochs = try reader.optional(FineTuneDpoHyperparameters.NEpochs.self, "n_epochs")
+        self.beta = try reader.optional(FineTuneDPOHyperparameters.Beta.self, "beta")
+        self.batchSize = try reader.optional(FineTuneDPOHyperparameters.BatchSize.self, "batch_size")
+        self.learningRateMultiplier = try reader.optional(FineTuneDPOHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
+        self.nEpochs = try reader.optional(FineTuneDPOHyperparameters.NEpochs.self, "n_epochs")
         self.specDeviations = reader.finish()
     }
 
@@ -648,28 +648,28 @@ public struct FineTuneDpoHyperparameters: Codable, Equatable, Sendable, SpecDevi
 /// Configuration for the DPO fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOMethod`.
-public struct FineTuneDpoMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the DPO fine-tuning job.
-    public var hyperparameters: FineTuneDpoHyperparameters?
+    public var hyperparameters: FineTuneDPOHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `FineTuneDpoMethod`.
+    /// Creates a new `FineTuneDPOMethod`.
     ///
     /// - Parameters:
     ///   - hyperparameters: The hyperparameters used for the DPO fine-tuning job.
-    public init(hyperparameters: FineTuneDpoHyperparameters? = nil) {
+    public init(hyperparameters: FineTuneDPOHyperparameters? = nil) {
         self.hyperparameters = hyperparameters
     }
 
-    /// Decodes `FineTuneDpoMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `FineTuneDPOMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.hyperparameters = try reader.optional(FineTuneDpoHyperparameters.self, "hyperparameters")
+        self.hyperparameters = try reader.optional(FineTuneDPOHyperparameters.self, "hyperparameters")
         self.specDeviations = reader.finish()
     }
 
@@ -691,7 +691,7 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Configuration for the supervised fine-tuning method.
     public var supervised: FineTuneSupervisedMethod?
     /// Configuration for the DPO fine-tuning method.
-    public var dpo: FineTuneDpoMethod?
+    public var dpo: FineTuneDPOMethod?
     /// Configuration for the reinforcement fine-tuning method.
     public var reinforcement: FineTuneReinforcementMethod?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -707,7 +707,7 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
     public init(
         type: FineTuneMethod.TypeValue,
         supervised: FineTuneSupervisedMethod? = nil,
-        dpo: FineTuneDpoMethod? = nil,
+        dpo: FineTuneDPOMethod? = nil,
         reinforcement: FineTuneReinforcementMethod? = nil
     ) {
         self.type = type
@@ -725,7 +725,7 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(FineTuneMethod.TypeValue.self, "type")
         self.supervised = try reader.optional(FineTuneSupervisedMethod.self, "supervised")
-        self.dpo = try reader.optional(FineTuneDpoMethod.self, "dpo")
+        self.dpo = try reader.optional(FineTuneDPOMethod.self, "dpo")
         self.reinforcement = try reader.optional(FineTuneReinforcementMethod.self, "reinforcement")
         self.specDeviations = reader.finish()
     }
@@ -783,7 +783,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Level of reasoning effort.
     ///
     /// Default: `"default"`.
-    public var reasoningEffort: FineTuneReinforcementHyperparameters.ReasoningEffortValue?
+    public var reasoningEffort: FineTuneReinforcementHyperparameters.ReasoningEffort?
     /// Multiplier on amount of compute used for exploring search space during training.
     ///
     /// Default: `"auto"`.
@@ -813,7 +813,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
         batchSize: FineTuneReinforcementHyperparameters.BatchSize? = nil,
         learningRateMultiplier: FineTuneReinforcementHyperparameters.LearningRateMultiplier? = nil,
         nEpochs: FineTuneReinforcementHyperparameters.NEpochs? = nil,
-        reasoningEffort: FineTuneReinforcementHyperparameters.ReasoningEffortValue? = nil,
+        reasoningEffort: FineTuneReinforcementHyperparameters.ReasoningEffort? = nil,
         computeMultiplier: FineTuneReinforcementHyperparameters.ComputeMultiplier? = nil,
         evalInterval: FineTuneReinforcementHyperparameters.EvalInterval? = nil,
         evalSamples: FineTuneReinforcementHyperparameters.EvalSamples? = nil
@@ -837,7 +837,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
         self.batchSize = try reader.optional(FineTuneReinforcementHyperparameters.BatchSize.self, "batch_size")
         self.learningRateMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
         self.nEpochs = try reader.optional(FineTuneReinforcementHyperparameters.NEpochs.self, "n_epochs")
-        self.reasoningEffort = try reader.optional(FineTuneReinforcementHyperparameters.ReasoningEffortValue.self, "reasoning_effort")
+        self.reasoningEffort = try reader.optional(FineTuneReinforcementHyperparameters.ReasoningEffort.self, "reasoning_effort")
         self.computeMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, "compute_multiplier")
         self.evalInterval = try reader.optional(FineTuneReinforcementHyperparameters.EvalInterval.self, "eval_interval")
         self.evalSamples = try reader.optional(FineTuneReinforcementHyperparameters.EvalSamples.self, "eval_samples")
@@ -986,7 +986,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/reasoning_effort`.
-    public struct ReasoningEffortValue: OpenEnum {
+    public struct ReasoningEffort: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2138,15 +2138,6 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Metrics`.
-        ///
-        /// - Parameters:
-        ///   - step: The JSON member `step`.
-        ///   - trainLoss: The JSON member `train_loss`.
-        ///   - trainMeanTokenAccuracy: The JSON member `train_mean_token_accuracy`.
-        ///   - validLoss: The JSON member `valid_loss`.
-        ///   - validMeanTokenAccuracy: The JSON member `valid_mean_token_accuracy`.
-        ///   - fullValidLoss: The JSON member `full_valid_loss`.
-        ///   - fullValidMeanTokenAccuracy: The JSON member `full_valid_mean_token_accuracy`.
         public init(
             step: Swift.Double? = nil,
             trainLoss: Swift.Double? = nil,
@@ -2331,7 +2322,7 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - graders: The JSON member `graders`.
+    ///   - graders: Required.
     ///   - calculateOutput: A formula to calculate the output based on grader results.
     public init(
         name: Swift.String,
@@ -2833,12 +2824,6 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [FineTuningCheckpointPermission],
         hasMore: Swift.Bool,
@@ -2897,12 +2882,6 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningJobCheckpointsResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [FineTuningJobCheckpoint],
         hasMore: Swift.Bool,
@@ -2959,10 +2938,6 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningJobEventsResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         data: [FineTuningJobEvent],
         hasMore: Swift.Bool
@@ -3011,10 +2986,6 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListPaginatedFineTuningJobsResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         data: [FineTuningJob],
         hasMore: Swift.Bool
@@ -3169,22 +3140,16 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
 public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var reward: Swift.Double
-    public var metadata: RunGraderResponse.MetadataValue
+    public var metadata: RunGraderResponse.Metadata
     public var subRewards: [Swift.String: JSONValue]
     public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunGraderResponse`.
-    ///
-    /// - Parameters:
-    ///   - reward: The JSON member `reward`.
-    ///   - metadata: The JSON member `metadata`.
-    ///   - subRewards: The JSON member `sub_rewards`.
-    ///   - modelGraderTokenUsagePerModel: The JSON member `model_grader_token_usage_per_model`.
     public init(
         reward: Swift.Double,
-        metadata: RunGraderResponse.MetadataValue,
+        metadata: RunGraderResponse.Metadata,
         subRewards: [Swift.String: JSONValue],
         modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
     ) {
@@ -3202,7 +3167,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.reward = try reader.required(Swift.Double.self, "reward")
-        self.metadata = try reader.required(RunGraderResponse.MetadataValue.self, "metadata")
+        self.metadata = try reader.required(RunGraderResponse.Metadata.self, "metadata")
         self.subRewards = try reader.required([Swift.String: JSONValue].self, "sub_rewards")
         self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, "model_grader_token_usage_per_model")
         self.specDeviations = reader.finish()
@@ -3220,10 +3185,10 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
-    public struct MetadataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Metadata: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String
         public var type: Swift.String
-        public var errors: RunGraderResponse.MetadataValue.Errors
+        public var errors: RunGraderResponse.Metadata.Errors
         public var executionTime: Swift.Double
         public var scores: [Swift.String: JSONValue]
         public var tokenUsage: Swift.Int?
@@ -3231,20 +3196,11 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `MetadataValue`.
-        ///
-        /// - Parameters:
-        ///   - name: The JSON member `name`.
-        ///   - type: The JSON member `type`.
-        ///   - errors: The JSON member `errors`.
-        ///   - executionTime: The JSON member `execution_time`.
-        ///   - scores: The JSON member `scores`.
-        ///   - tokenUsage: The JSON member `token_usage`.
-        ///   - sampledModelName: The JSON member `sampled_model_name`.
+        /// Creates a new `Metadata`.
         public init(
             name: Swift.String,
             type: Swift.String,
-            errors: RunGraderResponse.MetadataValue.Errors,
+            errors: RunGraderResponse.Metadata.Errors,
             executionTime: Swift.Double,
             scores: [Swift.String: JSONValue],
             tokenUsage: Swift.Int? = nil,
@@ -3259,7 +3215,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             self.sampledModelName = sampledModelName
         }
 
-        /// Decodes `MetadataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Metadata` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3268,7 +3224,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             var reader = try ObjectReader(decoder)
             self.name = try reader.required(Swift.String.self, "name")
             self.type = try reader.required(Swift.String.self, "type")
-            self.errors = try reader.required(RunGraderResponse.MetadataValue.Errors.self, "errors")
+            self.errors = try reader.required(RunGraderResponse.Metadata.Errors.self, "errors")
             self.executionTime = try reader.required(Swift.Double.self, "execution_time")
             self.scores = try reader.required([Swift.String: JSONValue].self, "scores")
             self.tokenUsage = try reader.optional(Swift.Int.self, "token_usage")
@@ -3310,22 +3266,6 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Errors`.
-            ///
-            /// - Parameters:
-            ///   - formulaParseError: The JSON member `formula_parse_error`.
-            ///   - sampleParseError: The JSON member `sample_parse_error`.
-            ///   - truncatedObservationError: The JSON member `truncated_observation_error`.
-            ///   - unresponsiveRewardError: The JSON member `unresponsive_reward_error`.
-            ///   - invalidVariableError: The JSON member `invalid_variable_error`.
-            ///   - otherError: The JSON member `other_error`.
-            ///   - pythonGraderServerError: The JSON member `python_grader_server_error`.
-            ///   - pythonGraderRuntimeError: The JSON member `python_grader_runtime_error`.
-            ///   - modelGraderServerError: The JSON member `model_grader_server_error`.
-            ///   - modelGraderRefusalError: The JSON member `model_grader_refusal_error`.
-            ///   - modelGraderParseError: The JSON member `model_grader_parse_error`.
-            ///   - pythonGraderServerErrorType: The JSON member `python_grader_server_error_type`.
-            ///   - pythonGraderRuntimeErrorDetails: The JSON member `python_grader_runtime_error_details`.
-            ///   - modelGraderServerErrorDetails: The JSON member `model_grader_server_error_details`.
             public init(
                 formulaParseError: Swift.Bool,
                 sampleParseError: Swift.Bool,

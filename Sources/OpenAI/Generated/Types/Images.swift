@@ -14,7 +14,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// For `dall-e-2`, you can only provide one image, and it should be a square
     /// `png` file less than 4MB.
-    public var image: CreateImageEditRequest.ImageValue
+    public var image: CreateImageEditRequest.Image
     /// A text description of the desired image(s). The maximum length is 1000 characters for `dall-e-2`, and 32000 characters for the GPT image models.
     public var prompt: Swift.String
     /// An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited. If there are multiple images provided, the mask will be applied on the first image. Must be a valid PNG file, less than 4MB, and have the same dimensions as `image`.
@@ -35,7 +35,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// The model to use for image generation. One of `dall-e-2` or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`, or `chatgpt-image-latest`). Defaults to `gpt-image-1.5`.
     ///
     /// Default: `"gpt-image-1.5"`.
-    public var model: CreateImageEditRequest.ModelValue?
+    public var model: CreateImageEditRequest.Model?
     /// The number of images to generate. Must be between 1 and 10.
     ///
     /// Default: `1`. At least 1, at most 10.
@@ -102,9 +102,9 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   - partialImages: The number of partial images to generate. Default: `0`. At least 0, at most 3.
     ///   - quality: The quality of the image that will be generated for GPT image models. Default: `"auto"`.
     public init(
-        image: CreateImageEditRequest.ImageValue,
+        image: CreateImageEditRequest.Image,
         prompt: Swift.String,
-        model: CreateImageEditRequest.ModelValue? = nil,
+        model: CreateImageEditRequest.Model? = nil,
         responseFormat: CreateImageEditRequest.ResponseFormat? = nil,
         mask: FileUpload? = nil,
         background: CreateImageEditRequest.Background? = nil,
@@ -142,11 +142,11 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.image = try reader.required(CreateImageEditRequest.ImageValue.self, "image")
+        self.image = try reader.required(CreateImageEditRequest.Image.self, "image")
         self.prompt = try reader.required(Swift.String.self, "prompt")
         self.mask = try reader.optional(FileUpload.self, "mask")
         self.background = try reader.optional(CreateImageEditRequest.Background.self, "background")
-        self.model = try reader.optional(CreateImageEditRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateImageEditRequest.Model.self, "model")
         self.n = try reader.optional(Swift.Int.self, "n")
         self.size = try reader.optional(CreateImageEditRequest.Size.self, "size")
         self.responseFormat = try reader.optional(CreateImageEditRequest.ResponseFormat.self, "response_format")
@@ -212,7 +212,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
-    public enum ImageValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Image: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case file(FileUpload)
         case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -279,7 +279,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -418,7 +418,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
     ///
     /// Default: `"dall-e-2"`.
-    public var model: CreateImageRequest.ModelValue?
+    public var model: CreateImageRequest.Model?
     /// The number of images to generate. Must be between 1 and 10. For `dall-e-3`, only `n=1` is supported.
     ///
     /// Default: `1`. At least 1, at most 10.
@@ -466,7 +466,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// Control the content-moderation level for images generated by the GPT image models. Must be either `low` for less restrictive filtering or `auto` (default value).
     ///
     /// Default: `"auto"`.
-    public var moderation: CreateImageRequest.ModerationValue?
+    public var moderation: CreateImageRequest.Moderation?
     /// Set the background of the generated image(s). This parameter is only
     /// supported for the GPT image models. Must be one of `transparent`, `opaque`,
     /// or `auto` (default value). When `auto` is used, the model will automatically
@@ -506,7 +506,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         prompt: Swift.String,
-        model: CreateImageRequest.ModelValue? = nil,
+        model: CreateImageRequest.Model? = nil,
         responseFormat: CreateImageRequest.ResponseFormat? = nil,
         n: Swift.Int? = nil,
         quality: CreateImageRequest.Quality? = nil,
@@ -515,7 +515,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
         stream: Swift.Bool? = nil,
         partialImages: PartialImages? = nil,
         size: CreateImageRequest.Size? = nil,
-        moderation: CreateImageRequest.ModerationValue? = nil,
+        moderation: CreateImageRequest.Moderation? = nil,
         background: CreateImageRequest.Background? = nil,
         style: CreateImageRequest.Style? = nil,
         user: Swift.String? = nil
@@ -544,7 +544,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.prompt = try reader.required(Swift.String.self, "prompt")
-        self.model = try reader.optional(CreateImageRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateImageRequest.Model.self, "model")
         self.n = try reader.optional(Swift.Int.self, "n")
         self.quality = try reader.optional(CreateImageRequest.Quality.self, "quality")
         self.responseFormat = try reader.optional(CreateImageRequest.ResponseFormat.self, "response_format")
@@ -553,7 +553,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
         self.stream = try reader.optional(Swift.Bool.self, "stream")
         self.partialImages = try reader.optional(PartialImages.self, "partial_images")
         self.size = try reader.optional(CreateImageRequest.Size.self, "size")
-        self.moderation = try reader.optional(CreateImageRequest.ModerationValue.self, "moderation")
+        self.moderation = try reader.optional(CreateImageRequest.Moderation.self, "moderation")
         self.background = try reader.optional(CreateImageRequest.Background.self, "background")
         self.style = try reader.optional(CreateImageRequest.Style.self, "style")
         self.user = try reader.optional(Swift.String.self, "user")
@@ -586,7 +586,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -734,7 +734,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/moderation`.
-    public struct ModerationValue: OpenEnum {
+    public struct Moderation: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -806,7 +806,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     /// The model to use for image generation. Only `dall-e-2` is supported at this time.
     ///
     /// Default: `"dall-e-2"`.
-    public var model: CreateImageVariationRequest.ModelValue?
+    public var model: CreateImageVariationRequest.Model?
     /// The number of images to generate. Must be between 1 and 10.
     ///
     /// Default: `1`. At least 1, at most 10.
@@ -835,7 +835,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         image: FileUpload,
-        model: CreateImageVariationRequest.ModelValue? = nil,
+        model: CreateImageVariationRequest.Model? = nil,
         responseFormat: CreateImageVariationRequest.ResponseFormat? = nil,
         n: Swift.Int? = nil,
         size: CreateImageVariationRequest.Size? = nil,
@@ -857,7 +857,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.image = try reader.required(FileUpload.self, "image")
-        self.model = try reader.optional(CreateImageVariationRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateImageVariationRequest.Model.self, "model")
         self.n = try reader.optional(Swift.Int.self, "n")
         self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, "response_format")
         self.size = try reader.optional(CreateImageVariationRequest.Size.self, "size")
@@ -892,7 +892,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -956,7 +956,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
     ///
     /// Default: `"gpt-image-1.5"`.
-    public var model: EditImageBodyJSONParam.ModelValue?
+    public var model: EditImageBodyJSONParam.Model?
     /// Input image references to edit.
     /// For GPT image models, you can provide up to 16 images.
     ///
@@ -997,7 +997,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Moderation level for GPT image models.
     ///
     /// Default: `"auto"`.
-    public var moderation: EditImageBodyJSONParam.ModerationValue?
+    public var moderation: EditImageBodyJSONParam.Moderation?
     /// Set the background of the generated image output. Transparent backgrounds are available for supported GPT Image models. For `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When using `transparent`, set the output format to `png` or `webp`.
     ///
     /// Default: `"auto"`.
@@ -1039,7 +1039,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     public init(
         images: [ImageRefParam],
         prompt: Swift.String,
-        model: EditImageBodyJSONParam.ModelValue? = nil,
+        model: EditImageBodyJSONParam.Model? = nil,
         mask: ImageRefParam? = nil,
         n: Swift.Int? = nil,
         quality: EditImageBodyJSONParam.Quality? = nil,
@@ -1048,7 +1048,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
         user: Swift.String? = nil,
         outputFormat: EditImageBodyJSONParam.OutputFormat? = nil,
         outputCompression: Swift.Int? = nil,
-        moderation: EditImageBodyJSONParam.ModerationValue? = nil,
+        moderation: EditImageBodyJSONParam.Moderation? = nil,
         background: EditImageBodyJSONParam.Background? = nil,
         stream: Swift.Bool? = nil,
         partialImages: PartialImages? = nil
@@ -1077,7 +1077,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(EditImageBodyJSONParam.ModelValue.self, "model")
+        self.model = try reader.optional(EditImageBodyJSONParam.Model.self, "model")
         self.images = try reader.required([ImageRefParam].self, "images")
         self.mask = try reader.optional(ImageRefParam.self, "mask")
         self.prompt = try reader.required(Swift.String.self, "prompt")
@@ -1088,7 +1088,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
         self.user = try reader.optional(Swift.String.self, "user")
         self.outputFormat = try reader.optional(EditImageBodyJSONParam.OutputFormat.self, "output_format")
         self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
-        self.moderation = try reader.optional(EditImageBodyJSONParam.ModerationValue.self, "moderation")
+        self.moderation = try reader.optional(EditImageBodyJSONParam.Moderation.self, "moderation")
         self.background = try reader.optional(EditImageBodyJSONParam.Background.self, "background")
         self.stream = try reader.optional(Swift.Bool.self, "stream")
         self.partialImages = try reader.optional(PartialImages.self, "partial_images")
@@ -1122,7 +1122,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1217,7 +1217,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/moderation/anyOf/0`.
-    public struct ModerationValue: OpenEnum {
+    public struct Moderation: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

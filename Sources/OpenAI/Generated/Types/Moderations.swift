@@ -14,7 +14,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     /// available models [here](https://platform.openai.com/docs/models#moderation).
     ///
     /// Default: `"omni-moderation-latest"`.
-    public var model: CreateModerationRequest.ModelValue?
+    public var model: CreateModerationRequest.Model?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -25,7 +25,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     ///   - model: The content moderation model you would like to use. Default: `"omni-moderation-latest"`.
     public init(
         input: CreateModerationRequest.Input,
-        model: CreateModerationRequest.ModelValue? = nil
+        model: CreateModerationRequest.Model? = nil
     ) {
         self.input = input
         self.model = model
@@ -39,7 +39,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(CreateModerationRequest.Input.self, "input")
-        self.model = try reader.optional(CreateModerationRequest.ModelValue.self, "model")
+        self.model = try reader.optional(CreateModerationRequest.Model.self, "model")
         self.specDeviations = reader.finish()
     }
 
@@ -143,7 +143,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0`.
             public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
-                public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
+                public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
 
@@ -151,7 +151,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 ///
                 /// - Parameters:
                 ///   - imageURL: Contains either an image URL or a data URL for a base64 encoded image.
-                public init(imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue) {
+                public init(imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL) {
                     self.imageURL = imageURL
                 }
 
@@ -163,7 +163,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     try reader.constant("type", is: "image_url", required: true)
-                    self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, "image_url")
+                    self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURL.self, "image_url")
                     self.specDeviations = reader.finish()
                 }
 
@@ -179,13 +179,13 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0/properties/image_url`.
-                public struct ImageURLValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+                public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                     public private(set) var specDeviations = SpecDeviations()
 
-                    /// Creates a new `ImageURLValue`.
+                    /// Creates a new `ImageURL`.
                     ///
                     /// - Parameters:
                     ///   - url: Either a URL of the image or the base64 encoded image data.
@@ -193,7 +193,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                         self.url = url
                     }
 
-                    /// Decodes `ImageURLValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                    /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
                     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -223,7 +223,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

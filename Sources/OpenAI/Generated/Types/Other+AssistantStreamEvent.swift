@@ -191,15 +191,12 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
 public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var inputAudio: BetaInputAudio.InputAudioValue
+    public var inputAudio: BetaInputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInputAudio`.
-    ///
-    /// - Parameters:
-    ///   - inputAudio: The JSON member `input_audio`.
-    public init(inputAudio: BetaInputAudio.InputAudioValue) {
+    public init(inputAudio: BetaInputAudio.InputAudio) {
         self.inputAudio = inputAudio
     }
 
@@ -211,7 +208,7 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio", required: true)
-        self.inputAudio = try reader.required(BetaInputAudio.InputAudioValue.self, "input_audio")
+        self.inputAudio = try reader.required(BetaInputAudio.InputAudio.self, "input_audio")
         self.specDeviations = reader.finish()
     }
 
@@ -225,29 +222,29 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
         public var data: Swift.String
         /// The format of the audio data. Currently supported formats are `mp3` and
         /// `wav`.
-        public var format: BetaInputAudio.InputAudioValue.Format
+        public var format: BetaInputAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `InputAudioValue`.
+        /// Creates a new `InputAudio`.
         ///
         /// - Parameters:
         ///   - data: Base64-encoded audio data.
         ///   - format: The format of the audio data.
         public init(
             data: Swift.String,
-            format: BetaInputAudio.InputAudioValue.Format
+            format: BetaInputAudio.InputAudio.Format
         ) {
             self.data = data
             self.format = format
         }
 
-        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -255,7 +252,7 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.data = try reader.required(Swift.String.self, "data")
-            self.format = try reader.required(BetaInputAudio.InputAudioValue.Format.self, "format")
+            self.format = try reader.required(BetaInputAudio.InputAudio.Format.self, "format")
             self.specDeviations = reader.finish()
         }
 

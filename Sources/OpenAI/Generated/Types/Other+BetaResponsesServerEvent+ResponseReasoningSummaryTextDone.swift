@@ -1964,7 +1964,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - imageFile: The JSON member `image_file`.
+    ///   - imageFile: Optional; left out of the JSON when `nil`. The JSON member `image_file`.
     public init(
         index: Swift.Int,
         imageFile: MessageDeltaContentImageFileObject.ImageFile? = nil
@@ -2057,7 +2057,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - imageURL: The JSON member `image_url`.
+    ///   - imageURL: Optional; left out of the JSON when `nil`. The JSON member `image_url`.
     public init(
         index: Swift.Int,
         imageURL: MessageDeltaContentImageURLObject.ImageURL? = nil
@@ -2150,7 +2150,7 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - index: The index of the refusal part in the message.
-    ///   - refusal: The JSON member `refusal`.
+    ///   - refusal: Optional; left out of the JSON when `nil`.
     public init(
         index: Swift.Int,
         refusal: Swift.String? = nil
@@ -2204,7 +2204,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The JSON member `file_citation`.
+    ///   - fileCitation: Optional; left out of the JSON when `nil`. The JSON member `file_citation`.
     ///   - startIndex: At least 0.
     ///   - endIndex: At least 0.
     public init(
@@ -2303,7 +2303,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
-    public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue?
+    public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePath?
     /// At least 0.
     public var startIndex: Swift.Int?
     /// At least 0.
@@ -2316,13 +2316,13 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The JSON member `file_path`.
+    ///   - filePath: Optional; left out of the JSON when `nil`. The JSON member `file_path`.
     ///   - startIndex: At least 0.
     ///   - endIndex: At least 0.
     public init(
         index: Swift.Int,
         text: Swift.String? = nil,
-        filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue? = nil,
+        filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePath? = nil,
         startIndex: Swift.Int? = nil,
         endIndex: Swift.Int? = nil
     ) {
@@ -2343,7 +2343,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
         try reader.constant("type", is: "file_path", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.text = try reader.optional(Swift.String.self, "text")
-        self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue.self, "file_path")
+        self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePath.self, "file_path")
         self.startIndex = try reader.optional(Swift.Int.self, "start_index")
         self.endIndex = try reader.optional(Swift.Int.self, "end_index")
         self.specDeviations = reader.finish()
@@ -2363,13 +2363,13 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `FilePathValue`.
+        /// Creates a new `FilePath`.
         ///
         /// - Parameters:
         ///   - fileID: The ID of the file that was generated.
@@ -2377,7 +2377,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
             self.fileID = fileID
         }
 
-        /// Decodes `FilePathValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -2412,7 +2412,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - text: The JSON member `text`.
+    ///   - text: Optional; left out of the JSON when `nil`.
     public init(
         index: Swift.Int,
         text: MessageDeltaContentTextObject.Text? = nil
@@ -2448,7 +2448,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String?
-        public var annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]?
+        public var annotations: [MessageDeltaContentTextObject.Text.Annotation]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
@@ -2456,10 +2456,10 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
-        ///   - annotations: The JSON member `annotations`.
+        ///   - annotations: Optional; left out of the JSON when `nil`.
         public init(
             value: Swift.String? = nil,
-            annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]? = nil
+            annotations: [MessageDeltaContentTextObject.Text.Annotation]? = nil
         ) {
             self.value = value
             self.annotations = annotations
@@ -2473,7 +2473,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.value = try reader.optional(Swift.String.self, "value")
-            self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.AnnotationValue].self, "annotations")
+            self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.Annotation].self, "annotations")
             self.specDeviations = reader.finish()
         }
 
@@ -2489,7 +2489,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
-        public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
@@ -2577,7 +2577,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta`.
     public struct Delta: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The entity that produced the message. One of `user` or `assistant`.
-        public var role: MessageDeltaObject.Delta.RoleValue?
+        public var role: MessageDeltaObject.Delta.Role?
         /// The content of the message in array of text and/or images.
         public var content: [MessageDeltaObject.Delta.ContentItem]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2589,7 +2589,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         ///   - role: The entity that produced the message.
         ///   - content: The content of the message in array of text and/or images.
         public init(
-            role: MessageDeltaObject.Delta.RoleValue? = nil,
+            role: MessageDeltaObject.Delta.Role? = nil,
             content: [MessageDeltaObject.Delta.ContentItem]? = nil
         ) {
             self.role = role
@@ -2603,7 +2603,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.role = try reader.optional(MessageDeltaObject.Delta.RoleValue.self, "role")
+            self.role = try reader.optional(MessageDeltaObject.Delta.Role.self, "role")
             self.content = try reader.optional([MessageDeltaObject.Delta.ContentItem].self, "content")
             self.specDeviations = reader.finish()
         }
@@ -2622,7 +2622,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/role`.
-        public struct RoleValue: OpenEnum {
+        public struct Role: OpenEnum {
             /// The wire value.
             public var rawValue: Swift.String
 
@@ -3430,9 +3430,6 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
-    ///
-    /// - Parameters:
-    ///   - messageCreation: The JSON member `message_creation`.
     public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
         self.messageCreation = messageCreation
     }
@@ -3638,7 +3635,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
 public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the output in the outputs array.
     public var index: Swift.Int
-    public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue?
+    public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -3646,10 +3643,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     ///
     /// - Parameters:
     ///   - index: The index of the output in the outputs array.
-    ///   - image: The JSON member `image`.
+    ///   - image: Optional; left out of the JSON when `nil`.
     public init(
         index: Swift.Int,
-        image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue? = nil
+        image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image? = nil
     ) {
         self.index = index
         self.image = image
@@ -3664,7 +3661,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
-        self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, "image")
+        self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image.self, "image")
         self.specDeviations = reader.finish()
     }
 
@@ -3679,13 +3676,13 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct ImageValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `ImageValue`.
+        /// Creates a new `Image`.
         ///
         /// - Parameters:
         ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
@@ -3693,7 +3690,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
             self.fileID = fileID
         }
 
-        /// Decodes `ImageValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3921,6 +3918,87 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
             try container.encodeIfPresent(self.name, forKey: "name")
             try container.encodeIfPresent(self.arguments, forKey: "arguments")
             try container.encodeIfPresent(self.output, forKey: "output")
+        }
+    }
+}
+
+/// Details of the tool call.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
+    ///
+    /// - Parameters:
+    ///   - toolCalls: An array of tool calls the run step was involved in.
+    public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
+        self.toolCalls = toolCalls
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "tool_calls", required: true)
+        self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("tool_calls", forKey: "type")
+        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
+    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
+        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
+        /// Selected when `type` is `file_search`.
+        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
+        /// Selected when `type` is `function`.
+        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "code_interpreter":
+                self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
+            case "file_search":
+                self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
+            case "function":
+                self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
 public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
-    public var model: AudioTranscription.ModelValue?
+    public var model: AudioTranscription.Model?
     /// The language of the input audio. Supplying the input language in
     /// [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format
     /// will improve accuracy and latency.
@@ -41,7 +41,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - delay: Controls how long the model waits before emitting transcription text.
     public init(
-        model: AudioTranscription.ModelValue? = nil,
+        model: AudioTranscription.Model? = nil,
         language: Swift.String? = nil,
         languages: [Swift.String]? = nil,
         keywords: [Swift.String]? = nil,
@@ -63,7 +63,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(AudioTranscription.ModelValue.self, "model")
+        self.model = try reader.optional(AudioTranscription.Model.self, "model")
         self.language = try reader.optional(Swift.String.self, "language")
         self.languages = try reader.optional([Swift.String].self, "languages")
         self.keywords = try reader.optional([Swift.String].self, "keywords")
@@ -90,7 +90,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/AudioTranscription/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -126,7 +126,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse`.
 public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
-    public var model: AudioTranscriptionResponse.ModelValue?
+    public var model: AudioTranscriptionResponse.Model?
     /// The language of the input audio.
     public var language: Swift.String?
     /// The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
@@ -146,7 +146,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     ///   - languages: The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. At least 1 item.
     ///   - prompt: The prompt configured for input audio transcription, when present.
     public init(
-        model: AudioTranscriptionResponse.ModelValue? = nil,
+        model: AudioTranscriptionResponse.Model? = nil,
         language: Swift.String? = nil,
         languages: [Swift.String]? = nil,
         prompt: Swift.String? = nil
@@ -164,7 +164,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(AudioTranscriptionResponse.ModelValue.self, "model")
+        self.model = try reader.optional(AudioTranscriptionResponse.Model.self, "model")
         self.language = try reader.optional(Swift.String.self, "language")
         self.languages = try reader.optional([Swift.String].self, "languages")
         self.prompt = try reader.optional(Swift.String.self, "prompt")
@@ -187,7 +187,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

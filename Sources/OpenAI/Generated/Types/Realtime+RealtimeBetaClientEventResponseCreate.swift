@@ -865,7 +865,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// function/MCP tool.
     ///
     /// Default: `"auto"`.
-    public var toolChoice: RealtimeBetaResponseCreateParams.ToolChoiceValue?
+    public var toolChoice: RealtimeBetaResponseCreateParams.ToolChoice?
     /// Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
     public var temperature: Swift.Double?
     /// Maximum number of output tokens for a single assistant response,
@@ -916,7 +916,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
         input: [RealtimeConversationItem]? = nil,
         instructions: Swift.String? = nil,
         tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: RealtimeBetaResponseCreateParams.ToolChoiceValue? = nil,
+        toolChoice: RealtimeBetaResponseCreateParams.ToolChoice? = nil,
         temperature: Swift.Double? = nil,
         modalities: [RealtimeBetaResponseCreateParams.Modality]? = nil,
         voice: VoiceIDsOrCustomVoice? = nil,
@@ -952,7 +952,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
         self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, "voice")
         self.outputAudioFormat = try reader.optional(RealtimeBetaResponseCreateParams.OutputAudioFormat.self, "output_audio_format")
         self.tools = try reader.optional([RealtimeFunctionTool].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeBetaResponseCreateParams.ToolChoiceValue.self, "tool_choice")
+        self.toolChoice = try reader.optional(RealtimeBetaResponseCreateParams.ToolChoice.self, "tool_choice")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.maxOutputTokens = try reader.optional(RealtimeBetaResponseCreateParams.MaxOutputTokens.self, "max_output_tokens")
         self.conversation = try reader.optional(RealtimeBetaResponseCreateParams.Conversation.self, "conversation")
@@ -1026,7 +1026,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.

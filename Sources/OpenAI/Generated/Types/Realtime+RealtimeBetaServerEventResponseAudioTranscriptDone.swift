@@ -1456,7 +1456,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     /// Optional session configuration to apply before the realtime session is
     /// created. Use the same parameters you would send in a [`create client secret`](https://platform.openai.com/docs/api-reference/realtime-sessions/create-realtime-client-secret)
     /// request.
-    public var session: RealtimeSessionCreateRequestGa?
+    public var session: RealtimeSessionCreateRequestGA?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -1467,7 +1467,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     ///   - session: Optional session configuration to apply before the realtime session is created.
     public init(
         sdp: Swift.String,
-        session: RealtimeSessionCreateRequestGa? = nil
+        session: RealtimeSessionCreateRequestGA? = nil
     ) {
         self.sdp = sdp
         self.session = session
@@ -1481,7 +1481,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.sdp = try reader.required(Swift.String.self, "sdp")
-        self.session = try reader.optional(RealtimeSessionCreateRequestGa.self, "session")
+        self.session = try reader.optional(RealtimeSessionCreateRequestGA.self, "session")
         self.specDeviations = reader.finish()
     }
 

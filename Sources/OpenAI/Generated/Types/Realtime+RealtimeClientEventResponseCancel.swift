@@ -199,9 +199,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate/properties/session`.
     public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
-        case realtime(RealtimeSessionCreateRequestGa)
+        case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
-        case transcription(RealtimeTranscriptionSessionCreateRequestGa)
+        case transcription(RealtimeTranscriptionSessionCreateRequestGA)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -211,9 +211,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
             case "realtime":
-                self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
+                self = .realtime(try RealtimeSessionCreateRequestGA(from: decoder))
             case "transcription":
-                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
+                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGA(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -901,7 +901,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     public var status: MessageStatus?
     /// The role of the message sender (`user`, `assistant`, `system`), only
     /// applicable for `message` items.
-    public var role: RealtimeConversationItemWithReference.RoleValue?
+    public var role: RealtimeConversationItemWithReference.Role?
     /// The content of the message, applicable for `message` items.
     /// - Message items of role `system` support only `input_text` content
     /// - Message items of role `user` support `input_text` and `input_audio`
@@ -938,7 +938,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         id: Swift.String? = nil,
         type: RealtimeConversationItemWithReference.TypeValue? = nil,
         status: MessageStatus? = nil,
-        role: RealtimeConversationItemWithReference.RoleValue? = nil,
+        role: RealtimeConversationItemWithReference.Role? = nil,
         content: [RealtimeConversationItemWithReference.ContentItem]? = nil,
         callID: Swift.String? = nil,
         name: Swift.String? = nil,
@@ -967,7 +967,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         self.id = try reader.optional(Swift.String.self, "id")
         self.type = try reader.optional(RealtimeConversationItemWithReference.TypeValue.self, "type")
         self.status = try reader.optional(MessageStatus.self, "status")
-        self.role = try reader.optional(RealtimeConversationItemWithReference.RoleValue.self, "role")
+        self.role = try reader.optional(RealtimeConversationItemWithReference.Role.self, "role")
         self.content = try reader.optional([RealtimeConversationItemWithReference.ContentItem].self, "content")
         self.callID = try reader.optional(Swift.String.self, "call_id")
         self.name = try reader.optional(Swift.String.self, "name")
@@ -1021,7 +1021,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1234,9 +1234,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/session`.
     public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
-        case realtime(RealtimeSessionCreateRequestGa)
+        case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
-        case transcription(RealtimeTranscriptionSessionCreateRequestGa)
+        case transcription(RealtimeTranscriptionSessionCreateRequestGA)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1246,9 +1246,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
             case "realtime":
-                self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
+                self = .realtime(try RealtimeSessionCreateRequestGA(from: decoder))
             case "transcription":
-                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
+                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGA(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -1340,9 +1340,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse/properties/session`.
     public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
-        case realtime(RealtimeSessionCreateResponseGa)
+        case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
-        case transcription(RealtimeTranscriptionSessionCreateResponseGa)
+        case transcription(RealtimeTranscriptionSessionCreateResponseGA)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1352,9 +1352,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
             case "realtime":
-                self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+                self = .realtime(try RealtimeSessionCreateResponseGA(from: decoder))
             case "transcription":
-                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGA(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -1554,6 +1554,48 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     }
 }
 
+/// Realtime MCP HTTP error
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
+public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var code: Swift.Int
+    public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPHTTPError`.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Decodes `RealtimeMCPHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "http_error", required: true)
+        self.code = try reader.required(Swift.Int.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("http_error", forKey: "type")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+    }
+}
+
 /// A Realtime item listing tools available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPListTools`.
@@ -1744,7 +1786,7 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
         /// Selected when `type` is `tool_execution_error`.
         case toolExecutionError(RealtimeMCPToolExecutionError)
         /// Selected when `type` is `http_error`.
-        case httpError(RealtimeMcphttpError)
+        case httpError(RealtimeMCPHTTPError)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1758,7 +1800,7 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
             case "tool_execution_error":
                 self = .toolExecutionError(try RealtimeMCPToolExecutionError(from: decoder))
             case "http_error":
-                self = .httpError(try RealtimeMcphttpError(from: decoder))
+                self = .httpError(try RealtimeMCPHTTPError(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -1809,48 +1851,6 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("tool_execution_error", forKey: "type")
-        try container.encode(self.message, forKey: "message")
-    }
-}
-
-/// Realtime MCP HTTP error
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
-public struct RealtimeMcphttpError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var code: Swift.Int
-    public var message: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeMcphttpError`.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `RealtimeMcphttpError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "http_error", required: true)
-        self.code = try reader.required(Swift.Int.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("http_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
         try container.encode(self.message, forKey: "message")
     }
 }
@@ -2624,12 +2624,12 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Configuration for audio input and output.
     public var audio: RealtimeResponseCreateParams.Audio?
     /// Tools available to the model.
-    public var tools: [RealtimeResponseCreateParams.ToolValue]?
+    public var tools: [RealtimeResponseCreateParams.Tool]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
     ///
     /// Default: `"auto"`.
-    public var toolChoice: RealtimeResponseCreateParams.ToolChoiceValue?
+    public var toolChoice: RealtimeResponseCreateParams.ToolChoice?
     /// Whether the model may call multiple tools in parallel. Only supported by
     /// reasoning Realtime models such as `gpt-realtime-2`.
     public var parallelToolCalls: Swift.Bool?
@@ -2683,8 +2683,8 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     public init(
         input: [RealtimeConversationItem]? = nil,
         instructions: Swift.String? = nil,
-        tools: [RealtimeResponseCreateParams.ToolValue]? = nil,
-        toolChoice: RealtimeResponseCreateParams.ToolChoiceValue? = nil,
+        tools: [RealtimeResponseCreateParams.Tool]? = nil,
+        toolChoice: RealtimeResponseCreateParams.ToolChoice? = nil,
         outputModalities: [RealtimeResponseCreateParams.OutputModality]? = nil,
         audio: RealtimeResponseCreateParams.Audio? = nil,
         parallelToolCalls: Swift.Bool? = nil,
@@ -2718,8 +2718,8 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         self.outputModalities = try reader.optional([RealtimeResponseCreateParams.OutputModality].self, "output_modalities")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
         self.audio = try reader.optional(RealtimeResponseCreateParams.Audio.self, "audio")
-        self.tools = try reader.optional([RealtimeResponseCreateParams.ToolValue].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeResponseCreateParams.ToolChoiceValue.self, "tool_choice")
+        self.tools = try reader.optional([RealtimeResponseCreateParams.Tool].self, "tools")
+        self.toolChoice = try reader.optional(RealtimeResponseCreateParams.ToolChoice.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
         self.reasoning = try reader.optional(RealtimeReasoning.self, "reasoning")
         self.maxOutputTokens = try reader.optional(RealtimeResponseCreateParams.MaxOutputTokens.self, "max_output_tokens")
@@ -2853,7 +2853,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -2893,7 +2893,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.

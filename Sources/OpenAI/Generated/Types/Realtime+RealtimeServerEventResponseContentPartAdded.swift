@@ -1225,9 +1225,9 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
     public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
-        case realtime(RealtimeSessionCreateResponseGa)
+        case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
-        case transcription(RealtimeTranscriptionSessionCreateResponseGa)
+        case transcription(RealtimeTranscriptionSessionCreateResponseGA)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1237,9 +1237,9 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
             case "realtime":
-                self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+                self = .realtime(try RealtimeSessionCreateResponseGA(from: decoder))
             case "transcription":
-                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGA(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -1313,9 +1313,9 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
     public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
-        case realtime(RealtimeSessionCreateResponseGa)
+        case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
-        case transcription(RealtimeTranscriptionSessionCreateResponseGa)
+        case transcription(RealtimeTranscriptionSessionCreateResponseGA)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1325,9 +1325,9 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
             case "realtime":
-                self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+                self = .realtime(try RealtimeSessionCreateResponseGA(from: decoder))
             case "transcription":
-                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGA(from: decoder))
             default:
                 self = .unknown(try JSONValue(from: decoder))
             }
@@ -1409,7 +1409,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// set this to ["text"].
     public var modalities: [RealtimeSession.Modality]?
     /// The Realtime model used for this session.
-    public var model: RealtimeSession.ModelValue?
+    public var model: RealtimeSession.Model?
     /// The default system instructions (i.e. system message) prepended to model
     /// calls. This field allows the client to guide the model on desired
     /// responses. The model can be instructed on response content and format,
@@ -1519,7 +1519,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///   - prompt: Reference to a prompt template and its variables.
     ///   - include: Additional fields to include in server outputs.
     public init(
-        model: RealtimeSession.ModelValue? = nil,
+        model: RealtimeSession.Model? = nil,
         instructions: Swift.String? = nil,
         tools: [RealtimeFunctionTool]? = nil,
         toolChoice: Swift.String? = nil,
@@ -1570,7 +1570,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         try reader.constant("object", is: "realtime.session", required: false)
         self.id = try reader.optional(Swift.String.self, "id")
         self.modalities = try reader.optional([RealtimeSession.Modality].self, "modalities")
-        self.model = try reader.optional(RealtimeSession.ModelValue.self, "model")
+        self.model = try reader.optional(RealtimeSession.Model.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
         self.voice = try reader.optional(VoiceIDsShared.self, "voice")
         self.inputAudioFormat = try reader.optional(RealtimeSession.InputAudioFormat.self, "input_audio_format")
@@ -1639,7 +1639,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2456,19 +2456,19 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
 /// Realtime session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA`.
-public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
     /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
     /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
-    public var outputModalities: [RealtimeSessionCreateRequestGa.OutputModality]?
+    public var outputModalities: [RealtimeSessionCreateRequestGA.OutputModality]?
     /// The Realtime model used for this session.
-    public var model: RealtimeSessionCreateRequestGa.ModelValue?
+    public var model: RealtimeSessionCreateRequestGA.Model?
     /// The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
     ///
     /// Note that the server sets default instructions which will be used if this field is not set and are visible in the `session.created` event at the start of the session.
     public var instructions: Swift.String?
     /// Configuration for input and output audio.
-    public var audio: RealtimeSessionCreateRequestGa.Audio?
+    public var audio: RealtimeSessionCreateRequestGA.Audio?
     /// Additional fields to include in server outputs.
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
@@ -2478,14 +2478,14 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///
     /// `auto` will create a trace for the session with default values for the
     /// workflow name, group id, and metadata.
-    public var tracing: RealtimeSessionCreateRequestGa.Tracing?
+    public var tracing: RealtimeSessionCreateRequestGA.Tracing?
     /// Tools available to the model.
-    public var tools: [RealtimeSessionCreateRequestGa.ToolValue]?
+    public var tools: [RealtimeSessionCreateRequestGA.Tool]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
     ///
     /// Default: `"auto"`.
-    public var toolChoice: RealtimeSessionCreateRequestGa.ToolChoiceValue?
+    public var toolChoice: RealtimeSessionCreateRequestGA.ToolChoice?
     /// Whether the model may call multiple tools in parallel. Only supported by
     /// reasoning Realtime models such as `gpt-realtime-2`.
     public var parallelToolCalls: Swift.Bool?
@@ -2495,7 +2495,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// inclusive of tool calls. Provide an integer between 1 and 4096 to
     /// limit output tokens, or `inf` for the maximum available tokens for a
     /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeSessionCreateRequestGa.MaxOutputTokens?
+    public var maxOutputTokens: RealtimeSessionCreateRequestGA.MaxOutputTokens?
     /// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
     ///
     /// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
@@ -2510,7 +2510,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `RealtimeSessionCreateRequestGa`.
+    /// Creates a new `RealtimeSessionCreateRequestGA`.
     ///
     /// - Parameters:
     ///   - model: The Realtime model used for this session.
@@ -2527,17 +2527,17 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     ///   - prompt: Reference to a prompt template and its variables.
     public init(
-        model: RealtimeSessionCreateRequestGa.ModelValue? = nil,
+        model: RealtimeSessionCreateRequestGA.Model? = nil,
         instructions: Swift.String? = nil,
-        tools: [RealtimeSessionCreateRequestGa.ToolValue]? = nil,
-        toolChoice: RealtimeSessionCreateRequestGa.ToolChoiceValue? = nil,
-        outputModalities: [RealtimeSessionCreateRequestGa.OutputModality]? = nil,
-        audio: RealtimeSessionCreateRequestGa.Audio? = nil,
+        tools: [RealtimeSessionCreateRequestGA.Tool]? = nil,
+        toolChoice: RealtimeSessionCreateRequestGA.ToolChoice? = nil,
+        outputModalities: [RealtimeSessionCreateRequestGA.OutputModality]? = nil,
+        audio: RealtimeSessionCreateRequestGA.Audio? = nil,
         include: [Swift.String]? = nil,
-        tracing: RealtimeSessionCreateRequestGa.Tracing? = nil,
+        tracing: RealtimeSessionCreateRequestGA.Tracing? = nil,
         parallelToolCalls: Swift.Bool? = nil,
         reasoning: RealtimeReasoning? = nil,
-        maxOutputTokens: RealtimeSessionCreateRequestGa.MaxOutputTokens? = nil,
+        maxOutputTokens: RealtimeSessionCreateRequestGA.MaxOutputTokens? = nil,
         truncation: RealtimeTruncation? = nil,
         prompt: Prompt? = nil
     ) {
@@ -2556,7 +2556,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
         self.prompt = prompt
     }
 
-    /// Decodes `RealtimeSessionCreateRequestGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `RealtimeSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -2564,17 +2564,17 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "realtime", required: true)
-        self.outputModalities = try reader.optional([RealtimeSessionCreateRequestGa.OutputModality].self, "output_modalities")
-        self.model = try reader.optional(RealtimeSessionCreateRequestGa.ModelValue.self, "model")
+        self.outputModalities = try reader.optional([RealtimeSessionCreateRequestGA.OutputModality].self, "output_modalities")
+        self.model = try reader.optional(RealtimeSessionCreateRequestGA.Model.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.audio = try reader.optional(RealtimeSessionCreateRequestGa.Audio.self, "audio")
+        self.audio = try reader.optional(RealtimeSessionCreateRequestGA.Audio.self, "audio")
         self.include = try reader.optional([Swift.String].self, "include")
-        self.tracing = try reader.optional(RealtimeSessionCreateRequestGa.Tracing.self, "tracing")
-        self.tools = try reader.optional([RealtimeSessionCreateRequestGa.ToolValue].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeSessionCreateRequestGa.ToolChoiceValue.self, "tool_choice")
+        self.tracing = try reader.optional(RealtimeSessionCreateRequestGA.Tracing.self, "tracing")
+        self.tools = try reader.optional([RealtimeSessionCreateRequestGA.Tool].self, "tools")
+        self.toolChoice = try reader.optional(RealtimeSessionCreateRequestGA.ToolChoice.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
         self.reasoning = try reader.optional(RealtimeReasoning.self, "reasoning")
-        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateRequestGa.MaxOutputTokens.self, "max_output_tokens")
+        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateRequestGA.MaxOutputTokens.self, "max_output_tokens")
         self.truncation = try reader.optional(RealtimeTruncation.self, "truncation")
         self.prompt = try reader.optional(Prompt.self, "prompt")
         self.specDeviations = reader.finish()
@@ -2623,7 +2623,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2692,15 +2692,15 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio`.
     public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var input: RealtimeSessionCreateRequestGa.Audio.Input?
-        public var output: RealtimeSessionCreateRequestGa.Audio.Output?
+        public var input: RealtimeSessionCreateRequestGA.Audio.Input?
+        public var output: RealtimeSessionCreateRequestGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         public init(
-            input: RealtimeSessionCreateRequestGa.Audio.Input? = nil,
-            output: RealtimeSessionCreateRequestGa.Audio.Output? = nil
+            input: RealtimeSessionCreateRequestGA.Audio.Input? = nil,
+            output: RealtimeSessionCreateRequestGA.Audio.Output? = nil
         ) {
             self.input = input
             self.output = output
@@ -2713,8 +2713,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Input.self, "input")
-            self.output = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Output.self, "output")
+            self.input = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Input.self, "input")
+            self.output = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Output.self, "output")
             self.specDeviations = reader.finish()
         }
 
@@ -2736,7 +2736,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            public var noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction?
+            public var noiseReduction: RealtimeSessionCreateRequestGA.Audio.Input.NoiseReduction?
             /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
             ///
             /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
@@ -2759,7 +2759,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,
-                noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction? = nil,
+                noiseReduction: RealtimeSessionCreateRequestGA.Audio.Input.NoiseReduction? = nil,
                 turnDetection: RealtimeTurnDetection? = nil
             ) {
                 self.format = format
@@ -2777,7 +2777,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.transcription = try reader.optional(AudioTranscription.self, "transcription")
-                self.noiseReduction = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.noiseReduction = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
                 self.specDeviations = reader.finish()
             }
@@ -2911,7 +2911,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
         /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
-        case tracingConfiguration(RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration)
+        case tracingConfiguration(RealtimeSessionCreateRequestGA.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -2926,7 +2926,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
                 self = .string(value)
                 return
             }
-            if let value = decoder.attemptCase(RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration.self) {
+            if let value = decoder.attemptCase(RealtimeSessionCreateRequestGA.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -3004,7 +3004,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -3044,7 +3044,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -3349,7 +3349,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The JSON member `format`.
+            ///   - format: Optional; left out of the JSON when `nil`.
             ///   - transcription: Configuration for input audio transcription.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection.
@@ -3443,9 +3443,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 ///
                 /// - Parameters:
                 ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: The JSON member `threshold`.
-                ///   - prefixPaddingMs: The JSON member `prefix_padding_ms`.
-                ///   - silenceDurationMs: The JSON member `silence_duration_ms`.
+                ///   - threshold: Optional; left out of the JSON when `nil`.
+                ///   - prefixPaddingMs: Optional; left out of the JSON when `nil`. The JSON member `prefix_padding_ms`.
+                ///   - silenceDurationMs: Optional; left out of the JSON when `nil`. The JSON member `silence_duration_ms`.
                 public init(
                     type: Swift.String? = nil,
                     threshold: Swift.Double? = nil,

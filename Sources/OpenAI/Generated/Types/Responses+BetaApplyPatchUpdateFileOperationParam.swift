@@ -1060,7 +1060,7 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
-        case values([BetaComparisonFilter.Value.ValueValue])
+        case values([BetaComparisonFilter.Value.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1083,7 +1083,7 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
                 self = .boolean(value)
                 return
             }
-            if let value = decoder.attemptCase([BetaComparisonFilter.Value.ValueValue].self) {
+            if let value = decoder.attemptCase([BetaComparisonFilter.Value.Value].self) {
                 self = .values(value)
                 return
             }
@@ -1106,7 +1106,7 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.

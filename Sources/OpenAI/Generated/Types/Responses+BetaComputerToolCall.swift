@@ -35,7 +35,7 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
     ///   - pendingSafetyChecks: The pending safety checks for the computer call.
     ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - action: The JSON member `action`.
+    ///   - action: Optional; left out of the JSON when `nil`.
     ///   - actions: Flattened batched actions for `computer_use`.
     public init(
         id: Swift.String,
@@ -802,9 +802,6 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerReferenceResource`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The JSON member `container_id`.
     public init(containerID: Swift.String) {
         self.containerID = containerID
     }
@@ -2341,10 +2338,10 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
 public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
-    public var role: BetaEasyInputMessage.RoleValue
+    public var role: BetaEasyInputMessage.Role
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
-    public var content: BetaEasyInputMessage.ContentValue
+    public var content: BetaEasyInputMessage.Content
     /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     /// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
     /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
@@ -2359,8 +2356,8 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     ///   - content: Text, image, or audio input to the model, used to generate a response.
     ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
     public init(
-        role: BetaEasyInputMessage.RoleValue,
-        content: BetaEasyInputMessage.ContentValue,
+        role: BetaEasyInputMessage.Role,
+        content: BetaEasyInputMessage.Content,
         phase: BetaMessagePhase? = nil
     ) {
         self.role = role
@@ -2376,8 +2373,8 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: false)
-        self.role = try reader.required(BetaEasyInputMessage.RoleValue.self, "role")
-        self.content = try reader.required(BetaEasyInputMessage.ContentValue.self, "content")
+        self.role = try reader.required(BetaEasyInputMessage.Role.self, "role")
+        self.content = try reader.required(BetaEasyInputMessage.Content.self, "content")
         self.phase = try reader.optional(BetaMessagePhase.self, "phase")
         self.specDeviations = reader.finish()
     }
@@ -2399,7 +2396,7 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2425,7 +2422,7 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -3361,7 +3358,7 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
     /// Creates a new `BetaFunctionShellAction`.
     ///
     /// - Parameters:
-    ///   - commands: The JSON member `commands`.
+    ///   - commands: Required.
     ///   - timeoutMs: Optional timeout in milliseconds for the commands.
     ///   - maxOutputLength: Optional maximum number of characters to return from each command.
     public init(
@@ -3482,7 +3479,7 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     ///   - status: The status of the shell call.
     ///   - agent: The agent that produced this item.
     ///   - caller: The execution context that produced this tool call.
-    ///   - environment: The JSON member `environment`.
+    ///   - environment: Required; `nil` is sent as `null`.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
@@ -3966,5 +3963,44 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
         try container.encode(self.stdout, forKey: "stdout")
         try container.encode(self.stderr, forKey: "stderr")
         try container.encode(self.outcome, forKey: "outcome")
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
+public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Exit code from the shell process.
+    public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: Exit code from the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "exit", required: true)
+        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("exit", forKey: "type")
+        try container.encode(self.exitCode, forKey: "exit_code")
     }
 }

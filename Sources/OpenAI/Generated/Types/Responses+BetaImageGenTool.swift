@@ -8,7 +8,7 @@ import OpenAIRuntime
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
 public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var model: BetaImageGenTool.ModelValue?
+    public var model: BetaImageGenTool.Model?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
     ///
@@ -30,7 +30,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Moderation level for the generated image. Default: `auto`.
     ///
     /// Default: `"auto"`.
-    public var moderation: BetaImageGenTool.ModerationValue?
+    public var moderation: BetaImageGenTool.Moderation?
     /// Set the background of the generated image. One of `transparent`,
     /// `opaque`, or `auto`. Transparent backgrounds are available for
     /// supported GPT Image models. For `gpt-image-2` and
@@ -56,7 +56,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Creates a new `BetaImageGenTool`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
+    ///   - model: Optional; left out of the JSON when `nil`.
     ///   - quality: The quality of the generated image. Default: `"auto"`.
     ///   - size: The size of the generated images. Default: `"auto"`.
     ///   - outputFormat: The output format of the generated image. Default: `"png"`.
@@ -68,12 +68,12 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3. Default: `0`. At least 0, at most 3.
     ///   - action: Whether to generate a new image or edit an existing image.
     public init(
-        model: BetaImageGenTool.ModelValue? = nil,
+        model: BetaImageGenTool.Model? = nil,
         quality: BetaImageGenTool.Quality? = nil,
         size: BetaImageGenTool.Size? = nil,
         outputFormat: BetaImageGenTool.OutputFormat? = nil,
         outputCompression: Swift.Int? = nil,
-        moderation: BetaImageGenTool.ModerationValue? = nil,
+        moderation: BetaImageGenTool.Moderation? = nil,
         background: BetaImageGenTool.Background? = nil,
         inputFidelity: BetaInputFidelity? = nil,
         inputImageMask: BetaImageGenTool.InputImageMask? = nil,
@@ -101,12 +101,12 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image_generation", required: true)
-        self.model = try reader.optional(BetaImageGenTool.ModelValue.self, "model")
+        self.model = try reader.optional(BetaImageGenTool.Model.self, "model")
         self.quality = try reader.optional(BetaImageGenTool.Quality.self, "quality")
         self.size = try reader.optional(BetaImageGenTool.Size.self, "size")
         self.outputFormat = try reader.optional(BetaImageGenTool.OutputFormat.self, "output_format")
         self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
-        self.moderation = try reader.optional(BetaImageGenTool.ModerationValue.self, "moderation")
+        self.moderation = try reader.optional(BetaImageGenTool.Moderation.self, "moderation")
         self.background = try reader.optional(BetaImageGenTool.Background.self, "background")
         self.inputFidelity = try reader.optional(BetaInputFidelity.self, "input_fidelity")
         self.inputImageMask = try reader.optional(BetaImageGenTool.InputImageMask.self, "input_image_mask")
@@ -137,7 +137,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -239,7 +239,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/moderation`.
-    public struct ModerationValue: OpenEnum {
+    public struct Moderation: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -968,7 +968,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: BetaInputMessage.RoleValue
+    public var role: BetaInputMessage.Role
     /// The status of item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
@@ -986,7 +986,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - agent: The agent that produced this item.
     ///   - status: The status of item.
     public init(
-        role: BetaInputMessage.RoleValue,
+        role: BetaInputMessage.Role,
         content: BetaInputMessageContentList,
         agent: BetaAgentTag? = nil,
         status: MessageStatus? = nil
@@ -1006,7 +1006,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: false)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.role = try reader.required(BetaInputMessage.RoleValue.self, "role")
+        self.role = try reader.required(BetaInputMessage.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(BetaInputMessageContentList.self, "content")
         self.specDeviations = reader.finish()
@@ -1029,7 +1029,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1058,7 +1058,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: BetaInputMessageResource.RoleValue
+    public var role: BetaInputMessageResource.Role
     /// The status of item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
@@ -1079,7 +1079,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     ///   - agent: The agent that produced this item.
     ///   - status: The status of item.
     public init(
-        role: BetaInputMessageResource.RoleValue,
+        role: BetaInputMessageResource.Role,
         content: BetaInputMessageContentList,
         id: Swift.String,
         agent: BetaAgentTag? = nil,
@@ -1101,7 +1101,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: true)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
-        self.role = try reader.required(BetaInputMessageResource.RoleValue.self, "role")
+        self.role = try reader.required(BetaInputMessageResource.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(BetaInputMessageContentList.self, "content")
         self.id = try reader.required(Swift.String.self, "id")
@@ -1126,7 +1126,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

@@ -16,12 +16,6 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The JSON member `token`.
-    ///   - logprob: The JSON member `logprob`.
-    ///   - bytes: The JSON member `bytes`.
-    ///   - topLogprobs: The JSON member `top_logprobs`.
     public init(
         token: Swift.String,
         logprob: Swift.Double,

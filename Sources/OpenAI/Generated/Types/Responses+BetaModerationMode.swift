@@ -629,7 +629,7 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// The function/custom tools available inside this namespace.
     ///
     /// At least 1 item.
-    public var tools: [BetaNamespaceToolParam.ToolValue]
+    public var tools: [BetaNamespaceToolParam.Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -642,7 +642,7 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     public init(
         name: Swift.String,
         description: Swift.String,
-        tools: [BetaNamespaceToolParam.ToolValue]
+        tools: [BetaNamespaceToolParam.Tool]
     ) {
         self.name = name
         self.description = description
@@ -659,7 +659,7 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
         try reader.constant("type", is: "namespace", required: true)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
-        self.tools = try reader.required([BetaNamespaceToolParam.ToolValue].self, "tools")
+        self.tools = try reader.required([BetaNamespaceToolParam.Tool].self, "tools")
         self.specDeviations = reader.finish()
     }
 
@@ -679,7 +679,7 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(BetaFunctionToolParam)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -1066,7 +1066,7 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - text: The text output from the model.
     ///   - annotations: The annotations of the text output.
-    ///   - logprobs: The JSON member `logprobs`.
+    ///   - logprobs: Required.
     public init(
         text: Swift.String,
         annotations: [BetaAnnotation],
@@ -1110,7 +1110,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     /// At most 10485760 characters.
     public var text: Swift.String
     /// Citations associated with the text content.
-    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
+    public var annotations: [BetaOutputTextContentParam.Annotation]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -1121,7 +1121,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     ///   - annotations: Citations associated with the text content.
     public init(
         text: Swift.String,
-        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
+        annotations: [BetaOutputTextContentParam.Annotation]? = nil
     ) {
         self.text = text
         self.annotations = annotations
@@ -1136,7 +1136,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "output_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
-        self.annotations = try reader.optional([BetaOutputTextContentParam.AnnotationValue].self, "annotations")
+        self.annotations = try reader.optional([BetaOutputTextContentParam.Annotation].self, "annotations")
         self.specDeviations = reader.finish()
     }
 
@@ -1153,7 +1153,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_citation`.
         case fileCitation(BetaFileCitationParam)
         /// Selected when `type` is `url_citation`.

@@ -447,7 +447,7 @@ public struct BetaPromptCacheRetentionEnum: OpenEnum {
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheTTLEnum`.
-public struct BetaPromptCacheTtlEnum: OpenEnum {
+public struct BetaPromptCacheTTLEnum: OpenEnum {
     /// The wire value.
     public var rawValue: Swift.String
 

@@ -524,9 +524,6 @@ public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviati
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTokenCountsResource`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The JSON member `input_tokens`.
     public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
@@ -2199,7 +2196,7 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
     ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
     ///   - userLocation: The user's location.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
-    ///   - searchContentTypes: The JSON member `search_content_types`.
+    ///   - searchContentTypes: Optional; left out of the JSON when `nil`. The JSON member `search_content_types`.
     public init(
         type: BetaWebSearchPreviewTool.TypeValue,
         userLocation: BetaApproximateLocation? = nil,
@@ -2271,7 +2268,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Default: `true`.
     public var externalWebAccess: Swift.Bool?
     /// Filters for the search.
-    public var filters: BetaWebSearchTool.FiltersValue?
+    public var filters: BetaWebSearchTool.Filters?
     /// The approximate location of the user.
     public var userLocation: BetaWebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
@@ -2292,7 +2289,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     public init(
         type: BetaWebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
-        filters: BetaWebSearchTool.FiltersValue? = nil,
+        filters: BetaWebSearchTool.Filters? = nil,
         userLocation: BetaWebSearchApproximateLocation? = nil,
         searchContextSize: WebSearchContextSize? = nil
     ) {
@@ -2312,7 +2309,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(BetaWebSearchTool.TypeValue.self, "type")
         self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
-        self.filters = try reader.optional(BetaWebSearchTool.FiltersValue.self, "filters")
+        self.filters = try reader.optional(BetaWebSearchTool.Filters.self, "filters")
         self.userLocation = try reader.optional(BetaWebSearchApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
         self.specDeviations = reader.finish()
@@ -2352,7 +2349,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Filters for the search.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
-    public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Filters: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Allowed domains for the search. If not provided, all domains are allowed.
         /// Subdomains of the provided domains are allowed as well.
         ///
@@ -2361,7 +2358,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `FiltersValue`.
+        /// Creates a new `Filters`.
         ///
         /// - Parameters:
         ///   - allowedDomains: Allowed domains for the search.
@@ -2369,7 +2366,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
             self.allowedDomains = allowedDomains
         }
 
-        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``

@@ -331,7 +331,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `FunctionShellToolParam`.
     ///
     /// - Parameters:
-    ///   - environment: The JSON member `environment`.
+    ///   - environment: Optional; left out of the JSON when `nil`.
     ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         environment: FunctionShellToolParam.Environment? = nil,
@@ -513,8 +513,8 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - name: 1 to 128 characters.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
+    ///   - description: Optional; left out of the JSON when `nil`.
+    ///   - parameters: Optional; left out of the JSON when `nil`.
     ///   - strict: Whether to enforce strict parameter validation.
     ///   - outputSchema: A JSON Schema describing the JSON value encoded in string outputs for this function tool.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
@@ -656,7 +656,7 @@ public struct ImageGenActionEnum: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenTool`.
 public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var model: ImageGenTool.ModelValue?
+    public var model: ImageGenTool.Model?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
     ///
@@ -678,7 +678,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Moderation level for the generated image. Default: `auto`.
     ///
     /// Default: `"auto"`.
-    public var moderation: ImageGenTool.ModerationValue?
+    public var moderation: ImageGenTool.Moderation?
     /// Set the background of the generated image. One of `transparent`,
     /// `opaque`, or `auto`. Transparent backgrounds are available for
     /// supported GPT Image models. For `gpt-image-2` and
@@ -704,7 +704,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Creates a new `ImageGenTool`.
     ///
     /// - Parameters:
-    ///   - model: The JSON member `model`.
+    ///   - model: Optional; left out of the JSON when `nil`.
     ///   - quality: The quality of the generated image. Default: `"auto"`.
     ///   - size: The size of the generated images. Default: `"auto"`.
     ///   - outputFormat: The output format of the generated image. Default: `"png"`.
@@ -716,12 +716,12 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3. Default: `0`. At least 0, at most 3.
     ///   - action: Whether to generate a new image or edit an existing image.
     public init(
-        model: ImageGenTool.ModelValue? = nil,
+        model: ImageGenTool.Model? = nil,
         quality: ImageGenTool.Quality? = nil,
         size: ImageGenTool.Size? = nil,
         outputFormat: ImageGenTool.OutputFormat? = nil,
         outputCompression: Swift.Int? = nil,
-        moderation: ImageGenTool.ModerationValue? = nil,
+        moderation: ImageGenTool.Moderation? = nil,
         background: ImageGenTool.Background? = nil,
         inputFidelity: InputFidelity? = nil,
         inputImageMask: ImageGenTool.InputImageMask? = nil,
@@ -749,12 +749,12 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image_generation", required: true)
-        self.model = try reader.optional(ImageGenTool.ModelValue.self, "model")
+        self.model = try reader.optional(ImageGenTool.Model.self, "model")
         self.quality = try reader.optional(ImageGenTool.Quality.self, "quality")
         self.size = try reader.optional(ImageGenTool.Size.self, "size")
         self.outputFormat = try reader.optional(ImageGenTool.OutputFormat.self, "output_format")
         self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
-        self.moderation = try reader.optional(ImageGenTool.ModerationValue.self, "moderation")
+        self.moderation = try reader.optional(ImageGenTool.Moderation.self, "moderation")
         self.background = try reader.optional(ImageGenTool.Background.self, "background")
         self.inputFidelity = try reader.optional(InputFidelity.self, "input_fidelity")
         self.inputImageMask = try reader.optional(ImageGenTool.InputImageMask.self, "input_image_mask")
@@ -785,7 +785,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -887,7 +887,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/moderation`.
-    public struct ModerationValue: OpenEnum {
+    public struct Moderation: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -978,7 +978,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Remark: Generated from `#/components/schemas/InputMessageResource`.
 public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: InputMessageResource.RoleValue
+    public var role: InputMessageResource.Role
     /// The status of item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
@@ -998,7 +998,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     ///   - id: The unique ID of the message input.
     ///   - status: The status of item.
     public init(
-        role: InputMessageResource.RoleValue,
+        role: InputMessageResource.Role,
         content: InputMessageContentList,
         id: Swift.String,
         status: MessageStatus? = nil
@@ -1017,7 +1017,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: true)
-        self.role = try reader.required(InputMessageResource.RoleValue.self, "role")
+        self.role = try reader.required(InputMessageResource.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(InputMessageContentList.self, "content")
         self.id = try reader.required(Swift.String.self, "id")
@@ -1041,7 +1041,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -2524,7 +2524,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// The function/custom tools available inside this namespace.
     ///
     /// At least 1 item.
-    public var tools: [NamespaceToolParam.ToolValue]
+    public var tools: [NamespaceToolParam.Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -2537,7 +2537,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     public init(
         name: Swift.String,
         description: Swift.String,
-        tools: [NamespaceToolParam.ToolValue]
+        tools: [NamespaceToolParam.Tool]
     ) {
         self.name = name
         self.description = description
@@ -2554,7 +2554,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("type", is: "namespace", required: true)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
-        self.tools = try reader.required([NamespaceToolParam.ToolValue].self, "tools")
+        self.tools = try reader.required([NamespaceToolParam.Tool].self, "tools")
         self.specDeviations = reader.finish()
     }
 
@@ -2574,7 +2574,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/NamespaceToolParam/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(FunctionToolParam)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.

@@ -957,9 +957,6 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TokenCountsResource`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The JSON member `input_tokens`.
     public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
@@ -1643,7 +1640,7 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
     ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
     ///   - userLocation: The user's location.
     ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
-    ///   - searchContentTypes: The JSON member `search_content_types`.
+    ///   - searchContentTypes: Optional; left out of the JSON when `nil`. The JSON member `search_content_types`.
     public init(
         type: WebSearchPreviewTool.TypeValue,
         userLocation: ApproximateLocation? = nil,
@@ -1715,7 +1712,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Default: `true`.
     public var externalWebAccess: Swift.Bool?
     /// Filters for the search.
-    public var filters: WebSearchTool.FiltersValue?
+    public var filters: WebSearchTool.Filters?
     /// The approximate location of the user.
     public var userLocation: WebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
@@ -1736,7 +1733,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     public init(
         type: WebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
-        filters: WebSearchTool.FiltersValue? = nil,
+        filters: WebSearchTool.Filters? = nil,
         userLocation: WebSearchApproximateLocation? = nil,
         searchContextSize: WebSearchContextSize? = nil
     ) {
@@ -1756,7 +1753,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(WebSearchTool.TypeValue.self, "type")
         self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
-        self.filters = try reader.optional(WebSearchTool.FiltersValue.self, "filters")
+        self.filters = try reader.optional(WebSearchTool.Filters.self, "filters")
         self.userLocation = try reader.optional(WebSearchApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
         self.specDeviations = reader.finish()
@@ -1796,7 +1793,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Filters for the search.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
-    public struct FiltersValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Filters: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Allowed domains for the search. If not provided, all domains are allowed.
         /// Subdomains of the provided domains are allowed as well.
         ///
@@ -1805,7 +1802,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `FiltersValue`.
+        /// Creates a new `Filters`.
         ///
         /// - Parameters:
         ///   - allowedDomains: Allowed domains for the search.
@@ -1813,7 +1810,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
             self.allowedDomains = allowedDomains
         }
 
-        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``

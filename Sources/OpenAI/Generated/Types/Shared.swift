@@ -556,7 +556,7 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
-    public var role: EvalItem.RoleValue
+    public var role: EvalItem.Role
     /// Inputs to the model - can contain template strings. Supports text, output text, input images, and input audio, either as a single item or an array of items.
     public var content: EvalItemContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -568,7 +568,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - role: The role of the message input.
     ///   - content: Inputs to the model - can contain template strings.
     public init(
-        role: EvalItem.RoleValue,
+        role: EvalItem.Role,
         content: EvalItemContent
     ) {
         self.role = role
@@ -583,7 +583,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message", required: false)
-        self.role = try reader.required(EvalItem.RoleValue.self, "role")
+        self.role = try reader.required(EvalItem.Role.self, "role")
         self.content = try reader.required(EvalItemContent.self, "content")
         self.specDeviations = reader.finish()
     }
@@ -604,7 +604,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalItem/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1335,7 +1335,7 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - input: The JSON member `input`.
+    ///   - input: Required.
     ///   - labels: The labels to assign to each item in the evaluation.
     ///   - passingLabels: The labels that indicate a passing result.
     public init(
@@ -1431,15 +1431,12 @@ public struct IncludeEnum: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
 public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var inputAudio: InputAudio.InputAudioValue
+    public var inputAudio: OpenAI.InputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputAudio`.
-    ///
-    /// - Parameters:
-    ///   - inputAudio: The JSON member `input_audio`.
-    public init(inputAudio: InputAudio.InputAudioValue) {
+    public init(inputAudio: OpenAI.InputAudio.InputAudio) {
         self.inputAudio = inputAudio
     }
 
@@ -1451,7 +1448,7 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio", required: true)
-        self.inputAudio = try reader.required(InputAudio.InputAudioValue.self, "input_audio")
+        self.inputAudio = try reader.required(OpenAI.InputAudio.InputAudio.self, "input_audio")
         self.specDeviations = reader.finish()
     }
 
@@ -1465,29 +1462,29 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
         public var data: Swift.String
         /// The format of the audio data. Currently supported formats are `mp3` and
         /// `wav`.
-        public var format: InputAudio.InputAudioValue.Format
+        public var format: OpenAI.InputAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `InputAudioValue`.
+        /// Creates a new `InputAudio`.
         ///
         /// - Parameters:
         ///   - data: Base64-encoded audio data.
         ///   - format: The format of the audio data.
         public init(
             data: Swift.String,
-            format: InputAudio.InputAudioValue.Format
+            format: OpenAI.InputAudio.InputAudio.Format
         ) {
             self.data = data
             self.format = format
         }
 
-        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -1495,7 +1492,7 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.data = try reader.required(Swift.String.self, "data")
-            self.format = try reader.required(InputAudio.InputAudioValue.Format.self, "format")
+            self.format = try reader.required(OpenAI.InputAudio.InputAudio.Format.self, "format")
             self.specDeviations = reader.finish()
         }
 

@@ -92,7 +92,7 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     /// Creates a new `CreateSkillVersionBody`.
     ///
     /// - Parameters:
-    ///   - files: The JSON member `files`.
+    ///   - files: Required.
     ///   - default: Whether to set this version as the default.
     public init(
         files: CreateSkillVersionBody.Files,
@@ -219,8 +219,8 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `DeletedSkillVersionResource`.
     ///
     /// - Parameters:
-    ///   - deleted: The JSON member `deleted`.
-    ///   - id: The JSON member `id`.
+    ///   - deleted: Required.
+    ///   - id: Required.
     ///   - version: The deleted skill version.
     public init(
         deleted: Swift.Bool,

@@ -190,7 +190,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
-        case values([ComparisonFilter.Value.ValueValue])
+        case values([ComparisonFilter.Value.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -213,7 +213,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
                 self = .boolean(value)
                 return
             }
-            if let value = decoder.attemptCase([ComparisonFilter.Value.ValueValue].self) {
+            if let value = decoder.attemptCase([ComparisonFilter.Value.Value].self) {
                 self = .values(value)
                 return
             }
@@ -236,7 +236,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -706,13 +706,6 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListVectorStoreFilesResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [VectorStoreFileObject],
@@ -774,13 +767,6 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListVectorStoresResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
-    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [VectorStoreObject],
@@ -1190,7 +1176,7 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store files batch was created.
     ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
     ///   - status: The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
-    ///   - fileCounts: The JSON member `file_counts`.
+    ///   - fileCounts: Required. The JSON member `file_counts`.
     public init(
         id: Swift.String,
         object: VectorStoreFileBatchObject.Object,
@@ -1716,7 +1702,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store was created.
     ///   - usageBytes: The total number of bytes used by the files in the vector store.
-    ///   - fileCounts: The JSON member `file_counts`.
+    ///   - fileCounts: Required. The JSON member `file_counts`.
     ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`.
     ///   - name: The name of the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
@@ -1889,7 +1875,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     /// A filter to apply based on file attributes.
     public var filters: Filters?
     /// Ranking options for search.
-    public var rankingOptions: VectorStoreSearchRequest.RankingOptionsValue?
+    public var rankingOptions: VectorStoreSearchRequest.RankingOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -1906,7 +1892,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         rewriteQuery: Swift.Bool? = nil,
         maxNumResults: Swift.Int? = nil,
         filters: Filters? = nil,
-        rankingOptions: VectorStoreSearchRequest.RankingOptionsValue? = nil
+        rankingOptions: VectorStoreSearchRequest.RankingOptions? = nil
     ) {
         self.query = query
         self.rewriteQuery = rewriteQuery
@@ -1926,7 +1912,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         self.rewriteQuery = try reader.optional(Swift.Bool.self, "rewrite_query")
         self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
         self.filters = try reader.optional(Filters.self, "filters")
-        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.self, "ranking_options")
+        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptions.self, "ranking_options")
         self.specDeviations = reader.finish()
     }
 
@@ -1986,37 +1972,37 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     /// Ranking options for search.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
-    public struct RankingOptionsValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         ///
         /// Default: `"auto"`.
-        public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
+        public var ranker: VectorStoreSearchRequest.RankingOptions.Ranker?
         /// Default: `0`. At least 0, at most 1.
         public var scoreThreshold: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `RankingOptionsValue`.
+        /// Creates a new `RankingOptions`.
         ///
         /// - Parameters:
         ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency. Default: `"auto"`.
         ///   - scoreThreshold: Default: `0`. At least 0, at most 1.
         public init(
-            ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker? = nil,
+            ranker: VectorStoreSearchRequest.RankingOptions.Ranker? = nil,
             scoreThreshold: Swift.Double? = nil
         ) {
             self.ranker = ranker
             self.scoreThreshold = scoreThreshold
         }
 
-        /// Decodes `RankingOptionsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, "ranker")
+            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptions.Ranker.self, "ranker")
             self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
             self.specDeviations = reader.finish()
         }
@@ -2177,7 +2163,7 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `VectorStoreSearchResultsPage`.
     ///
     /// - Parameters:
-    ///   - searchQuery: The JSON member `search_query`.
+    ///   - searchQuery: Required. The JSON member `search_query`.
     ///   - data: The list of search result items.
     ///   - hasMore: Indicates if there are more results to fetch.
     ///   - nextPage: The token for the next page, if any.

@@ -122,7 +122,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
     /// - Parameters:
-    ///   - video: The JSON member `video`.
+    ///   - video: Required.
     ///   - prompt: Text prompt that describes how to edit the source video. 1 to 32000 characters.
     public init(
         video: CreateVideoEditMultipartBody.Video,
@@ -269,7 +269,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
     /// - Parameters:
-    ///   - video: The JSON member `video`.
+    ///   - video: Required.
     ///   - prompt: Updated text prompt that directs the extension generation. 1 to 32000 characters.
     ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public init(
@@ -442,7 +442,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - prompt: Text prompt that describes the video to generate. 1 to 32000 characters.
     ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
-    ///   - inputReference: The JSON member `input_reference`.
+    ///   - inputReference: Optional; left out of the JSON when `nil`. The JSON member `input_reference`.
     ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
     ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
     public init(
@@ -684,7 +684,7 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - imageURL: A fully qualified URL or base64-encoded data URL. At most 20971520 characters.
-    ///   - fileID: The JSON member `file_id`.
+    ///   - fileID: Optional; left out of the JSON when `nil`. The JSON member `file_id`.
     public init(
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil

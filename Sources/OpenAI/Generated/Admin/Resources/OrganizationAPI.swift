@@ -182,7 +182,7 @@ extension OrganizationAdminAPIKeysAPI {
         /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
-        ///   - name: The JSON member `name`.
+        ///   - name: Required.
         ///   - expiresInSeconds: The number of seconds until the API key expires. At least 1, at most 31536000.
         public init(
             name: Swift.String,

@@ -15,7 +15,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of the event.
     public var effectiveAt: Swift.Int
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
-    public var project: AuditLog.ProjectValue?
+    public var project: AuditLog.Project?
     /// The actor who performed the audit logged action.
     public var actor: AuditLogActor?
     /// The details for events with this `type`.
@@ -198,7 +198,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         id: Swift.String,
         type: AuditLogEventType,
         effectiveAt: Swift.Int,
-        project: AuditLog.ProjectValue? = nil,
+        project: AuditLog.Project? = nil,
         actor: AuditLogActor? = nil,
         apiKeyCreated: AuditLog.APIKeyCreated? = nil,
         apiKeyUpdated: AuditLog.APIKeyUpdated? = nil,
@@ -328,7 +328,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.id = try reader.required(Swift.String.self, "id")
         self.type = try reader.required(AuditLogEventType.self, "type")
         self.effectiveAt = try reader.required(Swift.Int.self, "effective_at")
-        self.project = try reader.optional(AuditLog.ProjectValue.self, "project")
+        self.project = try reader.optional(AuditLog.Project.self, "project")
         self.actor = try reader.optional(AuditLogActor.self, "actor")
         self.apiKeyCreated = try reader.optional(AuditLog.APIKeyCreated.self, "api_key.created")
         self.apiKeyUpdated = try reader.optional(AuditLog.APIKeyUpdated.self, "api_key.updated")
@@ -458,7 +458,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project`.
-    public struct ProjectValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The project title.
@@ -466,7 +466,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `ProjectValue`.
+        /// Creates a new `Project`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
@@ -479,7 +479,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.name = name
         }
 
-        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3782,12 +3782,12 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
     public struct CertificatesActivated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var certificates: [AuditLog.CertificatesActivated.CertificateValue]?
+        public var certificates: [AuditLog.CertificatesActivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesActivated`.
-        public init(certificates: [AuditLog.CertificatesActivated.CertificateValue]? = nil) {
+        public init(certificates: [AuditLog.CertificatesActivated.Certificate]? = nil) {
             self.certificates = certificates
         }
 
@@ -3798,7 +3798,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.certificates = try reader.optional([AuditLog.CertificatesActivated.CertificateValue].self, "certificates")
+            self.certificates = try reader.optional([AuditLog.CertificatesActivated.Certificate].self, "certificates")
             self.specDeviations = reader.finish()
         }
 
@@ -3811,7 +3811,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
-        public struct CertificateValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
@@ -3819,7 +3819,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
-            /// Creates a new `CertificateValue`.
+            /// Creates a new `Certificate`.
             ///
             /// - Parameters:
             ///   - id: The certificate ID.
@@ -3832,7 +3832,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
                 self.name = name
             }
 
-            /// Decodes `CertificateValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -3859,12 +3859,12 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
     public struct CertificatesDeactivated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var certificates: [AuditLog.CertificatesDeactivated.CertificateValue]?
+        public var certificates: [AuditLog.CertificatesDeactivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesDeactivated`.
-        public init(certificates: [AuditLog.CertificatesDeactivated.CertificateValue]? = nil) {
+        public init(certificates: [AuditLog.CertificatesDeactivated.Certificate]? = nil) {
             self.certificates = certificates
         }
 
@@ -3875,7 +3875,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.certificates = try reader.optional([AuditLog.CertificatesDeactivated.CertificateValue].self, "certificates")
+            self.certificates = try reader.optional([AuditLog.CertificatesDeactivated.Certificate].self, "certificates")
             self.specDeviations = reader.finish()
         }
 
@@ -3888,7 +3888,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
-        public struct CertificateValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
@@ -3896,7 +3896,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
-            /// Creates a new `CertificateValue`.
+            /// Creates a new `Certificate`.
             ///
             /// - Parameters:
             ///   - id: The certificate ID.
@@ -3909,7 +3909,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
                 self.name = name
             }
 
-            /// Decodes `CertificateValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
             /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``

@@ -670,12 +670,6 @@ public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviation
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListAuditLogsResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [AuditLog],
         hasMore: Swift.Bool,

@@ -32,7 +32,7 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - object: The object type.
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The JSON member `certificate_details`.
+    ///   - certificateDetails: Required. The JSON member `certificate_details`.
     ///   - name: The name of the certificate.
     ///   - active: Whether the certificate is currently active at the specified scope.
     public init(
@@ -205,12 +205,6 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListCertificatesResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [OrganizationCertificate],
         hasMore: Swift.Bool,
@@ -269,12 +263,6 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListProjectCertificatesResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [OrganizationProjectCertificate],
         hasMore: Swift.Bool,
@@ -379,7 +367,7 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The JSON member `certificate_details`.
+    ///   - certificateDetails: Required. The JSON member `certificate_details`.
     ///   - active: Whether the certificate is currently active at the organization level.
     ///   - name: The name of the certificate.
     public init(
@@ -557,7 +545,7 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The JSON member `certificate_details`.
+    ///   - certificateDetails: Required. The JSON member `certificate_details`.
     ///   - active: Whether the certificate is currently active at the project level.
     ///   - name: The name of the certificate.
     public init(

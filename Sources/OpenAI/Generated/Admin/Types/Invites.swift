@@ -13,7 +13,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The email address of the individual to whom the invite was sent
     public var email: Swift.String
     /// `owner` or `reader`
-    public var role: Invite.RoleValue
+    public var role: Invite.Role
     /// `accepted`,`expired`, or `pending`
     public var status: Invite.Status
     /// The Unix timestamp (in seconds) of when the invite was sent.
@@ -23,7 +23,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the invite was accepted.
     public var acceptedAt: Swift.Int?
     /// The projects that were granted membership upon acceptance of the invite.
-    public var projects: [Invite.ProjectValue]
+    public var projects: [Invite.Project]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -41,10 +41,10 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     public init(
         id: Swift.String,
         email: Swift.String,
-        role: Invite.RoleValue,
+        role: Invite.Role,
         status: Invite.Status,
         createdAt: Swift.Int,
-        projects: [Invite.ProjectValue],
+        projects: [Invite.Project],
         expiresAt: Swift.Int? = nil,
         acceptedAt: Swift.Int? = nil
     ) {
@@ -68,12 +68,12 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("object", is: "organization.invite", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.email = try reader.required(Swift.String.self, "email")
-        self.role = try reader.required(Invite.RoleValue.self, "role")
+        self.role = try reader.required(Invite.Role.self, "role")
         self.status = try reader.required(Invite.Status.self, "status")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.acceptedAt = try reader.optional(Swift.Int.self, "accepted_at")
-        self.projects = try reader.required([Invite.ProjectValue].self, "projects")
+        self.projects = try reader.required([Invite.Project].self, "projects")
         self.specDeviations = reader.finish()
     }
 
@@ -98,7 +98,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -135,28 +135,28 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items`.
-    public struct ProjectValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
-        public var role: Invite.ProjectValue.RoleValue
+        public var role: Invite.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `ProjectValue`.
+        /// Creates a new `Project`.
         ///
         /// - Parameters:
         ///   - id: Project's public ID
         ///   - role: Project membership role
         public init(
             id: Swift.String,
-            role: Invite.ProjectValue.RoleValue
+            role: Invite.Project.Role
         ) {
             self.id = id
             self.role = role
         }
 
-        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -164,7 +164,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.id = try reader.required(Swift.String.self, "id")
-            self.role = try reader.required(Invite.ProjectValue.RoleValue.self, "role")
+            self.role = try reader.required(Invite.Project.Role.self, "role")
             self.specDeviations = reader.finish()
         }
 
@@ -182,7 +182,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items/properties/role`.
-        public struct RoleValue: OpenEnum {
+        public struct Role: OpenEnum {
             /// The wire value.
             public var rawValue: Swift.String
 
@@ -253,7 +253,7 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
     /// Creates a new `InviteListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The JSON member `data`.
+    ///   - data: Required.
     ///   - hasMore: The `has_more` property is used for pagination to indicate there are additional results.
     ///   - firstID: The first `invite_id` in the retrieved `list`
     ///   - lastID: The last `invite_id` in the retrieved `list`
@@ -310,9 +310,9 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Send an email to this address
     public var email: Swift.String
     /// `owner` or `reader`
-    public var role: InviteRequest.RoleValue
+    public var role: InviteRequest.Role
     /// An array of projects to which membership is granted at the same time the org invite is accepted. If omitted, the user will be invited to the default project for compatibility with legacy behavior. If empty list is passed, the user will not be invited to any projects, including the default one.
-    public var projects: [InviteRequest.ProjectValue]?
+    public var projects: [InviteRequest.Project]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -324,8 +324,8 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - projects: An array of projects to which membership is granted at the same time the org invite is accepted.
     public init(
         email: Swift.String,
-        role: InviteRequest.RoleValue,
-        projects: [InviteRequest.ProjectValue]? = nil
+        role: InviteRequest.Role,
+        projects: [InviteRequest.Project]? = nil
     ) {
         self.email = email
         self.role = role
@@ -340,8 +340,8 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.email = try reader.required(Swift.String.self, "email")
-        self.role = try reader.required(InviteRequest.RoleValue.self, "role")
-        self.projects = try reader.optional([InviteRequest.ProjectValue].self, "projects")
+        self.role = try reader.required(InviteRequest.Role.self, "role")
+        self.projects = try reader.optional([InviteRequest.Project].self, "projects")
         self.specDeviations = reader.finish()
     }
 
@@ -360,7 +360,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -375,28 +375,28 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items`.
-    public struct ProjectValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
-        public var role: InviteRequest.ProjectValue.RoleValue
+        public var role: InviteRequest.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `ProjectValue`.
+        /// Creates a new `Project`.
         ///
         /// - Parameters:
         ///   - id: Project's public ID
         ///   - role: Project membership role
         public init(
             id: Swift.String,
-            role: InviteRequest.ProjectValue.RoleValue
+            role: InviteRequest.Project.Role
         ) {
             self.id = id
             self.role = role
         }
 
-        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -404,7 +404,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.id = try reader.required(Swift.String.self, "id")
-            self.role = try reader.required(InviteRequest.ProjectValue.RoleValue.self, "role")
+            self.role = try reader.required(InviteRequest.Project.Role.self, "role")
             self.specDeviations = reader.finish()
         }
 
@@ -422,7 +422,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items/properties/role`.
-        public struct RoleValue: OpenEnum {
+        public struct Role: OpenEnum {
             /// The wire value.
             public var rawValue: Swift.String
 

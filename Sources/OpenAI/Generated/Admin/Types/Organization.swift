@@ -14,12 +14,6 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `APIKeyList`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [AdminAPIKey],
         hasMore: Swift.Bool,
@@ -94,7 +88,7 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - owner: The JSON member `owner`.
+    ///   - owner: Required.
     ///   - name: The name of the API key
     ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires
     ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used
@@ -248,7 +242,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - owner: The JSON member `owner`.
+    ///   - owner: Required.
     ///   - value: The value of the API key.
     ///   - name: The name of the API key
     ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires

@@ -115,7 +115,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - ownerProjectAccess: Whether the API key's owner currently has effective access to the project.
-    ///   - owner: The JSON member `owner`.
+    ///   - owner: Required.
     ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
     public init(
         redactedValue: Swift.String,
@@ -308,12 +308,6 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyListResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectAPIKey],
         hasMore: Swift.Bool,
@@ -550,12 +544,6 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectListResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Project],
         hasMore: Swift.Bool,
@@ -873,12 +861,6 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectRateLimitListResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectRateLimit],
         hasMore: Swift.Bool,
@@ -1008,7 +990,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     /// The name of the service account
     public var name: Swift.String
     /// `owner`, `member`, or `none`
-    public var role: ProjectServiceAccount.RoleValue
+    public var role: ProjectServiceAccount.Role
     /// The Unix timestamp (in seconds) of when the service account was created
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1024,7 +1006,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     public init(
         id: Swift.String,
         name: Swift.String,
-        role: ProjectServiceAccount.RoleValue,
+        role: ProjectServiceAccount.Role,
         createdAt: Swift.Int
     ) {
         self.id = id
@@ -1043,7 +1025,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
         try reader.constant("object", is: "organization.project.service_account", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.name = try reader.required(Swift.String.self, "name")
-        self.role = try reader.required(ProjectServiceAccount.RoleValue.self, "role")
+        self.role = try reader.required(ProjectServiceAccount.Role.self, "role")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.specDeviations = reader.finish()
     }
@@ -1065,7 +1047,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectServiceAccount/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1096,10 +1078,10 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
     /// - Parameters:
-    ///   - value: The JSON member `value`.
-    ///   - name: The JSON member `name`.
+    ///   - value: Required.
+    ///   - name: Required.
     ///   - createdAt: Unix time, in seconds.
-    ///   - id: The JSON member `id`.
+    ///   - id: Required.
     public init(
         value: Swift.String,
         name: Swift.String,
@@ -1189,7 +1171,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     public var id: Swift.String
     public var name: Swift.String
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
-    public var role: ProjectServiceAccountCreateResponse.RoleValue
+    public var role: ProjectServiceAccountCreateResponse.Role
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
     public var apiKey: ProjectServiceAccountAPIKey?
@@ -1199,15 +1181,15 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
     /// - Parameters:
-    ///   - id: The JSON member `id`.
-    ///   - name: The JSON member `name`.
+    ///   - id: Required.
+    ///   - name: Required.
     ///   - role: Service accounts created with default project membership have role `member`.
     ///   - createdAt: Unix time, in seconds.
-    ///   - apiKey: The JSON member `api_key`.
+    ///   - apiKey: Required; `nil` is sent as `null`. The JSON member `api_key`.
     public init(
         id: Swift.String,
         name: Swift.String,
-        role: ProjectServiceAccountCreateResponse.RoleValue,
+        role: ProjectServiceAccountCreateResponse.Role,
         createdAt: Swift.Int,
         apiKey: ProjectServiceAccountAPIKey? = nil
     ) {
@@ -1228,7 +1210,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
         try reader.constant("object", is: "organization.project.service_account", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.name = try reader.required(Swift.String.self, "name")
-        self.role = try reader.required(ProjectServiceAccountCreateResponse.RoleValue.self, "role")
+        self.role = try reader.required(ProjectServiceAccountCreateResponse.Role.self, "role")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.apiKey = try reader.optional(ProjectServiceAccountAPIKey.self, "api_key")
         self.specDeviations = reader.finish()
@@ -1266,7 +1248,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -1331,12 +1313,6 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountListResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectServiceAccount],
         hasMore: Swift.Bool,
@@ -1600,13 +1576,6 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserListResponse`.
-    ///
-    /// - Parameters:
-    ///   - object: The JSON member `object`.
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         object: Swift.String,
         data: [ProjectUser],
@@ -1746,7 +1715,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     /// The updated service account name.
     public var name: Swift.String?
     /// The updated service account role.
-    public var role: UpdateProjectServiceAccountBody.RoleValue?
+    public var role: UpdateProjectServiceAccountBody.Role?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -1757,7 +1726,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     ///   - role: The updated service account role.
     public init(
         name: Swift.String? = nil,
-        role: UpdateProjectServiceAccountBody.RoleValue? = nil
+        role: UpdateProjectServiceAccountBody.Role? = nil
     ) {
         self.name = name
         self.role = role
@@ -1771,7 +1740,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
-        self.role = try reader.optional(UpdateProjectServiceAccountBody.RoleValue.self, "role")
+        self.role = try reader.optional(UpdateProjectServiceAccountBody.Role.self, "role")
         self.specDeviations = reader.finish()
     }
 
@@ -1789,7 +1758,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody/properties/role`.
-    public struct RoleValue: OpenEnum {
+    public struct Role: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 

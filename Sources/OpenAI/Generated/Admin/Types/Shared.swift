@@ -131,10 +131,6 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AssignmentSource`.
-        ///
-        /// - Parameters:
-        ///   - principalID: The JSON member `principal_id`.
-        ///   - principalType: The JSON member `principal_type`.
         public init(
             principalID: Swift.String,
             principalType: Swift.String

@@ -864,11 +864,6 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - nextPage: The JSON member `next_page`.
     public init(
         data: [UsageTimeBucket],
         hasMore: Swift.Bool,
@@ -922,11 +917,6 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageTimeBucket`.
-    ///
-    /// - Parameters:
-    ///   - startTime: The JSON member `start_time`.
-    ///   - endTime: The JSON member `end_time`.
-    ///   - results: The JSON member `results`.
     public init(
         startTime: Swift.Int,
         endTime: Swift.Int,

@@ -23,7 +23,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the user was created.
     public var created: Swift.Int?
     /// Nested user details.
-    public var user: User.UserValue?
+    public var user: OpenAIAdmin.User.User?
     /// Whether the user is a service account.
     public var isServiceAccount: Swift.Bool?
     /// Whether the user is an authorized purchaser for Scale Tier.
@@ -37,7 +37,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The developer persona metadata for the user.
     public var developerPersona: Swift.String?
     /// Projects associated with the user, if included.
-    public var projects: User.Projects?
+    public var projects: OpenAIAdmin.User.Projects?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -67,14 +67,14 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         role: Swift.String? = nil,
         isDefault: Swift.Bool? = nil,
         created: Swift.Int? = nil,
-        user: User.UserValue? = nil,
+        user: OpenAIAdmin.User.User? = nil,
         isServiceAccount: Swift.Bool? = nil,
         isScaleTierAuthorizedPurchaser: Swift.Bool? = nil,
         isScimManaged: Swift.Bool? = nil,
         apiKeyLastUsedAt: Swift.Int? = nil,
         technicalLevel: Swift.String? = nil,
         developerPersona: Swift.String? = nil,
-        projects: User.Projects? = nil
+        projects: OpenAIAdmin.User.Projects? = nil
     ) {
         self.id = id
         self.name = name
@@ -108,14 +108,14 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.addedAt = try reader.required(Swift.Int.self, "added_at")
         self.isDefault = try reader.optional(Swift.Bool.self, "is_default")
         self.created = try reader.optional(Swift.Int.self, "created")
-        self.user = try reader.optional(User.UserValue.self, "user")
+        self.user = try reader.optional(OpenAIAdmin.User.User.self, "user")
         self.isServiceAccount = try reader.optional(Swift.Bool.self, "is_service_account")
         self.isScaleTierAuthorizedPurchaser = try reader.optional(Swift.Bool.self, "is_scale_tier_authorized_purchaser")
         self.isScimManaged = try reader.optional(Swift.Bool.self, "is_scim_managed")
         self.apiKeyLastUsedAt = try reader.optional(Swift.Int.self, "api_key_last_used_at")
         self.technicalLevel = try reader.optional(Swift.String.self, "technical_level")
         self.developerPersona = try reader.optional(Swift.String.self, "developer_persona")
-        self.projects = try reader.optional(User.Projects.self, "projects")
+        self.projects = try reader.optional(OpenAIAdmin.User.Projects.self, "projects")
         self.specDeviations = reader.finish()
     }
 
@@ -145,7 +145,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Nested user details.
     ///
     /// - Remark: Generated from `#/components/schemas/User/properties/user`.
-    public struct UserValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var id: Swift.String
         public var email: Swift.String?
         public var name: Swift.String?
@@ -157,15 +157,15 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `UserValue`.
+        /// Creates a new `User`.
         ///
         /// - Parameters:
-        ///   - id: The JSON member `id`.
-        ///   - email: The JSON member `email`.
-        ///   - name: The JSON member `name`.
-        ///   - picture: The JSON member `picture`.
-        ///   - enabled: The JSON member `enabled`.
-        ///   - banned: The JSON member `banned`.
+        ///   - id: Required.
+        ///   - email: Optional; left out of the JSON when `nil`.
+        ///   - name: Optional; left out of the JSON when `nil`.
+        ///   - picture: Optional; left out of the JSON when `nil`.
+        ///   - enabled: Optional; left out of the JSON when `nil`.
+        ///   - banned: Optional; left out of the JSON when `nil`.
         ///   - bannedAt: Unix time, in seconds.
         public init(
             id: Swift.String,
@@ -185,7 +185,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.bannedAt = bannedAt
         }
 
-        /// Decodes `UserValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -221,12 +221,12 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
 
     /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
     public struct Projects: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var data: [User.Projects.DataItem]
+        public var data: [OpenAIAdmin.User.Projects.DataItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Projects`.
-        public init(data: [User.Projects.DataItem]) {
+        public init(data: [OpenAIAdmin.User.Projects.DataItem]) {
             self.data = data
         }
 
@@ -238,7 +238,7 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             try reader.constant("object", is: "list", required: true)
-            self.data = try reader.required([User.Projects.DataItem].self, "data")
+            self.data = try reader.required([OpenAIAdmin.User.Projects.DataItem].self, "data")
             self.specDeviations = reader.finish()
         }
 
@@ -346,12 +346,6 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserListResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - firstID: The JSON member `first_id`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [User],
         hasMore: Swift.Bool,

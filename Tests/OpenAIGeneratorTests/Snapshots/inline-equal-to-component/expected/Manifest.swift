@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: 7e82ce1fc1ea928d4415438afdefa78505a75c39be3db0b0f109b70fbc68f508
+// spec-sha256: ea9588836465968e5961c83db763dd00bc5b167d46f0cb5b4e870abccb7cb757
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/UploadsAPI.swift

@@ -4,7 +4,8 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: 034f32b4ed42beaf91304b72e542d28a59a912def904ddc67a65febf607e4294
+// spec-sha256: 38b2efc29ca583eec559a379401f413490b3723d92c904c71c627a0f2c1023d4
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift
+// file: Types/Realtime.swift

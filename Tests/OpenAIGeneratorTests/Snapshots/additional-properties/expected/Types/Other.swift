@@ -21,8 +21,8 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `Scores`.
     ///
     /// - Parameters:
-    ///   - name: The JSON member `name`.
-    ///   - labels: The JSON member `labels`.
+    ///   - name: Required.
+    ///   - labels: Optional; left out of the JSON when `nil`.
     ///   - additionalProperties: Members not declared by the schema.
     public init(
         name: Swift.String,
@@ -71,7 +71,7 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Creates a new `TaggedScores`.
     ///
     /// - Parameters:
-    ///   - id: The JSON member `id`.
+    ///   - id: Required.
     ///   - additionalProperties: Members not declared by the schema.
     public init(
         id: Swift.String,

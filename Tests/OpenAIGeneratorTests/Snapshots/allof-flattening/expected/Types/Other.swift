@@ -19,8 +19,8 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - user: Overridden description of the user.
-    ///   - input: The JSON member `input`.
-    ///   - temperature: The JSON member `temperature`.
+    ///   - input: Required.
+    ///   - temperature: Optional; left out of the JSON when `nil`.
     public init(
         user: Swift.String,
         input: Swift.String,
@@ -67,7 +67,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - user: A stable user identifier.
-    ///   - temperature: The JSON member `temperature`.
+    ///   - temperature: Optional; left out of the JSON when `nil`.
     public init(
         user: Swift.String,
         temperature: Swift.Double? = nil

@@ -54,9 +54,6 @@ public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Usage`.
-    ///
-    /// - Parameters:
-    ///   - totalTokens: The JSON member `total_tokens`.
     public init(totalTokens: Swift.Int) {
         self.totalTokens = totalTokens
     }

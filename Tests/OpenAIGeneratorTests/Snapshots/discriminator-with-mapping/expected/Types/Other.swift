@@ -12,10 +12,6 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Cat`.
-    ///
-    /// - Parameters:
-    ///   - petType: The JSON member `pet_type`.
-    ///   - meows: The JSON member `meows`.
     public init(
         petType: Swift.String,
         meows: Swift.Bool? = nil
@@ -54,10 +50,6 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Dog`.
-    ///
-    /// - Parameters:
-    ///   - petType: The JSON member `pet_type`.
-    ///   - barks: The JSON member `barks`.
     public init(
         petType: Swift.String,
         barks: Swift.Bool? = nil

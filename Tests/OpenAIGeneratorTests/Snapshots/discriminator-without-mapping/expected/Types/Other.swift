@@ -48,9 +48,6 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputImageContent`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The JSON member `image_url`.
     public init(imageURL: Swift.String? = nil) {
         self.imageURL = imageURL
     }

@@ -21,7 +21,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - completionWindow: The time frame within which the batch should be processed.
-    ///   - errors: The JSON member `errors`.
+    ///   - errors: Optional; left out of the JSON when `nil`.
     public init(
         completionWindow: Swift.String,
         errors: Batch.Errors? = nil

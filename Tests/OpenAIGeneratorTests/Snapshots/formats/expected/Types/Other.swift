@@ -22,12 +22,12 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Creates a new `Measurements`.
     ///
     /// - Parameters:
-    ///   - bytes: The JSON member `bytes`.
+    ///   - bytes: Required.
     ///   - createdAt: When it was created.
-    ///   - ratio: The JSON member `ratio`.
-    ///   - weight: The JSON member `weight`.
+    ///   - ratio: Optional; left out of the JSON when `nil`.
+    ///   - weight: Optional; left out of the JSON when `nil`.
     ///   - payload: Raw bytes.
-    ///   - encoded: The JSON member `encoded`.
+    ///   - encoded: Optional; left out of the JSON when `nil`.
     public init(
         bytes: Swift.Int,
         createdAt: Swift.Int,

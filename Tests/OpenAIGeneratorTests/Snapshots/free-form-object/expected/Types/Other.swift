@@ -21,9 +21,9 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `Tool`.
     ///
     /// - Parameters:
-    ///   - arguments: The JSON member `arguments`.
+    ///   - arguments: Required.
     ///   - parameters: JSON Schema of the function's parameters.
-    ///   - anything: The JSON member `anything`.
+    ///   - anything: Optional; left out of the JSON when `nil`.
     public init(
         arguments: [Swift.String: JSONValue],
         parameters: Parameters? = nil,

@@ -95,7 +95,7 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - idLetInjectedRequired1: */ let injectedProperty = 4 /* let injectedMore = 5
-    ///   - naMeInjected: The JSON member `na"me\injected`.
+    ///   - naMeInjected: Optional; left out of the JSON when `nil`. The JSON member `na"me\injected`.
     ///   - kind: Kinds. let injectedNel = 8 let injectedVT = 9 let injectedFF = 10
     ///   - shape: A shape. let injectedUnion = 11
     public init(

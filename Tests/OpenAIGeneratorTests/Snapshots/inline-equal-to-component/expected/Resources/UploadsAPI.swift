@@ -79,7 +79,7 @@ extension UploadsAPI {
             /// Creates a new `Attachment`.
             ///
             /// - Parameters:
-            ///   - name: The JSON member `name`.
+            ///   - name: Required.
             ///   - bytes: Raw bytes.
             public init(
                 name: Swift.String,

@@ -14,10 +14,6 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChunkingStrategy`.
-    ///
-    /// - Parameters:
-    ///   - maxChunkSizeTokens: The JSON member `max_chunk_size_tokens`.
-    ///   - chunkOverlapTokens: The JSON member `chunk_overlap_tokens`.
     public init(
         maxChunkSizeTokens: Swift.Int,
         chunkOverlapTokens: Swift.Int
@@ -81,7 +77,7 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Creates a new `FileRef`.
     ///
     /// - Parameters:
-    ///   - name: The JSON member `name`.
+    ///   - name: Required.
     ///   - bytes: Raw bytes.
     public init(
         name: Swift.String,
@@ -141,5 +137,42 @@ public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encodeIfPresent(self.text, forKey: "text")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/StaticStrategyParam`.
+public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// How files are split.
+    public var `static`: ChunkingStrategy
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `StaticStrategyParam`.
+    ///
+    /// - Parameters:
+    ///   - static: How files are split.
+    public init(`static`: ChunkingStrategy) {
+        self.`static` = `static`
+    }
+
+    /// Decodes `StaticStrategyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("kind", is: "static", required: true)
+        self.`static` = try reader.required(ChunkingStrategy.self, "static")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("static", forKey: "kind")
+        try container.encode(self.`static`, forKey: "static")
     }
 }

@@ -12,6 +12,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var fallbackDetail: Detail?
     public var looseChunking: Upload.LooseChunking?
     public var note: Upload.Note?
+    public var wrappedChunking: StaticStrategyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -19,22 +20,25 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - chunking: The strategy used for this upload.
-    ///   - detail: The JSON member `detail`.
-    ///   - fallbackDetail: The JSON member `fallback_detail`.
-    ///   - looseChunking: The JSON member `loose_chunking`.
-    ///   - note: The JSON member `note`.
+    ///   - detail: Required.
+    ///   - fallbackDetail: Optional; left out of the JSON when `nil`. The JSON member `fallback_detail`.
+    ///   - looseChunking: Optional; left out of the JSON when `nil`. The JSON member `loose_chunking`.
+    ///   - note: Optional; left out of the JSON when `nil`.
+    ///   - wrappedChunking: Optional; left out of the JSON when `nil`. The JSON member `wrapped_chunking`.
     public init(
         chunking: ChunkingStrategy,
         detail: Detail,
         fallbackDetail: Detail? = nil,
         looseChunking: Upload.LooseChunking? = nil,
-        note: Upload.Note? = nil
+        note: Upload.Note? = nil,
+        wrappedChunking: StaticStrategyParam? = nil
     ) {
         self.chunking = chunking
         self.detail = detail
         self.fallbackDetail = fallbackDetail
         self.looseChunking = looseChunking
         self.note = note
+        self.wrappedChunking = wrappedChunking
     }
 
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -49,6 +53,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.fallbackDetail = try reader.optional(Detail.self, "fallback_detail")
         self.looseChunking = try reader.optional(Upload.LooseChunking.self, "loose_chunking")
         self.note = try reader.optional(Upload.Note.self, "note")
+        self.wrappedChunking = try reader.optional(StaticStrategyParam.self, "wrapped_chunking")
         self.specDeviations = reader.finish()
     }
 
@@ -62,6 +67,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.fallbackDetail, forKey: "fallback_detail")
         try container.encodeIfPresent(self.looseChunking, forKey: "loose_chunking")
         try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encodeIfPresent(self.wrappedChunking, forKey: "wrapped_chunking")
     }
 
     /// - Remark: Generated from `#/components/schemas/Upload/properties/loose_chunking`.
@@ -72,10 +78,6 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LooseChunking`.
-        ///
-        /// - Parameters:
-        ///   - maxChunkSizeTokens: The JSON member `max_chunk_size_tokens`.
-        ///   - chunkOverlapTokens: The JSON member `chunk_overlap_tokens`.
         public init(
             maxChunkSizeTokens: Swift.Int,
             chunkOverlapTokens: Swift.Int? = nil

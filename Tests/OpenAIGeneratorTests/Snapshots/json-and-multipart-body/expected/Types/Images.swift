@@ -17,8 +17,8 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - image: Raw bytes.
-    ///   - prompt: The JSON member `prompt`.
-    ///   - n: The JSON member `n`.
+    ///   - prompt: Required.
+    ///   - n: Optional; left out of the JSON when `nil`.
     public init(
         image: FileUpload,
         prompt: Swift.String,
@@ -67,10 +67,6 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EditImageBodyJSON`.
-    ///
-    /// - Parameters:
-    ///   - prompt: The JSON member `prompt`.
-    ///   - imageURL: The JSON member `image_url`.
     public init(
         prompt: Swift.String,
         imageURL: Swift.String

@@ -133,36 +133,6 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AllNamesAsProperties`.
-    ///
-    /// - Parameters:
-    ///   - openAIClient: The JSON member `OpenAIClient`.
-    ///   - openAIError: The JSON member `OpenAIError`.
-    ///   - jsonValue: The JSON member `JSONValue`.
-    ///   - openEnum: The JSON member `OpenEnum`.
-    ///   - anyCodingKey: The JSON member `AnyCodingKey`.
-    ///   - fileUpload: The JSON member `FileUpload`.
-    ///   - requestOptions: The JSON member `RequestOptions`.
-    ///   - httpRequest: The JSON member `HTTPRequest`.
-    ///   - httpResponse: The JSON member `HTTPResponse`.
-    ///   - httpTransport: The JSON member `HTTPTransport`.
-    ///   - urlSessionTransport: The JSON member `URLSessionTransport`.
-    ///   - error: The JSON member `Error`.
-    ///   - data: The JSON member `Data`.
-    ///   - url: The JSON member `URL`.
-    ///   - date: The JSON member `Date`.
-    ///   - string: The JSON member `String`.
-    ///   - int: The JSON member `Int`.
-    ///   - bool: The JSON member `Bool`.
-    ///   - double: The JSON member `Double`.
-    ///   - codable: The JSON member `Codable`.
-    ///   - decoder: The JSON member `Decoder`.
-    ///   - encoder: The JSON member `Encoder`.
-    ///   - codingKeys: The JSON member `CodingKeys`.
-    ///   - swift: The JSON member `Swift`.
-    ///   - foundation: The JSON member `Foundation`.
-    ///   - unknown: The JSON member `unknown`.
-    ///   - description: The JSON member `description`.
-    ///   - hashValue: The JSON member `hashValue`.
     public init(
         openAIClient: Swift.String,
         openAIError: Swift.String,

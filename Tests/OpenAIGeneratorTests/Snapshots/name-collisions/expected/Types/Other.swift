@@ -9,24 +9,32 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var fileID: Swift.String
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
-    public var settings: FooBar.SettingsValue?
+    public var settings: FooBar.Settings?
+    public var defaults: OpenAI.Settings?
+    public var value: FooBar.Value?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FooBar`.
     ///
     /// - Parameters:
-    ///   - fileID: The JSON member `file_id`.
-    ///   - fileID2: The JSON member `fileId`.
+    ///   - fileID: Required. The JSON member `file_id`.
+    ///   - fileID2: Optional; left out of the JSON when `nil`. The JSON member `fileId`.
     ///   - settings: Inline object whose natural nested name is the top-level `Settings`.
+    ///   - defaults: Optional; left out of the JSON when `nil`.
+    ///   - value: Optional; left out of the JSON when `nil`.
     public init(
         fileID: Swift.String,
         fileID2: Swift.String? = nil,
-        settings: FooBar.SettingsValue? = nil
+        settings: FooBar.Settings? = nil,
+        defaults: OpenAI.Settings? = nil,
+        value: FooBar.Value? = nil
     ) {
         self.fileID = fileID
         self.fileID2 = fileID2
         self.settings = settings
+        self.defaults = defaults
+        self.value = value
     }
 
     /// Decodes `FooBar` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -38,7 +46,9 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.fileID2 = try reader.optional(Swift.String.self, "fileId")
-        self.settings = try reader.optional(FooBar.SettingsValue.self, "settings")
+        self.settings = try reader.optional(FooBar.Settings.self, "settings")
+        self.defaults = try reader.optional(OpenAI.Settings.self, "defaults")
+        self.value = try reader.optional(FooBar.Value.self, "value")
         self.specDeviations = reader.finish()
     }
 
@@ -50,22 +60,24 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encode(self.fileID, forKey: "file_id")
         try container.encodeIfPresent(self.fileID2, forKey: "fileId")
         try container.encodeIfPresent(self.settings, forKey: "settings")
+        try container.encodeIfPresent(self.defaults, forKey: "defaults")
+        try container.encodeIfPresent(self.value, forKey: "value")
     }
 
     /// Inline object whose natural nested name is the top-level `Settings`.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
-    public struct SettingsValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `SettingsValue`.
+        /// Creates a new `Settings`.
         public init(mode: Swift.String? = nil) {
             self.mode = mode
         }
 
-        /// Decodes `SettingsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -82,6 +94,86 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: AnyCodingKey.self)
             try container.encodeIfPresent(self.mode, forKey: "mode")
+        }
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value`.
+    public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        case string(Swift.String)
+        case values([FooBar.Value.Value])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([FooBar.Value.Value].self) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// value
+        ///
+        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value/anyOf/1/items`.
+        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+            case string(Swift.String)
+            case number(Swift.Double)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                if let value = decoder.attemptCase(Swift.String.self) {
+                    self = .string(value)
+                    return
+                }
+                if let value = decoder.attemptCase(Swift.Double.self) {
+                    self = .number(value)
+                    return
+                }
+                self = .unknown(try JSONValue(from: decoder))
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
         }
     }
 }
@@ -147,6 +239,23 @@ public struct ImageSize: OpenEnum {
 
     /// `description`
     public static var descriptionValue: Self { Self(rawValue: "description") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
+public struct PromptCacheTTLEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in-memory`
+    public static var inMemory: Self { Self(rawValue: "in-memory") }
+
+    /// `24h`
+    public static var _24h: Self { Self(rawValue: "24h") }
 }
 
 /// - Remark: Generated from `#/components/schemas/Settings`.

@@ -24,13 +24,13 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - id: The identifier.
-    ///   - fileID: The JSON member `file_id`.
-    ///   - createdAt: The JSON member `created_at`.
-    ///   - displayName: The JSON member `display_name`.
-    ///   - usageBytes: The JSON member `usage_bytes`.
-    ///   - imageURL: The JSON member `image_url`.
-    ///   - isReady: The JSON member `is_ready`.
-    ///   - score: The JSON member `score`.
+    ///   - fileID: Required. The JSON member `file_id`.
+    ///   - createdAt: Required. The JSON member `created_at`.
+    ///   - displayName: Optional; left out of the JSON when `nil`. The JSON member `display_name`.
+    ///   - usageBytes: Optional; left out of the JSON when `nil`. The JSON member `usage_bytes`.
+    ///   - imageURL: Optional; left out of the JSON when `nil`. The JSON member `image_url`.
+    ///   - isReady: Optional; left out of the JSON when `nil`. The JSON member `is_ready`.
+    ///   - score: Optional; left out of the JSON when `nil`.
     public init(
         id: Swift.String,
         fileID: Swift.String,

@@ -13,11 +13,6 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFileList`.
-    ///
-    /// - Parameters:
-    ///   - data: The JSON member `data`.
-    ///   - hasMore: The JSON member `has_more`.
-    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Swift.String],
         hasMore: Swift.Bool,

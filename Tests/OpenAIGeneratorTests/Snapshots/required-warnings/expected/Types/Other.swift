@@ -11,9 +11,6 @@ public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporti
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AudioDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The JSON member `sequence_number`.
     public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
     }

@@ -49,10 +49,6 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Choice`.
-        ///
-        /// - Parameters:
-        ///   - index: The JSON member `index`.
-        ///   - finishReason: The JSON member `finish_reason`.
         public init(
             index: Swift.Int,
             finishReason: ChatCompletionChunk.Choice.FinishReason? = nil

@@ -16,7 +16,7 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - status: The status of a run.
-    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - reasoningEffort: Optional; left out of the JSON when `nil`. The JSON member `reasoning_effort`.
     public init(
         status: RunStatus,
         reasoningEffort: Run.ReasoningEffort? = nil

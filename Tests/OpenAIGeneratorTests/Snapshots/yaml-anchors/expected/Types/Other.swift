@@ -16,7 +16,7 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - shade: A shade, shared through a YAML anchor.
-    ///   - alpha: The JSON member `alpha`.
+    ///   - alpha: Optional; left out of the JSON when `nil`.
     public init(
         shade: Color.Shade,
         alpha: Swift.Double? = nil
@@ -78,7 +78,7 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - background: A shade, shared through a YAML anchor.
-    ///   - opacity: The JSON member `opacity`.
+    ///   - opacity: Optional; left out of the JSON when `nil`.
     public init(
         background: Palette.Background,
         opacity: Swift.Double? = nil

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
-public struct PromptCacheTtlEnum: OpenEnum {
+public struct PromptCacheTTLEnum: OpenEnum {
     /// The wire value.
     public var rawValue: Swift.String
 

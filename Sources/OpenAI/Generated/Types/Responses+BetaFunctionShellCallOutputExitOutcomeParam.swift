@@ -6,45 +6,6 @@ import OpenAIRuntime
 
 /// Indicates that the shell commands finished and returned an exit code.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
-public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "exit", required: true)
-        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
 public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The exit code returned by the shell process.
@@ -323,7 +284,7 @@ public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDevi
     /// Creates a new `BetaFunctionShellToolParam`.
     ///
     /// - Parameters:
-    ///   - environment: The JSON member `environment`.
+    ///   - environment: Optional; left out of the JSON when `nil`.
     ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(
         environment: BetaFunctionShellToolParam.Environment? = nil,
@@ -971,8 +932,8 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - name: 1 to 128 characters.
-    ///   - description: The JSON member `description`.
-    ///   - parameters: The JSON member `parameters`.
+    ///   - description: Optional; left out of the JSON when `nil`.
+    ///   - parameters: Optional; left out of the JSON when `nil`.
     ///   - strict: Whether to enforce strict parameter validation.
     ///   - outputSchema: A JSON Schema describing the JSON value encoded in string outputs for this function tool.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.

@@ -4,348 +4,6 @@
 import Foundation
 import OpenAIRuntime
 
-/// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-///
-/// - Remark: Generated from `#/components/schemas/MessageObject`.
-public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The Unix timestamp (in seconds) for when the message was created.
-    public var createdAt: Swift.Int
-    /// The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
-    public var threadID: Swift.String
-    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    public var status: MessageStatus
-    /// On an incomplete message, details about why the message is incomplete.
-    public var incompleteDetails: MessageObject.IncompleteDetails?
-    /// The Unix timestamp (in seconds) for when the message was completed.
-    public var completedAt: Swift.Int?
-    /// The Unix timestamp (in seconds) for when the message was marked as incomplete.
-    public var incompleteAt: Swift.Int?
-    /// The entity that produced the message. One of `user` or `assistant`.
-    public var role: MessageObject.RoleValue
-    /// The content of the message in array of text and/or images.
-    public var content: [MessageObject.ContentItem]
-    /// If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
-    public var assistantID: Swift.String?
-    /// The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message. Value is `null` when messages are created manually using the create message or create thread endpoints.
-    public var runID: Swift.String?
-    /// A list of files attached to the message, and the tools they were added to.
-    public var attachments: [MessageObject.AttachmentValue]?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MessageObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier, which can be referenced in API endpoints.
-    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
-    ///   - threadID: The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
-    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    ///   - role: The entity that produced the message.
-    ///   - content: The content of the message in array of text and/or images.
-    ///   - incompleteDetails: On an incomplete message, details about why the message is incomplete.
-    ///   - completedAt: The Unix timestamp (in seconds) for when the message was completed.
-    ///   - incompleteAt: The Unix timestamp (in seconds) for when the message was marked as incomplete.
-    ///   - assistantID: If applicable, the ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) that authored this message.
-    ///   - runID: The ID of the [run](https://platform.openai.com/docs/api-reference/runs) associated with the creation of this message.
-    ///   - attachments: A list of files attached to the message, and the tools they were added to.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        status: MessageStatus,
-        role: MessageObject.RoleValue,
-        content: [MessageObject.ContentItem],
-        incompleteDetails: MessageObject.IncompleteDetails? = nil,
-        completedAt: Swift.Int? = nil,
-        incompleteAt: Swift.Int? = nil,
-        assistantID: Swift.String? = nil,
-        runID: Swift.String? = nil,
-        attachments: [MessageObject.AttachmentValue]? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.status = status
-        self.incompleteDetails = incompleteDetails
-        self.completedAt = completedAt
-        self.incompleteAt = incompleteAt
-        self.role = role
-        self.content = content
-        self.assistantID = assistantID
-        self.runID = runID
-        self.attachments = attachments
-        self.metadata = metadata
-    }
-
-    /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "thread.message", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.threadID = try reader.required(Swift.String.self, "thread_id")
-        self.status = try reader.required(MessageStatus.self, "status")
-        self.incompleteDetails = try reader.optional(MessageObject.IncompleteDetails.self, "incomplete_details")
-        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
-        self.incompleteAt = try reader.optional(Swift.Int.self, "incomplete_at")
-        self.role = try reader.required(MessageObject.RoleValue.self, "role")
-        self.content = try reader.required([MessageObject.ContentItem].self, "content")
-        self.assistantID = try reader.optional(Swift.String.self, "assistant_id")
-        self.runID = try reader.optional(Swift.String.self, "run_id")
-        self.attachments = try reader.optional([MessageObject.AttachmentValue].self, "attachments")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.message", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.incompleteAt, forKey: "incomplete_at")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encode(self.runID, forKey: "run_id")
-        try container.encode(self.attachments, forKey: "attachments")
-        try container.encode(self.metadata, forKey: "metadata")
-    }
-
-    /// On an incomplete message, details about why the message is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The reason the message is incomplete.
-        public var reason: MessageObject.IncompleteDetails.Reason
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason the message is incomplete.
-        public init(reason: MessageObject.IncompleteDetails.Reason) {
-            self.reason = reason
-        }
-
-        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, "reason")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.reason, forKey: "reason")
-        }
-
-        /// The reason the message is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-
-            /// `max_tokens`
-            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
-
-            /// `run_cancelled`
-            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
-
-            /// `run_expired`
-            public static var runExpired: Self { Self(rawValue: "run_expired") }
-
-            /// `run_failed`
-            public static var runFailed: Self { Self(rawValue: "run_failed") }
-        }
-    }
-
-    /// The entity that produced the message. One of `user` or `assistant`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
-    public struct RoleValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `assistant`
-        public static var assistant: Self { Self(rawValue: "assistant") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
-        case imageFile(MessageContentImageFileObject)
-        /// References an image URL in the content of a message. Selected when `type` is `image_url`.
-        case imageURL(MessageContentImageURLObject)
-        /// The text content that is part of a message. Selected when `type` is `text`.
-        case text(MessageContentTextObject)
-        /// The refusal content generated by the assistant. Selected when `type` is `refusal`.
-        case refusal(MessageContentRefusalObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "image_file":
-                self = .imageFile(try MessageContentImageFileObject(from: decoder))
-            case "image_url":
-                self = .imageURL(try MessageContentImageURLObject(from: decoder))
-            case "text":
-                self = .text(try MessageContentTextObject(from: decoder))
-            case "refusal":
-                self = .refusal(try MessageContentRefusalObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .imageFile(let value): try value.encode(to: encoder)
-            case .imageURL(let value): try value.encode(to: encoder)
-            case .text(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the file to attach to the message.
-        public var fileID: Swift.String?
-        /// The tools to add this file to.
-        public var tools: [MessageObject.AttachmentValue.ToolValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `AttachmentValue`.
-        ///
-        /// - Parameters:
-        ///   - tools: The tools to add this file to.
-        ///   - fileID: The ID of the file to attach to the message.
-        public init(
-            tools: [MessageObject.AttachmentValue.ToolValue]? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.fileID = fileID
-            self.tools = tools
-        }
-
-        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.tools = try reader.optional([MessageObject.AttachmentValue.ToolValue].self, "tools")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// Selected when `type` is `code_interpreter`.
-            case codeInterpreter(AssistantToolsCode)
-            /// Selected when `type` is `file_search`.
-            case fileSearch(AssistantToolsFileSearchTypeOnly)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
@@ -388,7 +46,7 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
 public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
-    public var model: ModifyAssistantRequest.ModelValue?
+    public var model: ModifyAssistantRequest.Model?
     /// Constrains effort on reasoning for reasoning models. Currently supported
     /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
     /// Reducing reasoning effort can result in faster responses and fewer tokens
@@ -414,7 +72,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     ///
     /// At most 128 items.
-    public var tools: [ModifyAssistantRequest.ToolValue]?
+    public var tools: [ModifyAssistantRequest.Tool]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: ModifyAssistantRequest.ToolResources?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -460,9 +118,9 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
     public init(
-        model: ModifyAssistantRequest.ModelValue? = nil,
+        model: ModifyAssistantRequest.Model? = nil,
         instructions: Swift.String? = nil,
-        tools: [ModifyAssistantRequest.ToolValue]? = nil,
+        tools: [ModifyAssistantRequest.Tool]? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil,
         temperature: Swift.Double? = nil,
         reasoningEffort: ReasoningEffort? = nil,
@@ -492,12 +150,12 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(ModifyAssistantRequest.ModelValue.self, "model")
+        self.model = try reader.optional(ModifyAssistantRequest.Model.self, "model")
         self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
         self.name = try reader.optional(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.tools = try reader.optional([ModifyAssistantRequest.ToolValue].self, "tools")
+        self.tools = try reader.optional([ModifyAssistantRequest.Tool].self, "tools")
         self.toolResources = try reader.optional(ModifyAssistantRequest.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -529,7 +187,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -666,7 +324,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -715,10 +373,6 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: ModifyAssistantRequest.ToolResources.FileSearch? = nil
@@ -962,10 +616,6 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: ModifyThreadRequest.ToolResources.FileSearch? = nil
@@ -1161,7 +811,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     ///
     /// At most 20 items.
-    public var tools: [RunObject.ToolValue]
+    public var tools: [RunObject.Tool]
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -1242,7 +892,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         assistantID: Swift.String,
         status: RunObject.Status,
         model: Swift.String,
-        tools: [RunObject.ToolValue],
+        tools: [RunObject.Tool],
         truncationStrategy: TruncationObject,
         toolChoice: AssistantsAPIToolChoiceOption,
         parallelToolCalls: ParallelToolCalls,
@@ -1314,7 +964,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.incompleteDetails = try reader.optional(RunObject.IncompleteDetails.self, "incomplete_details")
         self.model = try reader.required(Swift.String.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.tools = try reader.required([RunObject.ToolValue].self, "tools")
+        self.tools = try reader.required([RunObject.Tool].self, "tools")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.usage = try reader.optional(RunCompletionUsage.self, "usage")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
@@ -1605,7 +1255,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -1707,9 +1357,6 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsMessageCreationObject`.
-    ///
-    /// - Parameters:
-    ///   - messageCreation: The JSON member `message_creation`.
     public init(messageCreation: RunStepDetailsMessageCreationObject.MessageCreation) {
         self.messageCreation = messageCreation
     }
@@ -1906,12 +1553,12 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject`.
 public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue
+    public var image: RunStepDetailsToolCallsCodeOutputImageObject.Image
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
-    public init(image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue) {
+    public init(image: RunStepDetailsToolCallsCodeOutputImageObject.Image) {
         self.image = image
     }
 
@@ -1923,7 +1570,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image", required: true)
-        self.image = try reader.required(RunStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, "image")
+        self.image = try reader.required(RunStepDetailsToolCallsCodeOutputImageObject.Image.self, "image")
         self.specDeviations = reader.finish()
     }
 
@@ -1937,13 +1584,13 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct ImageValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
-        /// Creates a new `ImageValue`.
+        /// Creates a new `Image`.
         ///
         /// - Parameters:
         ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
@@ -1951,7 +1598,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
             self.fileID = fileID
         }
 
-        /// Decodes `ImageValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
         /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -2987,10 +2634,6 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
-        ///
-        /// - Parameters:
-        ///   - codeInterpreter: The JSON member `code_interpreter`.
-        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ThreadObject.ToolResources.CodeInterpreter? = nil,
             fileSearch: ThreadObject.ToolResources.FileSearch? = nil

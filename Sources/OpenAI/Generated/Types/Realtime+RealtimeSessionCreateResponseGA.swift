@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A Realtime session configuration object.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA`.
-public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
@@ -17,15 +17,15 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
     /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
     /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
-    public var outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]?
+    public var outputModalities: [RealtimeSessionCreateResponseGA.OutputModality]?
     /// The Realtime model used for this session.
-    public var model: RealtimeSessionCreateResponseGa.ModelValue?
+    public var model: RealtimeSessionCreateResponseGA.Model?
     /// The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
     ///
     /// Note that the server sets default instructions which will be used if this field is not set and are visible in the `session.created` event at the start of the session.
     public var instructions: Swift.String?
     /// Configuration for input and output audio.
-    public var audio: RealtimeSessionCreateResponseGa.Audio?
+    public var audio: RealtimeSessionCreateResponseGA.Audio?
     /// Additional fields to include in server outputs.
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
@@ -35,21 +35,21 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///
     /// `auto` will create a trace for the session with default values for the
     /// workflow name, group id, and metadata.
-    public var tracing: RealtimeSessionCreateResponseGa.Tracing?
+    public var tracing: RealtimeSessionCreateResponseGA.Tracing?
     /// Tools available to the model.
-    public var tools: [RealtimeSessionCreateResponseGa.ToolValue]?
+    public var tools: [RealtimeSessionCreateResponseGA.Tool]?
     /// How the model chooses tools. Provide one of the string modes or force a specific
     /// function/MCP tool.
     ///
     /// Default: `"auto"`.
-    public var toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue?
+    public var toolChoice: RealtimeSessionCreateResponseGA.ToolChoice?
     /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
     public var reasoning: RealtimeReasoning?
     /// Maximum number of output tokens for a single assistant response,
     /// inclusive of tool calls. Provide an integer between 1 and 4096 to
     /// limit output tokens, or `inf` for the maximum available tokens for a
     /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens?
+    public var maxOutputTokens: RealtimeSessionCreateResponseGA.MaxOutputTokens?
     /// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
     ///
     /// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
@@ -64,7 +64,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `RealtimeSessionCreateResponseGa`.
+    /// Creates a new `RealtimeSessionCreateResponseGA`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
@@ -83,17 +83,17 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///   - prompt: Reference to a prompt template and its variables.
     public init(
         id: Swift.String,
-        model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
+        model: RealtimeSessionCreateResponseGA.Model? = nil,
         instructions: Swift.String? = nil,
-        tools: [RealtimeSessionCreateResponseGa.ToolValue]? = nil,
-        toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue? = nil,
+        tools: [RealtimeSessionCreateResponseGA.Tool]? = nil,
+        toolChoice: RealtimeSessionCreateResponseGA.ToolChoice? = nil,
         expiresAt: Swift.Int? = nil,
-        outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]? = nil,
-        audio: RealtimeSessionCreateResponseGa.Audio? = nil,
+        outputModalities: [RealtimeSessionCreateResponseGA.OutputModality]? = nil,
+        audio: RealtimeSessionCreateResponseGA.Audio? = nil,
         include: [Swift.String]? = nil,
-        tracing: RealtimeSessionCreateResponseGa.Tracing? = nil,
+        tracing: RealtimeSessionCreateResponseGA.Tracing? = nil,
         reasoning: RealtimeReasoning? = nil,
-        maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens? = nil,
+        maxOutputTokens: RealtimeSessionCreateResponseGA.MaxOutputTokens? = nil,
         truncation: RealtimeTruncation? = nil,
         prompt: Prompt? = nil
     ) {
@@ -113,7 +113,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
         self.prompt = prompt
     }
 
-    /// Decodes `RealtimeSessionCreateResponseGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `RealtimeSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -124,16 +124,16 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
         try reader.constant("object", is: "realtime.session", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
-        self.outputModalities = try reader.optional([RealtimeSessionCreateResponseGa.OutputModality].self, "output_modalities")
-        self.model = try reader.optional(RealtimeSessionCreateResponseGa.ModelValue.self, "model")
+        self.outputModalities = try reader.optional([RealtimeSessionCreateResponseGA.OutputModality].self, "output_modalities")
+        self.model = try reader.optional(RealtimeSessionCreateResponseGA.Model.self, "model")
         self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.audio = try reader.optional(RealtimeSessionCreateResponseGa.Audio.self, "audio")
+        self.audio = try reader.optional(RealtimeSessionCreateResponseGA.Audio.self, "audio")
         self.include = try reader.optional([Swift.String].self, "include")
-        self.tracing = try reader.optional(RealtimeSessionCreateResponseGa.Tracing.self, "tracing")
-        self.tools = try reader.optional([RealtimeSessionCreateResponseGa.ToolValue].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeSessionCreateResponseGa.ToolChoiceValue.self, "tool_choice")
+        self.tracing = try reader.optional(RealtimeSessionCreateResponseGA.Tracing.self, "tracing")
+        self.tools = try reader.optional([RealtimeSessionCreateResponseGA.Tool].self, "tools")
+        self.toolChoice = try reader.optional(RealtimeSessionCreateResponseGA.ToolChoice.self, "tool_choice")
         self.reasoning = try reader.optional(RealtimeReasoning.self, "reasoning")
-        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponseGa.MaxOutputTokens.self, "max_output_tokens")
+        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponseGA.MaxOutputTokens.self, "max_output_tokens")
         self.truncation = try reader.optional(RealtimeTruncation.self, "truncation")
         self.prompt = try reader.optional(Prompt.self, "prompt")
         self.specDeviations = reader.finish()
@@ -184,7 +184,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/model`.
-    public struct ModelValue: OpenEnum {
+    public struct Model: OpenEnum {
         /// The wire value.
         public var rawValue: Swift.String
 
@@ -253,15 +253,15 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
     public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var input: RealtimeSessionCreateResponseGa.Audio.Input?
-        public var output: RealtimeSessionCreateResponseGa.Audio.Output?
+        public var input: RealtimeSessionCreateResponseGA.Audio.Input?
+        public var output: RealtimeSessionCreateResponseGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         public init(
-            input: RealtimeSessionCreateResponseGa.Audio.Input? = nil,
-            output: RealtimeSessionCreateResponseGa.Audio.Output? = nil
+            input: RealtimeSessionCreateResponseGA.Audio.Input? = nil,
+            output: RealtimeSessionCreateResponseGA.Audio.Output? = nil
         ) {
             self.input = input
             self.output = output
@@ -274,8 +274,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Input.self, "input")
-            self.output = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Output.self, "output")
+            self.input = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Input.self, "input")
+            self.output = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Output.self, "output")
             self.specDeviations = reader.finish()
         }
 
@@ -297,7 +297,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
+            public var noiseReduction: RealtimeSessionCreateResponseGA.Audio.Input.NoiseReduction?
             /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
             ///
             /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
@@ -320,7 +320,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
+                noiseReduction: RealtimeSessionCreateResponseGA.Audio.Input.NoiseReduction? = nil,
                 turnDetection: RealtimeTurnDetection? = nil
             ) {
                 self.format = format
@@ -338,7 +338,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
-                self.noiseReduction = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.noiseReduction = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
                 self.specDeviations = reader.finish()
             }
@@ -471,7 +471,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
         /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
-        case tracingConfiguration(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration)
+        case tracingConfiguration(RealtimeSessionCreateResponseGA.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -486,7 +486,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
                 self = .string(value)
                 return
             }
-            if let value = decoder.attemptCase(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration.self) {
+            if let value = decoder.attemptCase(RealtimeSessionCreateResponseGA.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -564,7 +564,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
-    public enum ToolValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -604,7 +604,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -891,9 +891,9 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
 /// Realtime transcription session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
-public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Configuration for input and output audio.
-    public var audio: RealtimeTranscriptionSessionCreateRequestGa.Audio?
+    public var audio: RealtimeTranscriptionSessionCreateRequestGA.Audio?
     /// Additional fields to include in server outputs.
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
@@ -901,20 +901,20 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `RealtimeTranscriptionSessionCreateRequestGa`.
+    /// Creates a new `RealtimeTranscriptionSessionCreateRequestGA`.
     ///
     /// - Parameters:
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
     public init(
-        audio: RealtimeTranscriptionSessionCreateRequestGa.Audio? = nil,
+        audio: RealtimeTranscriptionSessionCreateRequestGA.Audio? = nil,
         include: [Swift.String]? = nil
     ) {
         self.audio = audio
         self.include = include
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `RealtimeTranscriptionSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -922,7 +922,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "transcription", required: true)
-        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.self, "audio")
+        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.self, "audio")
         self.include = try reader.optional([Swift.String].self, "include")
         self.specDeviations = reader.finish()
     }
@@ -941,12 +941,12 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
     public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input?
+        public var input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        public init(input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input? = nil) {
+        public init(input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input? = nil) {
             self.input = input
         }
 
@@ -957,7 +957,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.self, "input")
+            self.input = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.self, "input")
             self.specDeviations = reader.finish()
         }
 
@@ -977,7 +977,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
+            public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.NoiseReduction?
             /// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
             ///
             /// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
@@ -993,14 +993,14 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The JSON member `format`.
+            ///   - format: Optional; left out of the JSON when `nil`.
             ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection, ether Server VAD or Semantic VAD.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,
-                noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction? = nil,
+                noiseReduction: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.NoiseReduction? = nil,
                 turnDetection: RealtimeTurnDetection? = nil
             ) {
                 self.format = format
@@ -1018,7 +1018,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Equatable, S
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.transcription = try reader.optional(AudioTranscription.self, "transcription")
-                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
                 self.specDeviations = reader.finish()
             }
@@ -1304,7 +1304,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
 /// A Realtime transcription session configuration object.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA`.
-public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// The object type. Always `realtime.transcription_session`.
@@ -1317,11 +1317,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
     /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
     /// Configuration for input audio for the session.
-    public var audio: RealtimeTranscriptionSessionCreateResponseGa.Audio?
+    public var audio: RealtimeTranscriptionSessionCreateResponseGA.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
-    /// Creates a new `RealtimeTranscriptionSessionCreateResponseGa`.
+    /// Creates a new `RealtimeTranscriptionSessionCreateResponseGA`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
@@ -1334,7 +1334,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
         object: Swift.String,
         expiresAt: Swift.Int? = nil,
         include: [Swift.String]? = nil,
-        audio: RealtimeTranscriptionSessionCreateResponseGa.Audio? = nil
+        audio: RealtimeTranscriptionSessionCreateResponseGA.Audio? = nil
     ) {
         self.id = id
         self.object = object
@@ -1343,7 +1343,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
         self.audio = audio
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// Decodes `RealtimeTranscriptionSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
@@ -1355,7 +1355,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
         self.object = try reader.required(Swift.String.self, "object")
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.include = try reader.optional([Swift.String].self, "include")
-        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.self, "audio")
+        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.self, "audio")
         self.specDeviations = reader.finish()
     }
 
@@ -1376,12 +1376,12 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
     public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input?
+        public var input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        public init(input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input? = nil) {
+        public init(input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input? = nil) {
             self.input = input
         }
 
@@ -1392,7 +1392,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.self, "input")
+            self.input = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.self, "input")
             self.specDeviations = reader.finish()
         }
 
@@ -1410,24 +1410,24 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
             /// Configuration of the transcription model.
             public var transcription: AudioTranscriptionResponse?
             /// Configuration for input audio noise reduction.
-            public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction?
+            public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction?
             /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            public var turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection?
+            public var turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The JSON member `format`.
+            ///   - format: Optional; left out of the JSON when `nil`.
             ///   - transcription: Configuration of the transcription model.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection? = nil
+                noiseReduction: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction? = nil,
+                turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection? = nil
             ) {
                 self.format = format
                 self.transcription = transcription
@@ -1444,8 +1444,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Equatable, 
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
-                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction.self, "noise_reduction")
-                self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection.self, "turn_detection")
+                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection.self, "turn_detection")
                 self.specDeviations = reader.finish()
             }
 
