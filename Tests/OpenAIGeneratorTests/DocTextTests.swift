@@ -59,6 +59,28 @@ final class DocTextTests: XCTestCase {
             #"@available(*, deprecated, message: "Use \"x\" \\ instead; deprecated.")"#)
     }
 
+    func testValueDescriptionsComeFromTheBulletListThatNamesEachValue() {
+        let text = """
+            The purpose. One of:
+            - `assistants`: Used in the Assistants API
+            * `batch` — Used in the Batch API
+              - `vision`: Images used for vision fine-tuning
+            - `user_data`:
+            - `unknown`: Not a value of the enum
+            - `batch`: A second line for batch is ignored
+            Mentions `evals`: in a sentence, not a list.
+            """
+        XCTAssertEqual(
+            DocText.valueDescriptions(text, values: ["assistants", "batch", "vision", "user_data", "evals"]),
+            [
+                "assistants": "Used in the Assistants API.",
+                "batch": "Used in the Batch API.",
+                "vision": "Images used for vision fine-tuning.",
+            ])
+        XCTAssertEqual(DocText.valueDescriptions(nil, values: ["a"]), [:])
+        XCTAssertEqual(DocText.valueDescriptions("No list here.", values: ["a"]), [:])
+    }
+
     func testRootRelativeLinksBecomeAbsolute() {
         XCTAssertEqual(
             DocText.absoluteLinks("See [the guide](/docs/guides/text) and [this](https://example.com/x)."),

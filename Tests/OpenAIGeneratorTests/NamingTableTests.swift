@@ -76,6 +76,12 @@ final class NamingTableTests: XCTestCase {
             ], Naming.itemTypeName)
     }
 
+    func testEnumMemberNamesAreUniqueAndAvoidTheTypesOwnMembers() {
+        let names = Naming.enumMemberNames(["gpt-4.1", "gpt-41", "gpt-4.1", "rawValue", "default", "auto", "AUTO"])
+        XCTAssertEqual(names.map(\.value), ["gpt-4.1", "gpt-41", "rawValue", "default", "auto", "AUTO"])
+        XCTAssertEqual(names.map(\.name), ["gpt4_1", "gpt41", "rawValueValue", "`default`", "auto", "auto2"])
+    }
+
     func testEscapingRoundTrips() {
         for name in ["default", "self", "in", "fileID"] {
             XCTAssertEqual(Naming.unescaped(Naming.escaped(name)), name)

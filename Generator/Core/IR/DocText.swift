@@ -79,6 +79,29 @@ enum DocText {
         return self.sentence(first) + " " + sentence
     }
 
+    /// The descriptions an enumeration's text gives its values, in the bullet list the spec uses
+    /// (`- `user`: Indicates the message is sent by an actual user.`): raw value → the text after
+    /// the colon, on one line, ending as a sentence. Values the text does not list are absent.
+    static func valueDescriptions(_ text: String?, values: [String]) -> [String: String] {
+        guard let text, text.contains("`") else { return [:] }
+        let wanted = Set(values)
+        var result: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            var rest = line.drop { $0 == " " }
+            guard rest.first == "-" || rest.first == "*" else { continue }
+            rest = rest.dropFirst().drop { $0 == " " }
+            guard rest.first == "`", let close = rest.dropFirst().firstIndex(of: "`") else { continue }
+            let value = String(rest[rest.index(after: rest.startIndex)..<close])
+            var after = rest[rest.index(after: close)...].drop { $0 == " " }
+            guard wanted.contains(value), result[value] == nil, let mark = after.first, ":-—".contains(mark)
+            else { continue }
+            after = after.dropFirst().drop { $0 == " " }
+            let description = after.trimmingCharacters(in: .whitespaces)
+            if !description.isEmpty { result[value] = sentence(description) }
+        }
+        return result
+    }
+
     /// The message of a deprecated declaration's `@available(*, deprecated, message:)`: the first sentence of the
     /// spec's description that speaks of the deprecation (`Deprecated in favor of `tools`.`), else
     /// ``defaultDeprecationMessage``; one line, at most 200 characters.

@@ -171,6 +171,8 @@ public struct PageInfo: Hashable, Sendable {
 public struct EnumValue: Hashable, Sendable {
     public var name: String
     public var rawValue: String
+    /// What the spec says of this value (``DocText/valueDescriptions(_:values:)``), if anything.
+    public var documentation: String? = nil
 }
 
 public struct OpenEnumDecl: Hashable, Sendable {

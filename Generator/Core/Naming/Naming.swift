@@ -166,6 +166,28 @@ public enum Naming {
         name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
     }
 
+    /// The static members of an open enumeration for its raw `values`, duplicates dropped, in
+    /// order: ``memberName(_:)``, then `Value` for a name the type already has (`rawValue` →
+    /// `rawValueValue`), then `2`, `3`, … for one an earlier value took (`gpt-4.1` and `gpt-41`).
+    public static func enumMemberNames(_ values: [String]) -> [(value: String, name: String)] {
+        let builtIn: Set<String> = ["rawValue", "description", "init", "hashValue"]
+        var used = builtIn
+        var seen: Set<String> = []
+        var result: [(value: String, name: String)] = []
+        for value in values where seen.insert(value).inserted {
+            let base = unescaped(memberName(value))
+            var member = base
+            var counter = 2
+            while used.contains(member) {
+                member = base + (counter == 2 && builtIn.contains(base) ? "Value" : String(counter))
+                counter += 1
+            }
+            used.insert(member)
+            result.append((value, escaped(member)))
+        }
+        return result
+    }
+
     /// A singular form of a plural property name for naming an inline array item type:
     /// `messages` → `Message`, `entries` → `Entry`; otherwise `<Name>Item`.
     public static func itemTypeName(_ propertyName: String) -> String {

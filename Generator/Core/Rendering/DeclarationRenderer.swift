@@ -294,7 +294,12 @@ struct DeclarationRenderer {
             body.line("\(access) init(rawValue: Swift.String) { self.rawValue = rawValue }")
             for value in decl.values {
                 body.line()
-                body.documentation("`\(value.rawValue.replacingOccurrences(of: "`", with: "'"))`")
+                let wire = "`\(value.rawValue.replacingOccurrences(of: "`", with: "'"))`"
+                if let description = value.documentation {
+                    body.documentation(description, extra: ["The wire value \(wire)."])
+                } else {
+                    body.documentation(wire)
+                }
                 body.line("\(access) static var \(value.name): Self { Self(rawValue: \(value.rawValue.swiftLiteral)) }")
             }
         }

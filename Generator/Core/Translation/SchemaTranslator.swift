@@ -412,25 +412,11 @@ struct SchemaTranslator {
     }
 
     func makeOpenEnum(name: String, values: [String], documentation: Documentation) -> OpenEnumDecl {
-        var used: Set<String> = ["rawValue", "description", "init", "hashValue"]
-        var result: [EnumValue] = []
-        var seen: Set<String> = []
-        for value in values where seen.insert(value).inserted {
-            var member = Naming.memberName(value)
-            let base = member
-            var counter = 2
-            while used.contains(Naming.unescaped(member)) {
-                member = Naming.escaped(
-                    Naming.unescaped(base)
-                        + (counter == 2
-                            && ["rawValue", "description", "init", "hashValue"].contains(Naming.unescaped(base))
-                            ? "Value" : String(counter)))
-                counter += 1
-            }
-            used.insert(Naming.unescaped(member))
-            result.append(EnumValue(name: member, rawValue: value))
+        let descriptions = DocText.valueDescriptions(documentation.summary, values: values)
+        let members = Naming.enumMemberNames(values).map { value, member in
+            EnumValue(name: member, rawValue: value, documentation: descriptions[value])
         }
-        return OpenEnumDecl(name: name, documentation: documentation, values: result)
+        return OpenEnumDecl(name: name, documentation: documentation, values: members)
     }
 
     mutating func makeStruct(
@@ -491,12 +477,18 @@ struct SchemaTranslator {
         let note: String? =
             switch format {
             case "unixtime": "Unix time, in seconds."
+            case "date-time": "A date and time in RFC 3339 form (`2025-01-31T09:30:00Z`)."
+            case "date": "A date in RFC 3339 `full-date` form (`2025-01-31`)."
             case "binary": "Raw bytes."
             default: nil
             }
         guard let note else { return description }
         guard let description, !description.isEmpty else { return note }
-        if format == "unixtime" && description.lowercased().contains("unix") { return description }
+        let lowered = description.lowercased()
+        if format == "unixtime" && lowered.contains("unix") { return description }
+        if format?.hasPrefix("date") == true && (lowered.contains("rfc 3339") || lowered.contains("iso 8601")) {
+            return description
+        }
         return description.hasSuffix("\n") ? description + "\n" + note : description + "\n\n" + note
     }
 

@@ -86,22 +86,34 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-        /// `assistants`
+        /// Used in the Assistants API.
+        ///
+        /// The wire value `assistants`.
         public static var assistants: Self { Self(rawValue: "assistants") }
 
-        /// `batch`
+        /// Used in the Batch API.
+        ///
+        /// The wire value `batch`.
         public static var batch: Self { Self(rawValue: "batch") }
 
-        /// `fine-tune`
+        /// Used for fine-tuning.
+        ///
+        /// The wire value `fine-tune`.
         public static var fineTune: Self { Self(rawValue: "fine-tune") }
 
-        /// `vision`
+        /// Images used for vision fine-tuning.
+        ///
+        /// The wire value `vision`.
         public static var vision: Self { Self(rawValue: "vision") }
 
-        /// `user_data`
+        /// Flexible file type for any purpose.
+        ///
+        /// The wire value `user_data`.
         public static var userData: Self { Self(rawValue: "user_data") }
 
-        /// `evals`
+        /// Used for eval data sets.
+        ///
+        /// The wire value `evals`.
         public static var evals: Self { Self(rawValue: "evals") }
     }
 }

@@ -91,6 +91,8 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The organization that owns the model.
     public var ownedBy: Swift.String
     /// The date when the model will shut down, or null if not announced.
+    ///
+    /// A date in RFC 3339 `full-date` form (`2025-01-31`).
     public var shutdownDate: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()

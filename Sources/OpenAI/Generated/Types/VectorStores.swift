@@ -156,28 +156,44 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
-        /// `eq`
+        /// equals.
+        ///
+        /// The wire value `eq`.
         public static var eq: Self { Self(rawValue: "eq") }
 
-        /// `ne`
+        /// not equal.
+        ///
+        /// The wire value `ne`.
         public static var ne: Self { Self(rawValue: "ne") }
 
-        /// `gt`
+        /// greater than.
+        ///
+        /// The wire value `gt`.
         public static var gt: Self { Self(rawValue: "gt") }
 
-        /// `gte`
+        /// greater than or equal.
+        ///
+        /// The wire value `gte`.
         public static var gte: Self { Self(rawValue: "gte") }
 
-        /// `lt`
+        /// less than.
+        ///
+        /// The wire value `lt`.
         public static var lt: Self { Self(rawValue: "lt") }
 
-        /// `lte`
+        /// less than or equal.
+        ///
+        /// The wire value `lte`.
         public static var lte: Self { Self(rawValue: "lte") }
 
-        /// `in`
+        /// in.
+        ///
+        /// The wire value `in`.
         public static var `in`: Self { Self(rawValue: "in") }
 
-        /// `nin`
+        /// not in.
+        ///
+        /// The wire value `nin`.
         public static var nin: Self { Self(rawValue: "nin") }
     }
 

@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: be123bce501a3eded5b5665fe89a8cd40e989f548b0842f671f8587e3234a2f5
+// spec-sha256: 3fd6b2b317e853149605ece647cff371f475579e113abbb3b40eae6803deec0a
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: 181fa9bbe5b36a785107b9890ea6b17d530fc32e3a6796c851a80638152daf67
+// spec-sha256: a86f76985639aa30d52698e901b3cf723ccb85ca6f6e10ce95eba864ff9b65c0
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

@@ -16,6 +16,12 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Raw bytes.
     public var payload: Foundation.Data?
     public var encoded: Swift.String?
+    /// The last day it is valid.
+    ///
+    /// A date in RFC 3339 `full-date` form (`2025-01-31`).
+    public var expiresOn: Swift.String?
+    /// A date and time in RFC 3339 form (`2025-01-31T09:30:00Z`).
+    public var updatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
@@ -28,13 +34,17 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     ///   - weight: Optional; left out of the JSON when `nil`.
     ///   - payload: Raw bytes.
     ///   - encoded: Optional; left out of the JSON when `nil`.
+    ///   - expiresOn: The last day it is valid.
+    ///   - updatedAt: A date and time in RFC 3339 form (`2025-01-31T09:30:00Z`).
     public init(
         bytes: Swift.Int,
         createdAt: Swift.Int,
         ratio: Swift.Double? = nil,
         weight: Swift.Double? = nil,
         payload: Foundation.Data? = nil,
-        encoded: Swift.String? = nil
+        encoded: Swift.String? = nil,
+        expiresOn: Swift.String? = nil,
+        updatedAt: Swift.String? = nil
     ) {
         self.bytes = bytes
         self.ratio = ratio
@@ -42,6 +52,8 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         self.createdAt = createdAt
         self.payload = payload
         self.encoded = encoded
+        self.expiresOn = expiresOn
+        self.updatedAt = updatedAt
     }
 
     /// Decodes `Measurements` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -57,6 +69,8 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.payload = try reader.optional(Foundation.Data.self, "payload")
         self.encoded = try reader.optional(Swift.String.self, "encoded")
+        self.expiresOn = try reader.optional(Swift.String.self, "expires_on")
+        self.updatedAt = try reader.optional(Swift.String.self, "updated_at")
         self.specDeviations = reader.finish()
     }
 
@@ -71,5 +85,7 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         try container.encode(self.createdAt, forKey: "created_at")
         try container.encodeIfPresent(self.payload, forKey: "payload")
         try container.encodeIfPresent(self.encoded, forKey: "encoded")
+        try container.encodeIfPresent(self.expiresOn, forKey: "expires_on")
+        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
     }
 }
