@@ -81,11 +81,46 @@ final class DocTextTests: XCTestCase {
         XCTAssertEqual(DocText.valueDescriptions("No list here.", values: ["a"]), [:])
     }
 
+    func testAnOperationsLeadingAsidesMoveToTheEndAsNotes() {
+        let banner = """
+            **Starting a new project?** We recommend trying [Responses](/docs/api-reference/responses)
+            to take advantage of the latest features.
+
+            ---
+
+            Creates a model response for the given chat conversation.
+
+            Returns a chat completion object.
+            """
+        XCTAssertEqual(
+            DocText.asidesLast(banner),
+            """
+            Creates a model response for the given chat conversation.
+
+            Returns a chat completion object.
+
+            - Note: **Starting a new project?** We recommend trying [Responses](/docs/api-reference/responses) \
+            to take advantage of the latest features.
+            """)
+        XCTAssertEqual(
+            DocText.summary(DocText.asidesLast("**NOTE:** This endpoint requires an admin API key.\n\nLists permissions.")),
+            "Lists permissions.")
+        XCTAssertEqual(
+            DocText.asidesLast("**NOTE:** This endpoint requires an admin API key.\n\nLists permissions."),
+            "Lists permissions.\n\n- Note: This endpoint requires an admin API key.")
+        // Nothing but asides, or none: unchanged.
+        XCTAssertEqual(DocText.asidesLast("**Only** an aside."), "**Only** an aside.")
+        XCTAssertEqual(DocText.asidesLast("Lists files.\n\n**Bold** later."), "Lists files.\n\n**Bold** later.")
+    }
+
     func testRootRelativeLinksBecomeAbsolute() {
         XCTAssertEqual(
             DocText.absoluteLinks("See [the guide](/docs/guides/text) and [this](https://example.com/x)."),
             "See [the guide](https://platform.openai.com/docs/guides/text) and [this](https://example.com/x).")
         XCTAssertEqual(DocText.absoluteLinks("a path /docs/x in prose"), "a path /docs/x in prose")
+        XCTAssertEqual(
+            DocText.absoluteLinks("requires an [admin API key](../admin-api-keys)."),
+            "requires an [admin API key](https://platform.openai.com/docs/api-reference/admin-api-keys).")
     }
 
     func testVariantSummariesAreComposedOfWholeSentences() {
@@ -116,7 +151,7 @@ final class DocTextTests: XCTestCase {
             for line in text.split(separator: "\n") where line.contains("///") {
                 if line.hasSuffix("` schema.") && line.contains("/// The `") { placeholders += 1 }
                 if line.hasSuffix("` member.") && line.contains("/// The `") { members += 1 }
-                if line.contains("](/") { relativeLinks += 1 }
+                if line.contains("](/") || line.contains("](../") { relativeLinks += 1 }
             }
         }
         XCTAssertEqual(placeholders, 0, "doc comments that only say \"The `X` schema.\"")

@@ -64,10 +64,12 @@ enum DocText {
     }
 
     /// `text` with markdown links to root-relative paths (`](/docs/...)`) made absolute on
-    /// ``documentationHost``.
+    /// ``documentationHost``, and links up from an API reference page (`](../admin-api-keys)`, which
+    /// the spec writes for operations under `/docs/api-reference/<area>/`) into the API reference.
     static func absoluteLinks(_ text: String) -> String {
-        guard text.contains("](/") else { return text }
+        guard text.contains("](/") || text.contains("](../") else { return text }
         return text.replacingOccurrences(of: "](/", with: "](\(documentationHost)/")
+            .replacingOccurrences(of: "](../", with: "](\(documentationHost)/docs/api-reference/")
     }
 
     /// A summary for a variant of an operation: the operation's summary sentence, then what the
@@ -77,6 +79,39 @@ enum DocText {
     {
         guard let first = summary(operationSummary) else { return fallback }
         return self.sentence(first) + " " + sentence
+    }
+
+    /// An operation's text with what describes the operation first: leading paragraphs that are
+    /// asides, which open with bold text (OpenAI's "**Starting a new project?** We recommend
+    /// trying Responses…" banner, "**NOTE:** This endpoint requires an admin API key."), and the
+    /// thematic break (`---`) after them, are moved to the end as `- Note:` callouts, so that the
+    /// summary Quick Help and DocC show is the first sentence about the operation. Text that is
+    /// all asides, or has none, is unchanged.
+    static func asidesLast(_ text: String) -> String {
+        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }
+        var asides: [String] = []
+        var index = 0
+        while index < paragraphs.count {
+            let paragraph = paragraphs[index].trimmingCharacters(in: .whitespaces)
+            if paragraph.isEmpty || ["---", "***", "___"].contains(paragraph) {
+                index += 1
+            } else if paragraph.hasPrefix("**") {
+                asides.append(paragraph)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !asides.isEmpty, index < paragraphs.count else { return text }
+        let notes = asides.map { aside -> String in
+            var line = aside.split(whereSeparator: \.isNewline).joined(separator: " ")
+            for label in ["**NOTE:**", "**Note:**", "**Note**:"] where line.hasPrefix(label) {
+                line = line.dropFirst(label.count).trimmingCharacters(in: .whitespaces)
+            }
+            return "- Note: " + line
+        }
+        return (paragraphs[index...].joined(separator: "\n\n") + "\n\n" + notes.joined(separator: "\n")).trimmingCharacters(
+            in: .newlines)
     }
 
     /// The descriptions an enumeration's text gives its values, in the bullet list the spec uses

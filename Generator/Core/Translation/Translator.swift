@@ -144,6 +144,7 @@ public struct Translator {
             if let description = operation.description, description != summary {
                 summary = summary.isEmpty ? description : summary + "\n\n" + description
             }
+            summary = DocText.asidesLast(summary)
             let area = operation.tags.first.map(Naming.typeName) ?? Naming.typeName(route.resourcePath.first ?? "Other")
             operations.append(
                 OperationDecl(

@@ -28,12 +28,6 @@ public struct ChatCompletionsAPI: Sendable {
 }
 
 extension ChatCompletionsAPI {
-    /// **Starting a new project?** We recommend trying [Responses](https://platform.openai.com/docs/api-reference/responses)
-    /// to take advantage of the latest OpenAI platform features. Compare
-    /// [Chat Completions with Responses](https://platform.openai.com/docs/guides/responses-vs-chat-completions?api-mode=responses).
-    ///
-    /// ---
-    ///
     /// Creates a model response for the given chat conversation. Learn more in the
     /// [text generation](https://platform.openai.com/docs/guides/text-generation), [vision](https://platform.openai.com/docs/guides/vision),
     /// and [audio](https://platform.openai.com/docs/guides/audio) guides.
@@ -46,6 +40,8 @@ extension ChatCompletionsAPI {
     ///
     /// Returns a chat completion object, or a streamed sequence of chat completion
     /// chunk objects if the request is streamed.
+    ///
+    /// - Note: **Starting a new project?** We recommend trying [Responses](https://platform.openai.com/docs/api-reference/responses) to take advantage of the latest OpenAI platform features. Compare [Chat Completions with Responses](https://platform.openai.com/docs/guides/responses-vs-chat-completions?api-mode=responses).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -64,7 +60,7 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: CreateChatCompletionResponse.self)
     }
 
-    /// **Starting a new project?** We recommend trying [Responses](https://platform.openai.com/docs/api-reference/responses) to take advantage of the latest OpenAI platform features. The reply streams as server-sent events.
+    /// Creates a model response for the given chat conversation. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

@@ -113,9 +113,9 @@ public struct FineTuningCheckpointsPermissionsAPI: Sendable {
 }
 
 extension FineTuningCheckpointsPermissionsAPI {
-    /// **NOTE:** Calling this endpoint requires an [admin API key](../admin-api-keys).
-    ///
     /// This enables organization owners to share fine-tuned models with other projects in their organization.
+    ///
+    /// - Note: Calling this endpoint requires an [admin API key](https://platform.openai.com/docs/api-reference/admin-api-keys).
     ///
     /// - Parameters:
     ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to create a permission for.
@@ -136,9 +136,9 @@ extension FineTuningCheckpointsPermissionsAPI {
         return try await client.send(request, options: options, as: ListFineTuningCheckpointPermissionResponse.self)
     }
 
-    /// **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
-    ///
     /// Organization owners can use this endpoint to delete a permission for a fine-tuned model checkpoint.
+    ///
+    /// - Note: This endpoint requires an [admin API key](https://platform.openai.com/docs/api-reference/admin-api-keys).
     ///
     /// - Parameters:
     ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to delete a permission for.
@@ -159,9 +159,9 @@ extension FineTuningCheckpointsPermissionsAPI {
         return try await client.send(request, options: options, as: DeleteFineTuningCheckpointPermissionResponse.self)
     }
 
-    /// **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
-    ///
     /// Organization owners can use this endpoint to view all permissions for a fine-tuned model checkpoint.
+    ///
+    /// - Note: This endpoint requires an [admin API key](https://platform.openai.com/docs/api-reference/admin-api-keys).
     ///
     /// - Parameters:
     ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint to get permissions for.
