@@ -100,8 +100,11 @@ final class FileLayoutTests: XCTestCase {
         // Shape and the extension with Circle fit one file; Square and Triangle start files of their own.
         XCTAssertEqual(
             files.keys.filter { $0.hasPrefix("Types/") }.sorted(),
-            ["Types/Other+Shape+Square.swift", "Types/Other+Shape+Triangle.swift", "Types/Other+Shape.swift"])
-        let main = try XCTUnwrap(files["Types/Other+Shape.swift"])
+            [
+                "Types/Shared/Shared+Shape+Square.swift", "Types/Shared/Shared+Shape+Triangle.swift",
+                "Types/Shared/Shared+Shape.swift",
+            ])
+        let main = try XCTUnwrap(files["Types/Shared/Shared+Shape.swift"])
         XCTAssertTrue(main.contains("public enum Shape: Codable, Equatable, Sendable"))
         XCTAssertTrue(main.contains("case circle(Shape.Circle)"))
         // The enum closes before the extension that holds Circle.
@@ -109,7 +112,7 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(main.range(of: "case unknown(JSONValue)")).lowerBound, enumEnd.lowerBound)
         XCTAssertTrue(main[enumEnd.upperBound...].contains("    public struct Circle: Codable, Equatable, Sendable"))
         for nested in ["Square", "Triangle"] {
-            let part = try XCTUnwrap(files["Types/Other+Shape+\(nested).swift"])
+            let part = try XCTUnwrap(files["Types/Shared/Shared+Shape+\(nested).swift"])
             XCTAssertTrue(part.contains("\nextension Shape {\n"), part)
             XCTAssertTrue(part.contains("\n    public struct \(nested): Codable, Equatable, Sendable"), part)
         }
@@ -186,8 +189,8 @@ final class FileLayoutTests: XCTestCase {
             whole.values.joined().components(separatedBy: "public func ").count)
     }
 
-    /// The locked spec plus one schema: only the file that holds the new type and the manifest
-    /// change.
+    /// The locked spec plus one schema: only the file that holds the new type, the type index and
+    /// the manifest change.
     func testAddingOneSchemaToTheLockedSpecChangesOnlyItsFileAndTheManifest() throws {
         let (bytes, path) = try GeneratorRealSpecTests.lockedSpec()
         let text = String(decoding: bytes, as: UTF8.self)
@@ -196,7 +199,7 @@ final class FileLayoutTests: XCTestCase {
         let added = """
                 ZebraCrossingNote:
                   type: object
-                  description: A schema no operation reaches, so it goes in the Other area.
+                  description: A schema nothing refers to and no operation reaches, so it goes in the Shared area.
                   properties:
                     text: {type: string}
                     crossed_at: {type: integer}
@@ -212,10 +215,14 @@ final class FileLayoutTests: XCTestCase {
         let before = try generate(text)
         let after = try generate(grown)
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-        XCTAssertEqual(changed.count, 2, "\(changed)")
+        XCTAssertEqual(changed.count, 3, "\(changed)")
         XCTAssertTrue(changed.contains("Manifest.swift"), "\(changed)")
-        let holder = try XCTUnwrap(changed.first { $0 != "Manifest.swift" })
-        XCTAssertTrue(holder.hasPrefix("Types/Other"), holder)
+        XCTAssertTrue(changed.contains("TypeIndex.swift"), "\(changed)")
+        XCTAssertTrue(
+            after["TypeIndex.swift"]!.contains(
+                "// ZebraCrossingNote → Types/Shared/Shared.swift (#/components/schemas/ZebraCrossingNote)\n"))
+        let holder = try XCTUnwrap(changed.first { $0 != "Manifest.swift" && $0 != "TypeIndex.swift" })
+        XCTAssertEqual(holder, "Types/Shared/Shared.swift")
         XCTAssertTrue(after[holder]!.contains("public struct ZebraCrossingNote: Codable"), holder)
         XCTAssertNotNil(before[holder], "the type joins an existing file: \(holder)")
     }

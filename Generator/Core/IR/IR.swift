@@ -247,7 +247,7 @@ public enum SDKModule: String, Hashable, Sendable, CaseIterable {
 /// Where a top-level declaration is declared.
 public enum Placement: Hashable, Sendable {
     /// At the top level, in the types files of an API area (the tag of the operations that reach
-    /// it, `Shared` or `Other`).
+    /// it, or `Shared`).
     case area(String)
     /// Nested in a resource type (an operation's inline schema), e.g. `ChatCompletionsAPI`.
     case resource(String)
@@ -261,6 +261,10 @@ public struct TopLevelDeclaration: Hashable, Sendable {
     public var schemaName: String?
     /// The module it is compiled in.
     public var module: SDKModule
+    /// A type a reader names (what an operation takes or returns, a stream's events, an event
+    /// union): in a file of its own, named after it (`Types/Responses/Response.swift`); the
+    /// others share their area's files.
+    public var hasOwnFile: Bool = false
 
     /// The types files' area, or `nil` for a type nested in a resource type.
     public var area: String? {

@@ -78,9 +78,13 @@ public enum SwiftGenerator {
         var files: [GeneratedFile] = []
         let renderer = DeclarationRenderer(access: configuration.access)
 
-        // Types, by module and area, in name order, split by content at the line cap (FileLayout).
+        // Types, by module and area (a folder each): the types a reader names in files of their
+        // own, named after them; the others in their area's files, in name order, split by
+        // content at the line cap (FileLayout).
         var byArea: [AreaKey: [(name: String, printer: CodePrinter)]] = [:]
+        var ownFiles: [(key: AreaKey, name: String, units: [(name: String, printer: CodePrinter)])] = []
         var resourceNested: [String: [CodePrinter]] = [:]
+        var index: [SDKModule: [(type: String, path: String, pointer: String)]] = [:]
         var typeCount = 0
         for top in model.declarations {
             var printer = CodePrinter()
@@ -90,32 +94,74 @@ public enum SwiftGenerator {
                 resourceNested[resourceType, default: []].append(printer)
                 continue
             }
-            let key = AreaKey(module: top.module, area: top.area ?? "Other")
+            let key = AreaKey(module: top.module, area: top.area ?? "Shared")
+            var units = [(name: top.declaration.name, printer: printer)]
             // A type larger than the cap keeps its own members in its file; each nested type goes
-            // in an extension of it, laid out like the other types (`Area+Outer.Nested`).
+            // in an extension of it, laid out like the other types (`Outer+Nested`).
             if printer.lines.count > configuration.lineCap, let (outer, nested) = Self.withoutNested(top.declaration) {
                 var main = CodePrinter()
                 renderer.render(outer, into: &main)
-                byArea[key, default: []].append((outer.name, main))
+                units = [(outer.name, main)]
                 for child in nested {
                     var part = CodePrinter()
                     part.block("extension \(outer.name)") { body in renderer.render(child, into: &body) }
-                    byArea[key, default: []].append(("\(outer.name).\(child.name)", part))
+                    units.append(("\(outer.name).\(child.name)", part))
                 }
-                continue
             }
-            byArea[key, default: []].append((top.declaration.name, printer))
+            if top.hasOwnFile {
+                ownFiles.append((key, top.declaration.name, units))
+            } else {
+                byArea[key, default: []].append(contentsOf: units)
+            }
+        }
+        var taken: Set<String> = []
+        func add(
+            _ key: AreaKey, _ layout: [(name: String, units: Range<Int>)],
+            _ units: [(name: String, printer: CodePrinter)]
+        ) {
+            let folder = "\(key.module.folder)Types/\(key.area)/"
+            for file in layout {
+                // A shard named like a type's own file (`Batch` in the area `Batch`) yields to it.
+                var path = folder + file.name + ".swift"
+                if taken.contains(path) { path = folder + file.name + "+Types.swift" }
+                taken.insert(path)
+                let body = units[file.units].map(\.printer.text).joined(separator: "\n")
+                files.append(GeneratedFile(path: path, contents: Self.header(key.module) + "\n" + body))
+                for unit in units[file.units] where !unit.name.contains(".") {
+                    index[key.module, default: []].append((unit.name, path, ""))
+                }
+            }
+        }
+        for entry in ownFiles.sorted(by: { ($0.key, $0.name) < ($1.key, $1.name) }) {
+            let units = entry.units.sorted { $0.name < $1.name }
+            // `Type.swift`, and for a type split at the cap `Type+Nested.swift` for each further file.
+            let layout = FileLayout.files(
+                area: entry.name, units: units.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) },
+                lineCap: configuration.lineCap
+            ).map { file in
+                let first = units[file.units.lowerBound].name
+                let name =
+                    first == entry.name
+                    ? entry.name
+                    : entry.name + "+" + first.dropFirst(entry.name.count + 1).replacingOccurrences(of: ".", with: "+")
+                return (name: name, units: file.units)
+            }
+            add(entry.key, layout, units)
         }
         for key in byArea.keys.sorted() {
-            let header = Self.header(key.module)
             let types = byArea[key]!.sorted { $0.name < $1.name }
             let units = types.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) }
-            for file in FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap) {
-                let body = types[file.units].map(\.printer.text).joined(separator: "\n")
-                files.append(
-                    GeneratedFile(
-                        path: "\(key.module.folder)Types/\(file.name).swift", contents: header + "\n" + body))
-            }
+            add(key, FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap), types)
+        }
+        let pointers = Dictionary(
+            model.declarations.filter { $0.resourceType == nil }.map {
+                ($0.declaration.name, $0.declaration.documentation.remark)
+            }, uniquingKeysWith: { first, _ in first })
+        for module in SDKModule.allCases {
+            guard let entries = index[module] else { continue }
+            files.append(
+                typeIndex(
+                    entries.map { ($0.type, $0.path, pointers[$0.type] ?? "") }, module: module))
         }
 
         // Resources and operations: one file per root resource, split at the line cap like an
@@ -312,6 +358,26 @@ public enum SwiftGenerator {
 
     /// The folder's manifest: the spec's sha256 and every file the generator owns there
     /// (``OutputWriter``), as a Swift file of comments.
+    /// The index of a module's top-level types (`TypeIndex.swift`, comments only): each type, the
+    /// file that declares it and the spec schema it comes from, by name, so a reader who searches
+    /// the repository for a type finds its file.
+    static func typeIndex(_ entries: [(type: String, path: String, pointer: String)], module: SDKModule)
+        -> GeneratedFile
+    {
+        var lines =
+            headerLines + [
+                "//",
+                "// Every top-level type of the `\(module.rawValue)` module: the file that declares it (relative to this one)",
+                "// and the spec schema it is generated from. Types an operation names have a file of their own.",
+                "//",
+            ]
+        for entry in entries.sorted(by: { $0.type < $1.type }) {
+            let path = entry.path.dropFirst(module.folder.count)
+            lines.append("// \(entry.type) → \(path)" + (entry.pointer.isEmpty ? "" : " (\(entry.pointer))"))
+        }
+        return GeneratedFile(path: module.folder + "TypeIndex.swift", contents: lines.joined(separator: "\n") + "\n")
+    }
+
     static func manifest(_ files: [GeneratedFile], sha256: String) -> GeneratedFile {
         var lines =
             headerLines + [

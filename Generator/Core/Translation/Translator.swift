@@ -26,7 +26,14 @@ public struct Translator {
         let references = SchemaReferences(document)
         // What each operation reaches, and through how many references: areas and modules both use it.
         let reach = document.operations.map { references.depths(from: references.roots(of: $0)) }
-        let areas = schemaAreas(document, reach: reach, routes: routes)
+        let areas = Self.schemaAreas(
+            document, reach: reach, routes: routes, references: references, streaming: overrides.streaming)
+        // The types a reader names, each in a file of its own: what operations name (their
+        // parameters', bodies' and replies' components), their stream events, and the event unions.
+        var ownFiles = reach.reduce(into: Set<String>()) { result, reached in
+            for (name, depth) in reached where depth == 0 { result.insert(name) }
+        }
+        ownFiles.formUnion(overrides.streaming.values.map(\.eventSchema))
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
         let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
@@ -49,11 +56,19 @@ public struct Translator {
             for declaration in schemas.declareComponent(
                 name, schema: schema, multipart: multipartSchemas.contains(name))
             {
+                let isEventUnion: Bool
+                if case .union = declaration {
+                    isEventUnion = declaration.name.hasSuffix("Event")
+                } else {
+                    isEventUnion = false
+                }
                 declarations.append(
                     TopLevelDeclaration(
-                        declaration: declaration, placement: .area(areas[name] ?? fallbackArea(name)),
+                        declaration: declaration, placement: .area(areas[name] ?? Self.fallbackArea(name)),
                         schemaName: name,
-                        module: adminSchemas.contains(name) ? .admin : .openAI))
+                        module: adminSchemas.contains(name) ? .admin : .openAI,
+                        hasOwnFile: declaration.name == schemas.componentTypeNames[name]
+                            && (ownFiles.contains(name) || isEventUnion)))
             }
         }
 
@@ -186,7 +201,8 @@ public struct Translator {
             {
                 declarations.append(
                     TopLevelDeclaration(
-                        declaration: declaration, placement: .area("Webhooks"), schemaName: nil, module: .openAI))
+                        declaration: declaration, placement: .area("Webhooks"), schemaName: nil, module: .openAI,
+                        hasOwnFile: true))
             }
             for webhook in document.webhooks {
                 guard let payload = webhook.payload else { continue }
@@ -216,39 +232,6 @@ public struct Translator {
                 webhooks: webhooks, reusedComponents: schemas.reusedComponents),
             document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
         )
-    }
-
-    func fallbackArea(_ schemaName: String) -> String {
-        for prefix in ["Realtime", "Webhook", "Response", "Chat", "Eval", "FineTun", "Vector", "Conversation"]
-        where schemaName.hasPrefix(prefix) {
-            return prefix == "FineTun" ? "FineTuning" : prefix == "Webhook" ? "Webhooks" : prefix
-        }
-        return "Other"
-    }
-
-    /// The area of each component schema: the first tag of the operations that reach it most
-    /// directly (through the fewest `$ref`s from an operation's parameters, bodies or replies), or
-    /// "Shared" when operations of several tags reach it equally directly. An operation without a
-    /// tag counts for its root resource (`/responses/compact` for `Responses`).
-    ///
-    /// `reach` holds, for each operation in document order, the schemas it reaches and through how
-    /// many references (``SchemaReferences/depths(from:)``).
-    func schemaAreas(
-        _ document: OpenAPIDocument, reach: [[String: Int]], routes: [String: RouteNaming.Route]
-    ) -> [String: String] {
-        var depths: [String: [String: Int]] = [:]  // schema → area → fewest references
-        for (operation, reached) in zip(document.operations, reach) {
-            let root = routes[Self.operationKey(operation)]?.resourcePath.first
-            let area = operation.tags.first.map(Naming.typeName) ?? root.map(Naming.typeName) ?? "Other"
-            for (name, depth) in reached {
-                depths[name, default: [:]][area] = min(depths[name]?[area] ?? .max, depth)
-            }
-        }
-        return depths.mapValues { byArea in
-            let nearest = byArea.values.min()!
-            let areas = byArea.filter { $0.value == nearest }.keys
-            return areas.count == 1 ? areas.first! : "Shared"
-        }
     }
 
     /// Whether the operation takes only the admin API key (`AdminApiKeyAuth` without `ApiKeyAuth`).
@@ -317,6 +300,18 @@ struct SchemaReferences {
             Self.collect(schema, into: &set)
             references[name] = set
         }
+    }
+
+    /// The components `name` refers to.
+    func references(of name: String) -> Set<String> { references[name] ?? [] }
+
+    /// Component → the components that refer to it.
+    var referrers: [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for (name, targets) in references {
+            for target in targets { result[target, default: []].insert(name) }
+        }
+        return result
     }
 
     static func collect(_ schema: Schema, into set: inout Set<String>) {

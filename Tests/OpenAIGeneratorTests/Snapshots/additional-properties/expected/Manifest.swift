@@ -7,4 +7,5 @@
 // spec-sha256: 55209c7537a317724aa5fe9221bc31aee37798add57d1361b9f6cbc962ac2b82
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

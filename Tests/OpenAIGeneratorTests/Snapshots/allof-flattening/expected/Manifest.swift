@@ -7,4 +7,5 @@
 // spec-sha256: 3f973e76da5e82c62e1fa15108f6e853e1b4ee7cce0e969d85ff2ea27c5ffac8
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 9f1d269065b6ec17681aff50a75c2e1d847dc2947c43916e522ae72a680f8319
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -10,4 +10,5 @@
 // file: Resources/AudioAPI.swift
 // file: Resources/ContainersAPI.swift
 // file: Resources/FilesAPI.swift
-// file: Types/Audio.swift
+// file: TypeIndex.swift
+// file: Types/Audio/CreateSpeechRequest.swift

@@ -7,4 +7,5 @@
 // spec-sha256: b9483a672b6065fca8e7f1dc56619e38590f62530c1bf32364bfdae6a2d99537
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -8,4 +8,5 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/EnginesAPI.swift
-// file: Types/Engines.swift
+// file: TypeIndex.swift
+// file: Types/Engines/Engine.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 9f5b17b0e72824ceb32ebbb29ee1d7358c535a7593f8636492980138d38fe50f
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

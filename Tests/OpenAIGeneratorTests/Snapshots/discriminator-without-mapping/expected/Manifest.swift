@@ -7,4 +7,5 @@
 // spec-sha256: f67c6ce8da9a4997509baa72018dcb710908f346696221a7fc8d069e416df769
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

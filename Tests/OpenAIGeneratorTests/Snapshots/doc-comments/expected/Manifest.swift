@@ -7,4 +7,5 @@
 // spec-sha256: 9b3137afe59404ecc961d99120831c7df793b62a4008b0a9872bd80a6aae36a7
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

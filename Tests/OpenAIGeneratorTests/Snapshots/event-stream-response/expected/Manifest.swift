@@ -8,4 +8,7 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ChatAPI.swift
-// file: Types/Chat.swift
+// file: TypeIndex.swift
+// file: Types/Chat/ChatCompletion.swift
+// file: Types/Chat/ChatCompletionChunk.swift
+// file: Types/Chat/CreateChatCompletionRequest.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 3fd6b2b317e853149605ece647cff371f475579e113abbb3b40eae6803deec0a
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

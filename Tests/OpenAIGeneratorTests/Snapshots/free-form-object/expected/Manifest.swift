@@ -7,4 +7,5 @@
 // spec-sha256: 9fb700a05ab5e080aab99d0335bc57cff0fcd81fa1e4f29366fc782d9a543658
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -8,4 +8,6 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ThingsAPI.swift
-// file: Types/ThingsInjectedTag.swift
+// file: TypeIndex.swift
+// file: Types/ThingsInjectedTag/Thing.swift
+// file: Types/ThingsInjectedTag/ThingsInjectedTag.swift

@@ -8,5 +8,6 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/UploadsAPI.swift
-// file: Types/Other.swift
-// file: Types/Uploads.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift
+// file: Types/Uploads/Upload.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 4a1e2d26d3d1c725e98143c9d51f9f73369f8f77f6c2d8aa91d253c2939a970f
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -8,4 +8,7 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ImagesAPI.swift
-// file: Types/Images.swift
+// file: TypeIndex.swift
+// file: Types/Images/CreateImageEditRequest.swift
+// file: Types/Images/EditImageBodyJSON.swift
+// file: Types/Images/ImagesResponse.swift

@@ -8,5 +8,6 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ExtensionAPI.swift
-// file: Types/Other.swift
-// file: Types/Struct.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift
+// file: Types/Struct/AllNamesAsProperties.swift

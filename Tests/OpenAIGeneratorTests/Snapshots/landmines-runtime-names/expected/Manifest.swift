@@ -7,4 +7,5 @@
 // spec-sha256: 9de2d96e2ae39f970c4f50dcb7586acfa94286fef30c998839f27ed420061bbb
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 320ff095a1d2b85d21936a88fe6acbb9e2a89140654cb3dc830e183874c5129d
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -7,5 +7,6 @@
 // spec-sha256: 8f367bd4c9e5e2fdfc99c851958a845552a34864792752a36591fc2a13865aac
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Chat.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Chat/Chat.swift
+// file: Types/Shared/Shared.swift

@@ -7,5 +7,6 @@
 // spec-sha256: 38b2efc29ca583eec559a379401f413490b3723d92c904c71c627a0f2c1023d4
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
-// file: Types/Realtime.swift
+// file: TypeIndex.swift
+// file: Types/Realtime/Realtime.swift
+// file: Types/Shared/Shared.swift

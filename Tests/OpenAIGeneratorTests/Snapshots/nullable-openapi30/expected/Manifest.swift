@@ -7,4 +7,5 @@
 // spec-sha256: 9cf1756eccba3e04f3fed318c000d7d60ecc52d98abd2354e38c7c94a3ad6af4
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

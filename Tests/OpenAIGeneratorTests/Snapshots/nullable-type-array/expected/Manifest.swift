@@ -7,4 +7,5 @@
 // spec-sha256: 6ed20172745118a274c2b9ed485f72239d6df301728a066ada096cf906423148
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

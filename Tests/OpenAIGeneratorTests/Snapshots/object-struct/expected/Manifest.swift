@@ -7,4 +7,5 @@
 // spec-sha256: 2b521f29f4f6da5b2545279857da43fb11f6cdfbe0781108ae865231aa5a32fb
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Vector.swift
+// file: TypeIndex.swift
+// file: Types/VectorStores/VectorStores.swift

@@ -11,4 +11,5 @@
 // file: Resources/FilesAPI.swift
 // file: Resources/RealtimeAPI.swift
 // file: Resources/ResponsesAPI.swift
-// file: Types/Shared.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Thing.swift

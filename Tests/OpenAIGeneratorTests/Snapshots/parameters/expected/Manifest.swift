@@ -8,4 +8,5 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/VectorStoresAPI.swift
-// file: Types/VectorStores.swift
+// file: TypeIndex.swift
+// file: Types/VectorStores/VectorStoreFileList.swift

@@ -8,4 +8,6 @@
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ResponsesAPI.swift
-// file: Types/Responses.swift
+// file: TypeIndex.swift
+// file: Types/Responses/CreateResponse.swift
+// file: Types/Responses/Response.swift

@@ -7,4 +7,5 @@
 // spec-sha256: 4473129336b44454e08ce077a2bcf196553ab1c0df0181c43fd7703769502b5e
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

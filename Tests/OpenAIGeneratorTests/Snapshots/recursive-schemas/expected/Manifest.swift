@@ -7,4 +7,5 @@
 // spec-sha256: b9dbe888ab862ef39e7963cc4a75ff11b453870b5310b21334f2635d3e626426
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

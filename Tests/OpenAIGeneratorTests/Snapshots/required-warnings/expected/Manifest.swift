@@ -7,4 +7,5 @@
 // spec-sha256: 1519cf045fd1aef2663b60a1f993fb51727801fb7d463ad876c582c209952745
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

@@ -10,5 +10,8 @@
 // file: Resources/AudioAPI.swift
 // file: Resources/ChatAPI.swift
 // file: Resources/ResponsesAPI.swift
-// file: Types/Chat.swift
-// file: Types/Shared.swift
+// file: TypeIndex.swift
+// file: Types/Chat/ChatCompletionChunk.swift
+// file: Types/Shared/CreateChatCompletionRequest.swift
+// file: Types/Shared/ResponseStreamEvent.swift
+// file: Types/Shared/Shared.swift

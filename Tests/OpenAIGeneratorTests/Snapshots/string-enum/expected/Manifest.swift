@@ -7,4 +7,5 @@
 // spec-sha256: a86f76985639aa30d52698e901b3cf723ccb85ca6f6e10ce95eba864ff9b65c0
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

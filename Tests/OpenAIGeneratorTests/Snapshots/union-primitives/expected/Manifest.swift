@@ -7,4 +7,5 @@
 // spec-sha256: 18e0e69fe219cb1328db8ab7395d1964abd6d755bd6765784f07de7ccf923f68
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift

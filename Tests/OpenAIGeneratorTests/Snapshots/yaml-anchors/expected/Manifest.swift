@@ -7,4 +7,5 @@
 // spec-sha256: c5247a7956cb51682bb240ac0b4f737a3a1b31d1e373e0a5252a61d2417dee3b
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
-// file: Types/Other.swift
+// file: TypeIndex.swift
+// file: Types/Shared/Shared.swift
