@@ -17,6 +17,15 @@ enum FileLayout {
         var lines: Int
     }
 
+    /// The fewest lines a type a reader names (``TopLevelDeclaration/hasOwnFile``) needs to get a
+    /// file of its own; a smaller one shares its area's files like the other types (the type index
+    /// names its file). Files cost build time: a debug build compiles at most 25 files per
+    /// compiler process (the Swift driver's batch size), and every process parses and looks up
+    /// the whole module, so the module's clean debug build grows with its file count (a file for
+    /// each of the 214 types with 275 files instead of 86: 112.6 s against 92.2 s,
+    /// `Scripts/bench-generate.sh`). With this floor the `OpenAI` module keeps about 100 files.
+    static let ownFileMinimumLines = 300
+
     /// On average one type in this many starts a file (about 1,400 lines of generated code).
     static let anchorSpacing: UInt64 = 20
 

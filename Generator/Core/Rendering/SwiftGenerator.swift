@@ -108,7 +108,7 @@ public enum SwiftGenerator {
                     units.append(("\(outer.name).\(child.name)", part))
                 }
             }
-            if top.hasOwnFile {
+            if top.hasOwnFile && printer.lines.count >= FileLayout.ownFileMinimumLines {
                 ownFiles.append((key, top.declaration.name, units))
             } else {
                 byArea[key, default: []].append(contentsOf: units)

@@ -35,6 +35,1170 @@ public struct AudioResponseFormat: OpenEnum {
     public static var diarizedJSON: Self { Self(rawValue: "diarized_json") }
 }
 
+/// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
+public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    public var model: CreateSpeechRequest.Model
+    /// The text to generate audio for. The maximum length is 4096 characters.
+    ///
+    /// At most 4096 characters.
+    public var input: Swift.String
+    /// Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
+    ///
+    /// At most 4096 characters.
+    public var instructions: Swift.String?
+    /// The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](https://platform.openai.com/docs/guides/text-to-speech#voice-options).
+    public var voice: VoiceIDsOrCustomVoice
+    /// The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
+    ///
+    /// Default: `"mp3"`.
+    public var responseFormat: CreateSpeechRequest.ResponseFormat?
+    /// The speed of the generated audio. Select a value from `0.25` to `4.0`. `1.0` is the default.
+    ///
+    /// Default: `1`. At least 0.25, at most 4.
+    public var speed: Swift.Double?
+    /// The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
+    ///
+    /// Default: `"audio"`.
+    public var streamFormat: CreateSpeechRequest.StreamFormat?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateSpeechRequest`.
+    ///
+    /// - Parameters:
+    ///   - model: One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    ///   - input: The text to generate audio for. At most 4096 characters.
+    ///   - voice: The voice to use when generating the audio.
+    ///   - instructions: Control the voice of your generated audio with additional instructions. At most 4096 characters.
+    ///   - responseFormat: The format to audio in. Default: `"mp3"`.
+    ///   - speed: The speed of the generated audio. Default: `1`. At least 0.25, at most 4.
+    ///   - streamFormat: The format to stream the audio in. Default: `"audio"`.
+    public init(
+        model: CreateSpeechRequest.Model,
+        input: Swift.String,
+        voice: VoiceIDsOrCustomVoice,
+        instructions: Swift.String? = nil,
+        responseFormat: CreateSpeechRequest.ResponseFormat? = nil,
+        speed: Swift.Double? = nil,
+        streamFormat: CreateSpeechRequest.StreamFormat? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.instructions = instructions
+        self.voice = voice
+        self.responseFormat = responseFormat
+        self.speed = speed
+        self.streamFormat = streamFormat
+    }
+
+    /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(CreateSpeechRequest.Model.self, "model")
+        self.input = try reader.required(Swift.String.self, "input")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.voice = try reader.required(VoiceIDsOrCustomVoice.self, "voice")
+        self.responseFormat = try reader.optional(CreateSpeechRequest.ResponseFormat.self, "response_format")
+        self.speed = try reader.optional(Swift.Double.self, "speed")
+        self.streamFormat = try reader.optional(CreateSpeechRequest.StreamFormat.self, "stream_format")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.input, forKey: "input")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encode(self.voice, forKey: "voice")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.speed, forKey: "speed")
+        try container.encodeIfPresent(self.streamFormat, forKey: "stream_format")
+    }
+
+    /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `tts-1`
+        public static var tts1: Self { Self(rawValue: "tts-1") }
+
+        /// `tts-1-hd`
+        public static var tts1Hd: Self { Self(rawValue: "tts-1-hd") }
+
+        /// `gpt-4o-mini-tts`
+        public static var gpt4oMiniTts: Self { Self(rawValue: "gpt-4o-mini-tts") }
+
+        /// `gpt-4o-mini-tts-2025-12-15`
+        public static var gpt4oMiniTts2025_12_15: Self { Self(rawValue: "gpt-4o-mini-tts-2025-12-15") }
+    }
+
+    /// The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/response_format`.
+    public struct ResponseFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `mp3`
+        public static var mp3: Self { Self(rawValue: "mp3") }
+
+        /// `opus`
+        public static var opus: Self { Self(rawValue: "opus") }
+
+        /// `aac`
+        public static var aac: Self { Self(rawValue: "aac") }
+
+        /// `flac`
+        public static var flac: Self { Self(rawValue: "flac") }
+
+        /// `wav`
+        public static var wav: Self { Self(rawValue: "wav") }
+
+        /// `pcm`
+        public static var pcm: Self { Self(rawValue: "pcm") }
+    }
+
+    /// The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/stream_format`.
+    public struct StreamFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `sse`
+        public static var sse: Self { Self(rawValue: "sse") }
+
+        /// `audio`
+        public static var audio: Self { Self(rawValue: "audio") }
+    }
+}
+
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
+public enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted for each chunk of audio data generated during speech synthesis. Selected when `type` is `speech.audio.delta`.
+    case speechAudioDelta(SpeechAudioDeltaEvent)
+    /// Emitted when the speech synthesis is complete and all audio has been streamed. Selected when `type` is `speech.audio.done`.
+    case speechAudioDone(SpeechAudioDoneEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "speech.audio.delta":
+            self = .speechAudioDelta(try SpeechAudioDeltaEvent(from: decoder))
+        case "speech.audio.done":
+            self = .speechAudioDone(try SpeechAudioDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .speechAudioDelta(let value): try value.encode(to: encoder)
+        case .speechAudioDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
+public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
+    /// The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
+    ///
+    /// Raw bytes.
+    public var file: FileUpload
+    /// ID of the model to use. The options are `gpt-transcribe`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `whisper-1` (which is powered by our open source Whisper V2 model), and `gpt-4o-transcribe-diarize`.
+    public var model: CreateTranscriptionRequest.Model
+    /// The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
+    public var language: Swift.String?
+    /// Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe`.
+    ///
+    /// At least 1 item.
+    public var languages: [Swift.String]?
+    /// Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe`.
+    public var keywords: [Swift.String]?
+    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should match the audio language. This field is not supported when using `gpt-4o-transcribe-diarize`.
+    public var prompt: Swift.String?
+    /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. For `gpt-4o-transcribe` and `gpt-4o-mini-transcribe`, the only supported format is `json`. For `gpt-4o-transcribe-diarize`, the supported formats are `json`, `text`, and `diarized_json`, with `diarized_json` required to receive speaker annotations.
+    ///
+    /// Default: `"json"`.
+    public var responseFormat: AudioResponseFormat?
+    /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///
+    /// Default: `0`.
+    public var temperature: Swift.Double?
+    /// Additional information to include in the transcription response.
+    /// `logprobs` will return the log probabilities of the tokens in the
+    /// response to understand the model's confidence in the transcription.
+    /// `logprobs` only works with response_format set to `json` and only with
+    /// the models `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, and `gpt-4o-mini-transcribe-2025-12-15`. This field is not supported when using `gpt-4o-transcribe-diarize`.
+    public var include: [TranscriptionInclude]?
+    /// The timestamp granularities to populate for this transcription. `response_format` must be set `verbose_json` to use timestamp granularities. Either or both of these options are supported: `word`, or `segment`. Note: There is no additional latency for segment timestamps, but generating word timestamps incurs additional latency.
+    /// This option is not available for `gpt-4o-transcribe-diarize`.
+    public var timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section of the Speech-to-Text guide](https://platform.openai.com/docs/guides/speech-to-text?lang=curl#streaming-transcriptions)
+    /// for more information.
+    ///
+    /// Note: Streaming is not supported for the `whisper-1` model and will be ignored.
+    ///
+    /// Default: `false`.
+    public var stream: Swift.Bool?
+    /// Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. Required when using `gpt-4o-transcribe-diarize` for inputs longer than 30 seconds.
+    public var chunkingStrategy: CreateTranscriptionRequest.ChunkingStrategy?
+    /// Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. Each entry should be a short identifier (for example `customer` or `agent`). Up to 4 speakers are supported.
+    ///
+    /// At most 4 items.
+    public var knownSpeakerNames: [Swift.String]?
+    /// Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. Each sample must be between 2 and 10 seconds, and can use any of the same input audio formats supported by `file`.
+    ///
+    /// At most 4 items.
+    public var knownSpeakerReferences: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranscriptionRequest`.
+    ///
+    /// - Parameters:
+    ///   - file: The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
+    ///   - model: ID of the model to use.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. Default: `"json"`.
+    ///   - temperature: The sampling temperature, between 0 and 1. Default: `0`.
+    ///   - language: The language of the input audio.
+    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. At least 1 item.
+    ///   - keywords: Words or phrases to guide transcription of the input audio.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
+    ///   - include: Additional information to include in the transcription response.
+    ///   - timestampGranularities: The timestamp granularities to populate for this transcription.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
+    ///   - chunkingStrategy: Controls how the audio is cut into chunks.
+    ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. At most 4 items.
+    ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. At most 4 items.
+    public init(
+        file: FileUpload,
+        model: CreateTranscriptionRequest.Model,
+        responseFormat: AudioResponseFormat? = nil,
+        temperature: Swift.Double? = nil,
+        language: Swift.String? = nil,
+        languages: [Swift.String]? = nil,
+        keywords: [Swift.String]? = nil,
+        prompt: Swift.String? = nil,
+        include: [TranscriptionInclude]? = nil,
+        timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]? = nil,
+        stream: Swift.Bool? = nil,
+        chunkingStrategy: CreateTranscriptionRequest.ChunkingStrategy? = nil,
+        knownSpeakerNames: [Swift.String]? = nil,
+        knownSpeakerReferences: [Swift.String]? = nil
+    ) {
+        self.file = file
+        self.model = model
+        self.language = language
+        self.languages = languages
+        self.keywords = keywords
+        self.prompt = prompt
+        self.responseFormat = responseFormat
+        self.temperature = temperature
+        self.include = include
+        self.timestampGranularities = timestampGranularities
+        self.stream = stream
+        self.chunkingStrategy = chunkingStrategy
+        self.knownSpeakerNames = knownSpeakerNames
+        self.knownSpeakerReferences = knownSpeakerReferences
+    }
+
+    /// Decodes `CreateTranscriptionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.model = try reader.required(CreateTranscriptionRequest.Model.self, "model")
+        self.language = try reader.optional(Swift.String.self, "language")
+        self.languages = try reader.optional([Swift.String].self, "languages")
+        self.keywords = try reader.optional([Swift.String].self, "keywords")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.responseFormat = try reader.optional(AudioResponseFormat.self, "response_format")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.include = try reader.optional([TranscriptionInclude].self, "include")
+        self.timestampGranularities = try reader.optional([CreateTranscriptionRequest.TimestampGranularity].self, "timestamp_granularities")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.chunkingStrategy = try reader.optional(CreateTranscriptionRequest.ChunkingStrategy.self, "chunking_strategy")
+        self.knownSpeakerNames = try reader.optional([Swift.String].self, "known_speaker_names")
+        self.knownSpeakerReferences = try reader.optional([Swift.String].self, "known_speaker_references")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.language, forKey: "language")
+        try container.encodeIfPresent(self.languages, forKey: "languages")
+        try container.encodeIfPresent(self.keywords, forKey: "keywords")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        try container.encodeIfPresent(self.include, forKey: "include")
+        try container.encodeIfPresent(self.timestampGranularities, forKey: "timestamp_granularities")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.knownSpeakerNames, forKey: "known_speaker_names")
+        try container.encodeIfPresent(self.knownSpeakerReferences, forKey: "known_speaker_references")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("file", self.file)
+        try form.append("model", self.model)
+        try form.append("language", self.language)
+        try form.append("languages", self.languages)
+        try form.append("keywords", self.keywords)
+        try form.append("prompt", self.prompt)
+        try form.append("response_format", self.responseFormat)
+        try form.append("temperature", self.temperature)
+        try form.append("include", self.include)
+        try form.append("timestamp_granularities", self.timestampGranularities)
+        try form.append("stream", self.stream)
+        try form.append("chunking_strategy", self.chunkingStrategy)
+        try form.append("known_speaker_names", self.knownSpeakerNames)
+        try form.append("known_speaker_references", self.knownSpeakerReferences)
+    }
+
+    /// ID of the model to use. The options are `gpt-transcribe`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `whisper-1` (which is powered by our open source Whisper V2 model), and `gpt-4o-transcribe-diarize`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `whisper-1`
+        public static var whisper1: Self { Self(rawValue: "whisper-1") }
+
+        /// `gpt-transcribe`
+        public static var gptTranscribe: Self { Self(rawValue: "gpt-transcribe") }
+
+        /// `gpt-4o-transcribe`
+        public static var gpt4oTranscribe: Self { Self(rawValue: "gpt-4o-transcribe") }
+
+        /// `gpt-4o-mini-transcribe`
+        public static var gpt4oMiniTranscribe: Self { Self(rawValue: "gpt-4o-mini-transcribe") }
+
+        /// `gpt-4o-mini-transcribe-2025-12-15`
+        public static var gpt4oMiniTranscribe2025_12_15: Self { Self(rawValue: "gpt-4o-mini-transcribe-2025-12-15") }
+
+        /// `gpt-4o-transcribe-diarize`
+        public static var gpt4oTranscribeDiarize: Self { Self(rawValue: "gpt-4o-transcribe-diarize") }
+    }
+
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/timestamp_granularities/items`.
+    public struct TimestampGranularity: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `word`
+        public static var word: Self { Self(rawValue: "word") }
+
+        /// `segment`
+        public static var segment: Self { Self(rawValue: "segment") }
+    }
+
+    /// Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. Required when using `gpt-4o-transcribe-diarize` for inputs longer than 30 seconds.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// Automatically set chunking parameters based on the audio.
+        case string(Swift.String)
+        case vadConfig(VadConfig)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase(VadConfig.self) {
+                self = .vadConfig(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .vadConfig(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
+///
+/// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson`.
+public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Duration of the input audio in seconds.
+    public var duration: Swift.Double
+    /// The concatenated transcript text for the entire audio input.
+    public var text: Swift.String
+    /// Segments of the transcript annotated with timestamps and speaker labels.
+    public var segments: [TranscriptionDiarizedSegment]
+    /// Token or duration usage statistics for the request.
+    public var usage: CreateTranscriptionResponseDiarizedJSON.Usage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranscriptionResponseDiarizedJSON`.
+    ///
+    /// - Parameters:
+    ///   - duration: Duration of the input audio in seconds.
+    ///   - text: The concatenated transcript text for the entire audio input.
+    ///   - segments: Segments of the transcript annotated with timestamps and speaker labels.
+    ///   - usage: Token or duration usage statistics for the request.
+    public init(
+        duration: Swift.Double,
+        text: Swift.String,
+        segments: [TranscriptionDiarizedSegment],
+        usage: CreateTranscriptionResponseDiarizedJSON.Usage? = nil
+    ) {
+        self.duration = duration
+        self.text = text
+        self.segments = segments
+        self.usage = usage
+    }
+
+    /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("task", is: "transcribe", required: true)
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.segments = try reader.required([TranscriptionDiarizedSegment].self, "segments")
+        self.usage = try reader.optional(CreateTranscriptionResponseDiarizedJSON.Usage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("transcribe", forKey: "task")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encode(self.segments, forKey: "segments")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+    }
+
+    /// Token or duration usage statistics for the request.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
+    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
+        case tokens(TranscriptTextUsageTokens)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
+        case duration(TranscriptTextUsageDuration)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Represents a transcription response returned by model, based on the provided input.
+///
+/// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson`.
+public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The transcribed text.
+    public var text: Swift.String
+    /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
+    public var languages: [TranscriptionLanguage]?
+    /// The log probabilities of the tokens in the transcription. Only returned with the models `gpt-4o-transcribe` and `gpt-4o-mini-transcribe` if `logprobs` is added to the `include` array.
+    public var logprobs: [CreateTranscriptionResponseJSON.Logprob]?
+    /// Token usage statistics for the request.
+    public var usage: CreateTranscriptionResponseJSON.Usage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranscriptionResponseJSON`.
+    ///
+    /// - Parameters:
+    ///   - text: The transcribed text.
+    ///   - languages: The languages detected in the audio.
+    ///   - logprobs: The log probabilities of the tokens in the transcription.
+    ///   - usage: Token usage statistics for the request.
+    public init(
+        text: Swift.String,
+        languages: [TranscriptionLanguage]? = nil,
+        logprobs: [CreateTranscriptionResponseJSON.Logprob]? = nil,
+        usage: CreateTranscriptionResponseJSON.Usage? = nil
+    ) {
+        self.text = text
+        self.languages = languages
+        self.logprobs = logprobs
+        self.usage = usage
+    }
+
+    /// Decodes `CreateTranscriptionResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
+        self.logprobs = try reader.optional([CreateTranscriptionResponseJSON.Logprob].self, "logprobs")
+        self.usage = try reader.optional(CreateTranscriptionResponseJSON.Usage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.languages, forKey: "languages")
+        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
+    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The token in the transcription.
+        public var token: Swift.String?
+        /// The log probability of the token.
+        public var logprob: Swift.Double?
+        /// The bytes of the token.
+        public var bytes: [Swift.Double]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Logprob`.
+        ///
+        /// - Parameters:
+        ///   - token: The token in the transcription.
+        ///   - logprob: The log probability of the token.
+        ///   - bytes: The bytes of the token.
+        public init(
+            token: Swift.String? = nil,
+            logprob: Swift.Double? = nil,
+            bytes: [Swift.Double]? = nil
+        ) {
+            self.token = token
+            self.logprob = logprob
+            self.bytes = bytes
+        }
+
+        /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.token = try reader.optional(Swift.String.self, "token")
+            self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.bytes = try reader.optional([Swift.Double].self, "bytes")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.token, forKey: "token")
+            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            try container.encodeIfPresent(self.bytes, forKey: "bytes")
+        }
+    }
+
+    /// Token usage statistics for the request.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
+    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
+        case tokens(TranscriptTextUsageTokens)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
+        case duration(TranscriptTextUsageDuration)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
+public enum CreateTranscriptionResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted when a diarized transcription returns a completed segment with speaker information. Selected when `type` is `transcript.text.segment`.
+    case transcriptTextSegment(TranscriptTextSegmentEvent)
+    /// Emitted when there is an additional text delta. Selected when `type` is `transcript.text.delta`.
+    case transcriptTextDelta(TranscriptTextDeltaEvent)
+    /// Emitted when the transcription is complete. Selected when `type` is `transcript.text.done`.
+    case transcriptTextDone(TranscriptTextDoneEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "transcript.text.segment":
+            self = .transcriptTextSegment(try TranscriptTextSegmentEvent(from: decoder))
+        case "transcript.text.delta":
+            self = .transcriptTextDelta(try TranscriptTextDeltaEvent(from: decoder))
+        case "transcript.text.done":
+            self = .transcriptTextDone(try TranscriptTextDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .transcriptTextSegment(let value): try value.encode(to: encoder)
+        case .transcriptTextDelta(let value): try value.encode(to: encoder)
+        case .transcriptTextDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Represents a verbose json transcription response returned by model, based on the provided input.
+///
+/// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseVerboseJson`.
+public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The language of the input audio.
+    public var language: Swift.String
+    /// The duration of the input audio.
+    public var duration: Swift.Double
+    /// The transcribed text.
+    public var text: Swift.String
+    /// Extracted words and their corresponding timestamps.
+    public var words: [TranscriptionWord]?
+    /// Segments of the transcribed text and their corresponding details.
+    public var segments: [TranscriptionSegment]?
+    /// Usage statistics for models billed by audio input duration.
+    public var usage: TranscriptTextUsageDuration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranscriptionResponseVerboseJSON`.
+    ///
+    /// - Parameters:
+    ///   - language: The language of the input audio.
+    ///   - duration: The duration of the input audio.
+    ///   - text: The transcribed text.
+    ///   - words: Extracted words and their corresponding timestamps.
+    ///   - segments: Segments of the transcribed text and their corresponding details.
+    ///   - usage: Usage statistics for models billed by audio input duration.
+    public init(
+        language: Swift.String,
+        duration: Swift.Double,
+        text: Swift.String,
+        words: [TranscriptionWord]? = nil,
+        segments: [TranscriptionSegment]? = nil,
+        usage: TranscriptTextUsageDuration? = nil
+    ) {
+        self.language = language
+        self.duration = duration
+        self.text = text
+        self.words = words
+        self.segments = segments
+        self.usage = usage
+    }
+
+    /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.language = try reader.required(Swift.String.self, "language")
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.words = try reader.optional([TranscriptionWord].self, "words")
+        self.segments = try reader.optional([TranscriptionSegment].self, "segments")
+        self.usage = try reader.optional(TranscriptTextUsageDuration.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.words, forKey: "words")
+        try container.encodeIfPresent(self.segments, forKey: "segments")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
+public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
+    ///
+    /// Raw bytes.
+    public var file: FileUpload
+    /// ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
+    public var model: CreateTranslationRequest.Model
+    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should be in English.
+    public var prompt: Swift.String?
+    /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
+    ///
+    /// Default: `"json"`.
+    public var responseFormat: CreateTranslationRequest.ResponseFormat?
+    /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///
+    /// Default: `0`.
+    public var temperature: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranslationRequest`.
+    ///
+    /// - Parameters:
+    ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
+    ///   - model: ID of the model to use.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`. Default: `"json"`.
+    ///   - temperature: The sampling temperature, between 0 and 1. Default: `0`.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
+    public init(
+        file: FileUpload,
+        model: CreateTranslationRequest.Model,
+        responseFormat: CreateTranslationRequest.ResponseFormat? = nil,
+        temperature: Swift.Double? = nil,
+        prompt: Swift.String? = nil
+    ) {
+        self.file = file
+        self.model = model
+        self.prompt = prompt
+        self.responseFormat = responseFormat
+        self.temperature = temperature
+    }
+
+    /// Decodes `CreateTranslationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.model = try reader.required(CreateTranslationRequest.Model.self, "model")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, "response_format")
+        self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("file", self.file)
+        try form.append("model", self.model)
+        try form.append("prompt", self.prompt)
+        try form.append("response_format", self.responseFormat)
+        try form.append("temperature", self.temperature)
+    }
+
+    /// ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `whisper-1`
+        public static var whisper1: Self { Self(rawValue: "whisper-1") }
+    }
+
+    /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest/properties/response_format`.
+    public struct ResponseFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `json`
+        public static var json: Self { Self(rawValue: "json") }
+
+        /// `text`
+        public static var text: Self { Self(rawValue: "text") }
+
+        /// `srt`
+        public static var srt: Self { Self(rawValue: "srt") }
+
+        /// `verbose_json`
+        public static var verboseJSON: Self { Self(rawValue: "verbose_json") }
+
+        /// `vtt`
+        public static var vtt: Self { Self(rawValue: "vtt") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
+public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranslationResponseJSON`.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    /// Decodes `CreateTranslationResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.text = try reader.required(Swift.String.self, "text")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.text, forKey: "text")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
+public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The language of the output translation (always `english`).
+    public var language: Swift.String
+    /// The duration of the input audio.
+    public var duration: Swift.Double
+    /// The translated text.
+    public var text: Swift.String
+    /// Segments of the translated text and their corresponding details.
+    public var segments: [TranscriptionSegment]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateTranslationResponseVerboseJSON`.
+    ///
+    /// - Parameters:
+    ///   - language: The language of the output translation (always `english`).
+    ///   - duration: The duration of the input audio.
+    ///   - text: The translated text.
+    ///   - segments: Segments of the translated text and their corresponding details.
+    public init(
+        language: Swift.String,
+        duration: Swift.Double,
+        text: Swift.String,
+        segments: [TranscriptionSegment]? = nil
+    ) {
+        self.language = language
+        self.duration = duration
+        self.text = text
+        self.segments = segments
+    }
+
+    /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.language = try reader.required(Swift.String.self, "language")
+        self.duration = try reader.required(Swift.Double.self, "duration")
+        self.text = try reader.required(Swift.String.self, "text")
+        self.segments = try reader.optional([TranscriptionSegment].self, "segments")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.duration, forKey: "duration")
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.segments, forKey: "segments")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
+public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The label to use for this consent recording.
+    public var name: Swift.String
+    /// The consent audio recording file. Maximum size is 10 MiB.
+    ///
+    /// Supported MIME types:
+    /// `audio/mpeg`, `audio/wav`, `audio/x-wav`, `audio/ogg`, `audio/aac`, `audio/flac`, `audio/webm`, `audio/mp4`.
+    ///
+    /// Raw bytes.
+    public var recording: FileUpload
+    /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
+    public var language: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVoiceConsentRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The label to use for this consent recording.
+    ///   - recording: The consent audio recording file.
+    ///   - language: The BCP 47 language tag for the consent phrase (for example, `en-US`).
+    public init(
+        name: Swift.String,
+        recording: FileUpload,
+        language: Swift.String
+    ) {
+        self.name = name
+        self.recording = recording
+        self.language = language
+    }
+
+    /// Decodes `CreateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.recording = try reader.required(FileUpload.self, "recording")
+        self.language = try reader.required(Swift.String.self, "language")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.recording, forKey: "recording")
+        try container.encode(self.language, forKey: "language")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("name", self.name)
+        try form.append("recording", self.recording)
+        try form.append("language", self.language)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
+public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The name of the new voice.
+    public var name: Swift.String
+    /// The sample audio recording file. Maximum size is 10 MiB.
+    ///
+    /// Supported MIME types:
+    /// `audio/mpeg`, `audio/wav`, `audio/x-wav`, `audio/ogg`, `audio/aac`, `audio/flac`, `audio/webm`, `audio/mp4`.
+    ///
+    /// Raw bytes.
+    public var audioSample: FileUpload
+    /// The consent recording ID (for example, `cons_1234`).
+    public var consent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVoiceRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the new voice.
+    ///   - audioSample: The sample audio recording file.
+    ///   - consent: The consent recording ID (for example, `cons_1234`).
+    public init(
+        name: Swift.String,
+        audioSample: FileUpload,
+        consent: Swift.String
+    ) {
+        self.name = name
+        self.audioSample = audioSample
+        self.consent = consent
+    }
+
+    /// Decodes `CreateVoiceRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.audioSample = try reader.required(FileUpload.self, "audio_sample")
+        self.consent = try reader.required(Swift.String.self, "consent")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.audioSample, forKey: "audio_sample")
+        try container.encode(self.consent, forKey: "consent")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("name", self.name)
+        try form.append("audio_sample", self.audioSample)
+        try form.append("consent", self.consent)
+    }
+}
+
 /// A log probability object.
 ///
 /// - Remark: Generated from `#/components/schemas/LogProbProperties`.
@@ -1301,6 +2465,41 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
+public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The updated label for this consent recording.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateVoiceConsentRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The updated label for this consent recording.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    /// Decodes `UpdateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
 public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
@@ -1362,5 +2561,225 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
         try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
         try container.encodeIfPresent(self.threshold, forKey: "threshold")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
+public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The consent recording identifier.
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VoiceConsentDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The consent recording identifier.
+    ///   - deleted: Required.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `VoiceConsentDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice_consent", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice_consent", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
+public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [VoiceConsentResource]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VoiceConsentListResource`.
+    public init(
+        data: [VoiceConsentResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `VoiceConsentListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([VoiceConsentResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VoiceConsentResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// A consent recording used to authorize creation of a custom voice.
+///
+/// - Remark: Generated from `#/components/schemas/VoiceConsentResource`.
+public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The consent recording identifier.
+    public var id: Swift.String
+    /// The label provided when the consent recording was uploaded.
+    public var name: Swift.String
+    /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
+    public var language: Swift.String
+    /// The Unix timestamp (in seconds) for when the consent recording was created.
+    public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VoiceConsentResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The consent recording identifier.
+    ///   - name: The label provided when the consent recording was uploaded.
+    ///   - language: The BCP 47 language tag for the consent phrase (for example, `en-US`).
+    ///   - createdAt: The Unix timestamp (in seconds) for when the consent recording was created.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        language: Swift.String,
+        createdAt: Swift.Int
+    ) {
+        self.id = id
+        self.name = name
+        self.language = language
+        self.createdAt = createdAt
+    }
+
+    /// Decodes `VoiceConsentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice_consent", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.language = try reader.required(Swift.String.self, "language")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice_consent", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.language, forKey: "language")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}
+
+/// A custom voice that can be used for audio output.
+///
+/// - Remark: Generated from `#/components/schemas/VoiceResource`.
+public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The voice identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The name of the voice.
+    public var name: Swift.String
+    /// The Unix timestamp (in seconds) for when the voice was created.
+    public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VoiceResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The voice identifier, which can be referenced in API endpoints.
+    ///   - name: The name of the voice.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the voice was created.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    /// Decodes `VoiceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "audio.voice", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("audio.voice", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
     }
 }

@@ -155,3 +155,167 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
         try container.encode(self.failed, forKey: "failed")
     }
 }
+
+/// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
+public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of an uploaded file that contains requests for the new batch.
+    ///
+    /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
+    ///
+    /// Your input file must be formatted as a [JSONL file](https://platform.openai.com/docs/api-reference/batch/request-input), and must be uploaded with the purpose `batch`. The file can contain up to 50,000 requests, and can be up to 200 MB in size.
+    public var inputFileID: Swift.String
+    /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
+    public var endpoint: CreateBatchRequest.Endpoint
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// The expiration policy for the output and/or error file that are generated for a batch.
+    public var outputExpiresAfter: BatchFileExpirationAfter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateBatchRequest`.
+    ///
+    /// - Parameters:
+    ///   - inputFileID: The ID of an uploaded file that contains requests for the new batch.
+    ///   - endpoint: The endpoint to be used for all requests in the batch.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - outputExpiresAfter: The expiration policy for the output and/or error file that are generated for a batch.
+    public init(
+        inputFileID: Swift.String,
+        endpoint: CreateBatchRequest.Endpoint,
+        metadata: Metadata? = nil,
+        outputExpiresAfter: BatchFileExpirationAfter? = nil
+    ) {
+        self.inputFileID = inputFileID
+        self.endpoint = endpoint
+        self.metadata = metadata
+        self.outputExpiresAfter = outputExpiresAfter
+    }
+
+    /// Decodes `CreateBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("completion_window", is: "24h", required: true)
+        self.inputFileID = try reader.required(Swift.String.self, "input_file_id")
+        self.endpoint = try reader.required(CreateBatchRequest.Endpoint.self, "endpoint")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.outputExpiresAfter = try reader.optional(BatchFileExpirationAfter.self, "output_expires_after")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("24h", forKey: "completion_window")
+        try container.encode(self.inputFileID, forKey: "input_file_id")
+        try container.encode(self.endpoint, forKey: "endpoint")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.outputExpiresAfter, forKey: "output_expires_after")
+    }
+
+    /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateBatchRequest/properties/endpoint`.
+    public struct Endpoint: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `/v1/responses`
+        public static var v1Responses: Self { Self(rawValue: "/v1/responses") }
+
+        /// `/v1/chat/completions`
+        public static var v1ChatCompletions: Self { Self(rawValue: "/v1/chat/completions") }
+
+        /// `/v1/embeddings`
+        public static var v1Embeddings: Self { Self(rawValue: "/v1/embeddings") }
+
+        /// `/v1/completions`
+        public static var v1Completions: Self { Self(rawValue: "/v1/completions") }
+
+        /// `/v1/moderations`
+        public static var v1Moderations: Self { Self(rawValue: "/v1/moderations") }
+
+        /// `/v1/images/generations`
+        public static var v1ImagesGenerations: Self { Self(rawValue: "/v1/images/generations") }
+
+        /// `/v1/images/edits`
+        public static var v1ImagesEdits: Self { Self(rawValue: "/v1/images/edits") }
+
+        /// `/v1/videos`
+        public static var v1Videos: Self { Self(rawValue: "/v1/videos") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
+public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [Batch]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListBatchesResponse`.
+    public init(
+        data: [Batch],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListBatchesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Batch].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Batch] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}

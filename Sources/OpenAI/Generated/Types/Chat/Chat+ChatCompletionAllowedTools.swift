@@ -126,6 +126,52 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/ChatCompletionDeleted`.
+public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the chat completion that was deleted.
+    public var id: Swift.String
+    /// Whether the chat completion was deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatCompletionDeleted`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the chat completion that was deleted.
+    ///   - deleted: Whether the chat completion was deleted.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `ChatCompletionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chat.completion.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chat.completion.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
 /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctionCallOption`.
@@ -216,6 +262,76 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
         try container.encode(self.name, forKey: "name")
         try container.encodeIfPresent(self.parameters, forKey: "parameters")
     }
+}
+
+/// An object representing a list of Chat Completions.
+///
+/// - Remark: Generated from `#/components/schemas/ChatCompletionList`.
+public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// An array of chat completion objects.
+    public var data: [CreateChatCompletionResponse]
+    /// The identifier of the first chat completion in the data array.
+    public var firstID: Swift.String
+    /// The identifier of the last chat completion in the data array.
+    public var lastID: Swift.String
+    /// Indicates whether there are more Chat Completions available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatCompletionList`.
+    ///
+    /// - Parameters:
+    ///   - data: An array of chat completion objects.
+    ///   - firstID: The identifier of the first chat completion in the data array.
+    ///   - lastID: The identifier of the last chat completion in the data array.
+    ///   - hasMore: Indicates whether there are more Chat Completions available.
+    public init(
+        data: [CreateChatCompletionResponse],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ChatCompletionList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([CreateChatCompletionResponse].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [CreateChatCompletionResponse] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A call to a custom tool created by the model.

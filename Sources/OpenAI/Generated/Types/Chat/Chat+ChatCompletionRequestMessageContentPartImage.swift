@@ -1222,6 +1222,528 @@ public enum ChatCompletionToolChoiceOption: Codable, Equatable, Sendable, Unknow
     }
 }
 
+/// Represents a chat completion response returned by model, based on the provided input.
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse`.
+public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A unique identifier for the chat completion.
+    public var id: Swift.String
+    /// A list of chat completion choices. Can be more than one if `n` is greater than 1.
+    public var choices: [CreateChatCompletionResponse.Choice]
+    /// The Unix timestamp (in seconds) of when the chat completion was created.
+    public var created: Swift.Int
+    /// The model used for the chat completion.
+    public var model: Swift.String
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
+    public var serviceTier: ServiceTier?
+    private var _systemFingerprint: Swift.String?
+    /// This fingerprint represents the backend configuration that the model runs with.
+    ///
+    /// Can be used in conjunction with the `seed` request parameter to understand when backend changes have been made that might impact determinism.
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
+    public var systemFingerprint: Swift.String? {
+        get { _systemFingerprint }
+        set { _systemFingerprint = newValue }
+    }
+    /// Usage statistics for the completion request.
+    public var usage: CompletionUsage?
+    /// Moderation results for the request input and generated output, if moderated
+    /// completions were requested.
+    public var moderation: ChatCompletionModeration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatCompletionResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: A unique identifier for the chat completion.
+    ///   - choices: A list of chat completion choices.
+    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
+    ///   - model: The model used for the chat completion.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
+    ///   - usage: Usage statistics for the completion request.
+    ///   - moderation: Moderation results for the request input and generated output, if moderated completions were requested.
+    public init(
+        id: Swift.String,
+        choices: [CreateChatCompletionResponse.Choice],
+        created: Swift.Int,
+        model: Swift.String,
+        metadata: Metadata? = nil,
+        serviceTier: ServiceTier? = nil,
+        systemFingerprint: Swift.String? = nil,
+        usage: CompletionUsage? = nil,
+        moderation: ChatCompletionModeration? = nil
+    ) {
+        self.id = id
+        self.choices = choices
+        self.created = created
+        self.model = model
+        self.metadata = metadata
+        self.serviceTier = serviceTier
+        self._systemFingerprint = systemFingerprint
+        self.usage = usage
+        self.moderation = moderation
+    }
+
+    /// Decodes `CreateChatCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chat.completion", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.choices = try reader.required([CreateChatCompletionResponse.Choice].self, "choices")
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.serviceTier = try reader.optional(ServiceTier.self, "service_tier")
+        self._systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
+        self.usage = try reader.optional(CompletionUsage.self, "usage")
+        self.moderation = try reader.optional(ChatCompletionModeration.self, "moderation")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chat.completion", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.choices, forKey: "choices")
+        try container.encode(self.created, forKey: "created")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        try container.encodeIfPresent(self._systemFingerprint, forKey: "system_fingerprint")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
+    public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
+        public var finishReason: CreateChatCompletionResponse.Choice.FinishReason
+        /// The index of the choice in the list of choices.
+        public var index: Swift.Int
+        /// A chat completion message generated by the model.
+        public var message: ChatCompletionResponseMessage
+        /// Log probability information for the choice.
+        public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Choice`.
+        ///
+        /// - Parameters:
+        ///   - finishReason: The reason the model stopped generating tokens.
+        ///   - index: The index of the choice in the list of choices.
+        ///   - message: A chat completion message generated by the model.
+        ///   - logprobs: Log probability information for the choice.
+        public init(
+            finishReason: CreateChatCompletionResponse.Choice.FinishReason,
+            index: Swift.Int,
+            message: ChatCompletionResponseMessage,
+            logprobs: CreateChatCompletionResponse.Choice.Logprobs? = nil
+        ) {
+            self.finishReason = finishReason
+            self.index = index
+            self.message = message
+            self.logprobs = logprobs
+        }
+
+        /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.finishReason = try reader.required(CreateChatCompletionResponse.Choice.FinishReason.self, "finish_reason")
+            self.index = try reader.required(Swift.Int.self, "index")
+            self.message = try reader.required(ChatCompletionResponseMessage.self, "message")
+            self.logprobs = try reader.optional(CreateChatCompletionResponse.Choice.Logprobs.self, "logprobs")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.finishReason, forKey: "finish_reason")
+            try container.encode(self.index, forKey: "index")
+            try container.encode(self.message, forKey: "message")
+            try container.encode(self.logprobs, forKey: "logprobs")
+        }
+
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/finish_reason`.
+        public struct FinishReason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `stop`
+            public static var stop: Self { Self(rawValue: "stop") }
+
+            /// `length`
+            public static var length: Self { Self(rawValue: "length") }
+
+            /// `tool_calls`
+            public static var toolCalls: Self { Self(rawValue: "tool_calls") }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `function_call`
+            public static var functionCall: Self { Self(rawValue: "function_call") }
+        }
+
+        /// Log probability information for the choice.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
+        public struct Logprobs: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// A list of message content tokens with log probability information.
+            public var content: [ChatCompletionTokenLogprob]?
+            /// A list of message refusal tokens with log probability information.
+            public var refusal: [ChatCompletionTokenLogprob]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Logprobs`.
+            ///
+            /// - Parameters:
+            ///   - content: A list of message content tokens with log probability information.
+            ///   - refusal: A list of message refusal tokens with log probability information.
+            public init(
+                content: [ChatCompletionTokenLogprob]? = nil,
+                refusal: [ChatCompletionTokenLogprob]? = nil
+            ) {
+                self.content = content
+                self.refusal = refusal
+            }
+
+            /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.content = try reader.optional([ChatCompletionTokenLogprob].self, "content")
+                self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, "refusal")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.content, forKey: "content")
+                try container.encode(self.refusal, forKey: "refusal")
+            }
+        }
+    }
+}
+
+/// Represents a streamed chunk of a chat completion response returned
+/// by the model, based on the provided input.
+/// [Learn more](https://platform.openai.com/docs/guides/streaming-responses).
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse`.
+public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A unique identifier for the chat completion. Each chunk has the same ID.
+    public var id: Swift.String
+    /// A list of chat completion choices. Can contain more than one elements if `n` is greater than 1. Can also be empty for the
+    /// last chunk if you set `stream_options: {"include_usage": true}`.
+    public var choices: [CreateChatCompletionStreamResponse.Choice]
+    /// The Unix timestamp (in seconds) of when the chat completion was created. Each chunk has the same timestamp.
+    public var created: Swift.Int
+    /// The model to generate the completion.
+    public var model: Swift.String
+    /// An obfuscation string added to normalize the size of streamed chunks as a
+    /// mitigation to certain side-channel attacks. The field is included by
+    /// default and omitted when `stream_options.include_obfuscation` is `false`.
+    public var obfuscation: Swift.String?
+    /// Specifies the processing type used for serving the request.
+    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
+    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
+    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+    ///   - When not set, the default behavior is 'auto'.
+    ///
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    ///
+    /// Default: `"auto"`.
+    public var serviceTier: ServiceTier?
+    private var _systemFingerprint: Swift.String?
+    /// This fingerprint represents the backend configuration that the model runs with.
+    /// Can be used in conjunction with the `seed` request parameter to understand when backend changes have been made that might impact determinism.
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
+    public var systemFingerprint: Swift.String? {
+        get { _systemFingerprint }
+        set { _systemFingerprint = newValue }
+    }
+    /// An optional field that will only be present when you set
+    /// `stream_options: {"include_usage": true}` in your request. When present, it
+    /// contains a null value **except for the last chunk** which contains the
+    /// token usage statistics for the entire request.
+    ///
+    /// **NOTE:** If the stream is interrupted or cancelled, you may not
+    /// receive the final usage chunk which contains the total token usage for
+    /// the request.
+    public var usage: CompletionUsage?
+    /// Moderation results for the request input and generated output. Present
+    /// on the moderation chunk when moderated completions are requested.
+    public var moderation: ChatCompletionModeration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatCompletionStreamResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: A unique identifier for the chat completion.
+    ///   - choices: A list of chat completion choices.
+    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
+    ///   - model: The model to generate the completion.
+    ///   - obfuscation: An obfuscation string added to normalize the size of streamed chunks as a mitigation to certain side-channel attacks.
+    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
+    ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
+    ///   - usage: An optional field that will only be present when you set `stream_options: {"include_usage": true}` in your request.
+    ///   - moderation: Moderation results for the request input and generated output.
+    public init(
+        id: Swift.String,
+        choices: [CreateChatCompletionStreamResponse.Choice],
+        created: Swift.Int,
+        model: Swift.String,
+        obfuscation: Swift.String? = nil,
+        serviceTier: ServiceTier? = nil,
+        systemFingerprint: Swift.String? = nil,
+        usage: CompletionUsage? = nil,
+        moderation: ChatCompletionModeration? = nil
+    ) {
+        self.id = id
+        self.choices = choices
+        self.created = created
+        self.model = model
+        self.obfuscation = obfuscation
+        self.serviceTier = serviceTier
+        self._systemFingerprint = systemFingerprint
+        self.usage = usage
+        self.moderation = moderation
+    }
+
+    /// Decodes `CreateChatCompletionStreamResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chat.completion.chunk", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.choices = try reader.required([CreateChatCompletionStreamResponse.Choice].self, "choices")
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+        self.serviceTier = try reader.optional(ServiceTier.self, "service_tier")
+        self._systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
+        self.usage = try reader.optional(CompletionUsage.self, "usage")
+        self.moderation = try reader.optional(ChatCompletionModeration.self, "moderation")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chat.completion.chunk", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.choices, forKey: "choices")
+        try container.encode(self.created, forKey: "created")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        try container.encodeIfPresent(self._systemFingerprint, forKey: "system_fingerprint")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
+    public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// A chat completion delta generated by streamed model responses.
+        public var delta: ChatCompletionStreamResponseDelta
+        /// Log probability information for the choice.
+        public var logprobs: CreateChatCompletionStreamResponse.Choice.Logprobs?
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        public var finishReason: CreateChatCompletionStreamResponse.Choice.FinishReason?
+        /// The index of the choice in the list of choices.
+        public var index: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Choice`.
+        ///
+        /// - Parameters:
+        ///   - delta: A chat completion delta generated by streamed model responses.
+        ///   - index: The index of the choice in the list of choices.
+        ///   - logprobs: Log probability information for the choice.
+        ///   - finishReason: The reason the model stopped generating tokens.
+        public init(
+            delta: ChatCompletionStreamResponseDelta,
+            index: Swift.Int,
+            logprobs: CreateChatCompletionStreamResponse.Choice.Logprobs? = nil,
+            finishReason: CreateChatCompletionStreamResponse.Choice.FinishReason? = nil
+        ) {
+            self.delta = delta
+            self.logprobs = logprobs
+            self.finishReason = finishReason
+            self.index = index
+        }
+
+        /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.delta = try reader.required(ChatCompletionStreamResponseDelta.self, "delta")
+            self.logprobs = try reader.optional(CreateChatCompletionStreamResponse.Choice.Logprobs.self, "logprobs")
+            self.finishReason = try reader.optional(CreateChatCompletionStreamResponse.Choice.FinishReason.self, "finish_reason")
+            self.index = try reader.required(Swift.Int.self, "index")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+            try container.encode(self.finishReason, forKey: "finish_reason")
+            try container.encode(self.index, forKey: "index")
+        }
+
+        /// Log probability information for the choice.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items/properties/logprobs`.
+        public struct Logprobs: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// A list of message content tokens with log probability information.
+            public var content: [ChatCompletionTokenLogprob]?
+            /// A list of message refusal tokens with log probability information.
+            public var refusal: [ChatCompletionTokenLogprob]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Logprobs`.
+            ///
+            /// - Parameters:
+            ///   - content: A list of message content tokens with log probability information.
+            ///   - refusal: A list of message refusal tokens with log probability information.
+            public init(
+                content: [ChatCompletionTokenLogprob]? = nil,
+                refusal: [ChatCompletionTokenLogprob]? = nil
+            ) {
+                self.content = content
+                self.refusal = refusal
+            }
+
+            /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.content = try reader.optional([ChatCompletionTokenLogprob].self, "content")
+                self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, "refusal")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.content, forKey: "content")
+                try container.encode(self.refusal, forKey: "refusal")
+            }
+        }
+
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items/properties/finish_reason`.
+        public struct FinishReason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `stop`
+            public static var stop: Self { Self(rawValue: "stop") }
+
+            /// `length`
+            public static var length: Self { Self(rawValue: "length") }
+
+            /// `tool_calls`
+            public static var toolCalls: Self { Self(rawValue: "tool_calls") }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `function_call`
+            public static var functionCall: Self { Self(rawValue: "function_call") }
+        }
+    }
+}
+
 /// A custom tool that processes input using a specified format.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions`.

@@ -446,6 +446,121 @@ public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviation
     }
 }
 
+/// Represents a ChatKit session and its resolved configuration.
+///
+/// - Remark: Generated from `#/components/schemas/ChatSessionResource`.
+public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+    /// Identifier for the ChatKit session.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the session expires.
+    public var expiresAt: Swift.Int
+    /// Ephemeral client secret that authenticates session requests.
+    public var clientSecret: Swift.String
+    /// Workflow metadata for the session.
+    public var workflow: ChatkitWorkflow
+    /// User identifier associated with the session.
+    public var user: Swift.String
+    /// Resolved rate limit values.
+    public var rateLimits: ChatSessionRateLimits
+    /// Convenience copy of the per-minute request limit.
+    public var maxRequestsPer1Minute: Swift.Int
+    /// Current lifecycle state of the session.
+    public var status: ChatSessionStatus
+    /// Resolved ChatKit feature configuration for the session.
+    public var chatkitConfiguration: ChatSessionChatkitConfiguration
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatSessionResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the ChatKit session.
+    ///   - expiresAt: Unix timestamp (in seconds) for when the session expires.
+    ///   - clientSecret: Ephemeral client secret that authenticates session requests.
+    ///   - workflow: Workflow metadata for the session.
+    ///   - user: User identifier associated with the session.
+    ///   - rateLimits: Resolved rate limit values.
+    ///   - maxRequestsPer1Minute: Convenience copy of the per-minute request limit.
+    ///   - status: Current lifecycle state of the session.
+    ///   - chatkitConfiguration: Resolved ChatKit feature configuration for the session.
+    public init(
+        id: Swift.String,
+        expiresAt: Swift.Int,
+        clientSecret: Swift.String,
+        workflow: ChatkitWorkflow,
+        user: Swift.String,
+        rateLimits: ChatSessionRateLimits,
+        maxRequestsPer1Minute: Swift.Int,
+        status: ChatSessionStatus,
+        chatkitConfiguration: ChatSessionChatkitConfiguration
+    ) {
+        self.id = id
+        self.expiresAt = expiresAt
+        self.clientSecret = clientSecret
+        self.workflow = workflow
+        self.user = user
+        self.rateLimits = rateLimits
+        self.maxRequestsPer1Minute = maxRequestsPer1Minute
+        self.status = status
+        self.chatkitConfiguration = chatkitConfiguration
+    }
+
+    /// Decodes `ChatSessionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chatkit.session", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+        self.clientSecret = try reader.required(Swift.String.self, "client_secret")
+        self.workflow = try reader.required(ChatkitWorkflow.self, "workflow")
+        self.user = try reader.required(Swift.String.self, "user")
+        self.rateLimits = try reader.required(ChatSessionRateLimits.self, "rate_limits")
+        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
+        self.status = try reader.required(ChatSessionStatus.self, "status")
+        self.chatkitConfiguration = try reader.required(ChatSessionChatkitConfiguration.self, "chatkit_configuration")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chatkit.session", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.clientSecret, forKey: "client_secret")
+        try container.encode(self.workflow, forKey: "workflow")
+        try container.encode(self.user, forKey: "user")
+        try container.encode(self.rateLimits, forKey: "rate_limits")
+        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.chatkitConfiguration, forKey: "chatkit_configuration")
+    }
+
+    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("id", self.id as Any),
+                ("expiresAt", self.expiresAt as Any),
+                ("clientSecret", Redaction.placeholder),
+                ("workflow", self.workflow as Any),
+                ("user", self.user as Any),
+                ("rateLimits", self.rateLimits as Any),
+                ("maxRequestsPer1Minute", self.maxRequestsPer1Minute as Any),
+                ("status", self.status as Any),
+                ("chatkitConfiguration", self.chatkitConfiguration as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
+    }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionStatus`.
@@ -812,6 +927,123 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("closed", forKey: "type")
         try container.encode(self.reason, forKey: "reason")
+    }
+}
+
+/// Parameters for provisioning a new ChatKit session.
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatSessionBody`.
+public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Workflow that powers the session.
+    public var workflow: WorkflowParam
+    /// A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
+    ///
+    /// At least 1 character.
+    public var user: Swift.String
+    /// Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
+    public var expiresAfter: ExpiresAfterParam?
+    /// Optional override for per-minute request limits. When omitted, defaults to 10.
+    public var rateLimits: RateLimitsParam?
+    /// Optional overrides for ChatKit runtime configuration features
+    public var chatkitConfiguration: ChatkitConfigurationParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatSessionBody`.
+    ///
+    /// - Parameters:
+    ///   - workflow: Workflow that powers the session.
+    ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope. At least 1 character.
+    ///   - expiresAfter: Optional override for session expiration timing in seconds from creation.
+    ///   - rateLimits: Optional override for per-minute request limits.
+    ///   - chatkitConfiguration: Optional overrides for ChatKit runtime configuration features
+    public init(
+        workflow: WorkflowParam,
+        user: Swift.String,
+        expiresAfter: ExpiresAfterParam? = nil,
+        rateLimits: RateLimitsParam? = nil,
+        chatkitConfiguration: ChatkitConfigurationParam? = nil
+    ) {
+        self.workflow = workflow
+        self.user = user
+        self.expiresAfter = expiresAfter
+        self.rateLimits = rateLimits
+        self.chatkitConfiguration = chatkitConfiguration
+    }
+
+    /// Decodes `CreateChatSessionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.workflow = try reader.required(WorkflowParam.self, "workflow")
+        self.user = try reader.required(Swift.String.self, "user")
+        self.expiresAfter = try reader.optional(ExpiresAfterParam.self, "expires_after")
+        self.rateLimits = try reader.optional(RateLimitsParam.self, "rate_limits")
+        self.chatkitConfiguration = try reader.optional(ChatkitConfigurationParam.self, "chatkit_configuration")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.workflow, forKey: "workflow")
+        try container.encode(self.user, forKey: "user")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.rateLimits, forKey: "rate_limits")
+        try container.encodeIfPresent(self.chatkitConfiguration, forKey: "chatkit_configuration")
+    }
+}
+
+/// Confirmation payload returned after deleting a thread.
+///
+/// - Remark: Generated from `#/components/schemas/DeletedThreadResource`.
+public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier of the deleted thread.
+    public var id: Swift.String
+    /// Indicates that the thread has been deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedThreadResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the deleted thread.
+    ///   - deleted: Indicates that the thread has been deleted.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `DeletedThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chatkit.thread.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chatkit.thread.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
     }
 }
 
@@ -1517,6 +1749,259 @@ public enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case .chatkitTask(let value): try value.encode(to: encoder)
         case .chatkitTaskGroup(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A paginated list of thread items rendered for the ChatKit API.
+///
+/// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
+public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items
+    public var data: [ThreadItem]
+    /// The ID of the first item in the list.
+    public var firstID: Swift.String?
+    /// The ID of the last item in the list.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ThreadItemListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
+    public init(
+        data: [ThreadItem],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ThreadItemListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ThreadItem].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ThreadItem] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
+/// A paginated list of ChatKit threads.
+///
+/// - Remark: Generated from `#/components/schemas/ThreadListResource`.
+public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items
+    public var data: [ThreadResource]
+    /// The ID of the first item in the list.
+    public var firstID: Swift.String?
+    /// The ID of the last item in the list.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ThreadListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
+    public init(
+        data: [ThreadResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ThreadListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ThreadResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ThreadResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// Represents a ChatKit thread and its current status.
+///
+/// - Remark: Generated from `#/components/schemas/ThreadResource`.
+public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier of the thread.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the thread was created.
+    public var createdAt: Swift.Int
+    /// Optional human-readable title for the thread. Defaults to null when no title has been generated.
+    public var title: Swift.String?
+    /// Current status for the thread. Defaults to `active` for newly created threads.
+    public var status: ThreadResource.Status
+    /// Free-form string that identifies your end user who owns the thread.
+    public var user: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ThreadResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread.
+    ///   - createdAt: Unix timestamp (in seconds) for when the thread was created.
+    ///   - status: Current status for the thread.
+    ///   - user: Free-form string that identifies your end user who owns the thread.
+    ///   - title: Optional human-readable title for the thread.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        status: ThreadResource.Status,
+        user: Swift.String,
+        title: Swift.String? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.title = title
+        self.status = status
+        self.user = user
+    }
+
+    /// Decodes `ThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "chatkit.thread", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.title = try reader.optional(Swift.String.self, "title")
+        self.status = try reader.required(ThreadResource.Status.self, "status")
+        self.user = try reader.required(Swift.String.self, "user")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("chatkit.thread", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.title, forKey: "title")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.user, forKey: "user")
+    }
+
+    /// Current status for the thread. Defaults to `active` for newly created threads.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ThreadResource/properties/status`.
+    public enum Status: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Indicates that a thread is active. Selected when `type` is `active`.
+        case active(ActiveStatus)
+        /// Indicates that a thread is locked and cannot accept new input. Selected when `type` is `locked`.
+        case locked(LockedStatus)
+        /// Indicates that a thread has been closed. Selected when `type` is `closed`.
+        case closed(ClosedStatus)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "active":
+                self = .active(try ActiveStatus(from: decoder))
+            case "locked":
+                self = .locked(try LockedStatus(from: decoder))
+            case "closed":
+                self = .closed(try ClosedStatus(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .active(let value): try value.encode(to: encoder)
+            case .locked(let value): try value.encode(to: encoder)
+            case .closed(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
         }
     }
 }

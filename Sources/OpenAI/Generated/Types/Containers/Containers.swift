@@ -4,6 +4,223 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
+public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of container files.
+    public var data: [ContainerFileResource]
+    /// The ID of the first file in the list.
+    public var firstID: Swift.String
+    /// The ID of the last file in the list.
+    public var lastID: Swift.String
+    /// Whether there are more files available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerFileListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of container files.
+    ///   - firstID: The ID of the first file in the list.
+    ///   - lastID: The ID of the last file in the list.
+    ///   - hasMore: Whether there are more files available.
+    public init(
+        data: [ContainerFileResource],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ContainerFileListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ContainerFileResource].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ContainerFileResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
+/// The container file object
+///
+/// - Remark: Generated from `#/components/schemas/ContainerFileResource`.
+public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Unique identifier for the file.
+    public var id: Swift.String
+    /// The type of this object (`container.file`).
+    public var object: Swift.String
+    /// The container this file belongs to.
+    public var containerID: Swift.String
+    /// Unix timestamp (in seconds) when the file was created.
+    public var createdAt: Swift.Int
+    /// Size of the file in bytes.
+    public var bytes: Swift.Int
+    /// Path of the file in the container.
+    public var path: Swift.String
+    /// Source of the file (e.g., `user`, `assistant`).
+    public var source: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerFileResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the file.
+    ///   - object: The type of this object (`container.file`).
+    ///   - containerID: The container this file belongs to.
+    ///   - createdAt: Unix timestamp (in seconds) when the file was created.
+    ///   - bytes: Size of the file in bytes.
+    ///   - path: Path of the file in the container.
+    ///   - source: Source of the file (e.g., `user`, `assistant`).
+    public init(
+        id: Swift.String,
+        object: Swift.String,
+        containerID: Swift.String,
+        createdAt: Swift.Int,
+        bytes: Swift.Int,
+        path: Swift.String,
+        source: Swift.String
+    ) {
+        self.id = id
+        self.object = object
+        self.containerID = containerID
+        self.createdAt = createdAt
+        self.bytes = bytes
+        self.path = path
+        self.source = source
+    }
+
+    /// Decodes `ContainerFileResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.object = try reader.required(Swift.String.self, "object")
+        self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.bytes = try reader.required(Swift.Int.self, "bytes")
+        self.path = try reader.required(Swift.String.self, "path")
+        self.source = try reader.required(Swift.String.self, "source")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.containerID, forKey: "container_id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.bytes, forKey: "bytes")
+        try container.encode(self.path, forKey: "path")
+        try container.encode(self.source, forKey: "source")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ContainerListResource`.
+public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of containers.
+    public var data: [ContainerResource]
+    /// The ID of the first container in the list.
+    public var firstID: Swift.String
+    /// The ID of the last container in the list.
+    public var lastID: Swift.String
+    /// Whether there are more containers available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of containers.
+    ///   - firstID: The ID of the first container in the list.
+    ///   - lastID: The ID of the last container in the list.
+    ///   - hasMore: Whether there are more containers available.
+    public init(
+        data: [ContainerResource],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ContainerListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ContainerResource].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ContainerResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
 public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
@@ -149,6 +366,443 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
                 ("value", Redaction.placeholder),
                 ("specDeviations", self.specDeviations),
             ], displayStyle: .struct)
+    }
+}
+
+/// The container object
+///
+/// - Remark: Generated from `#/components/schemas/ContainerResource`.
+public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Unique identifier for the container.
+    public var id: Swift.String
+    /// The type of this object.
+    public var object: Swift.String
+    /// Name of the container.
+    public var name: Swift.String
+    /// Unix timestamp (in seconds) when the container was created.
+    public var createdAt: Swift.Int
+    /// Status of the container (e.g., active, deleted).
+    public var status: Swift.String
+    /// Unix timestamp (in seconds) when the container was last active.
+    public var lastActiveAt: Swift.Int?
+    /// The container will expire after this time period.
+    /// The anchor is the reference point for the expiration.
+    /// The minutes is the number of minutes after the anchor before the container expires.
+    public var expiresAfter: ContainerResource.ExpiresAfter?
+    /// The memory limit configured for the container.
+    public var memoryLimit: ContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: ContainerResource.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ContainerResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the container.
+    ///   - object: The type of this object.
+    ///   - name: Name of the container.
+    ///   - createdAt: Unix timestamp (in seconds) when the container was created.
+    ///   - status: Status of the container (e.g., active, deleted).
+    ///   - lastActiveAt: Unix timestamp (in seconds) when the container was last active.
+    ///   - expiresAfter: The container will expire after this time period.
+    ///   - memoryLimit: The memory limit configured for the container.
+    ///   - networkPolicy: Network access policy for the container.
+    public init(
+        id: Swift.String,
+        object: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int,
+        status: Swift.String,
+        lastActiveAt: Swift.Int? = nil,
+        expiresAfter: ContainerResource.ExpiresAfter? = nil,
+        memoryLimit: ContainerMemoryLimit? = nil,
+        networkPolicy: ContainerResource.NetworkPolicy? = nil
+    ) {
+        self.id = id
+        self.object = object
+        self.name = name
+        self.createdAt = createdAt
+        self.status = status
+        self.lastActiveAt = lastActiveAt
+        self.expiresAfter = expiresAfter
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+    }
+
+    /// Decodes `ContainerResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.object = try reader.required(Swift.String.self, "object")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.status = try reader.required(Swift.String.self, "status")
+        self.lastActiveAt = try reader.optional(Swift.Int.self, "last_active_at")
+        self.expiresAfter = try reader.optional(ContainerResource.ExpiresAfter.self, "expires_after")
+        self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
+        self.networkPolicy = try reader.optional(ContainerResource.NetworkPolicy.self, "network_policy")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.lastActiveAt, forKey: "last_active_at")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
+        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+    }
+
+    /// The container will expire after this time period.
+    /// The anchor is the reference point for the expiration.
+    /// The minutes is the number of minutes after the anchor before the container expires.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/expires_after`.
+    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of minutes after the anchor before the container expires.
+        public var minutes: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ExpiresAfter`.
+        ///
+        /// - Parameters:
+        ///   - minutes: The number of minutes after the anchor before the container expires.
+        public init(minutes: Swift.Int? = nil) {
+            self.minutes = minutes
+        }
+
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("anchor", is: "last_active_at", required: false)
+            self.minutes = try reader.optional(Swift.Int.self, "minutes")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("last_active_at", forKey: "anchor")
+            try container.encodeIfPresent(self.minutes, forKey: "minutes")
+        }
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/network_policy`.
+    public struct NetworkPolicy: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The network policy mode.
+        public var type: ContainerResource.NetworkPolicy.TypeValue
+        /// Allowed outbound domains when `type` is `allowlist`.
+        public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `NetworkPolicy`.
+        ///
+        /// - Parameters:
+        ///   - type: The network policy mode.
+        ///   - allowedDomains: Allowed outbound domains when `type` is `allowlist`.
+        public init(
+            type: ContainerResource.NetworkPolicy.TypeValue,
+            allowedDomains: [Swift.String]? = nil
+        ) {
+            self.type = type
+            self.allowedDomains = allowedDomains
+        }
+
+        /// Decodes `NetworkPolicy` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.required(ContainerResource.NetworkPolicy.TypeValue.self, "type")
+            self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.type, forKey: "type")
+            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+        }
+
+        /// The network policy mode.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/network_policy/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `allowlist`
+            public static var allowlist: Self { Self(rawValue: "allowlist") }
+
+            /// `disabled`
+            public static var disabled: Self { Self(rawValue: "disabled") }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateContainerBody`.
+public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Name of the container to create.
+    public var name: Swift.String
+    /// IDs of files to copy to the container.
+    public var fileIDs: [Swift.String]?
+    /// Container expiration time in seconds relative to the 'anchor' time.
+    public var expiresAfter: CreateContainerBody.ExpiresAfter?
+    /// An optional list of skills referenced by id or inline data.
+    public var skills: [CreateContainerBody.Skill]?
+    /// Optional memory limit for the container. Defaults to "1g".
+    public var memoryLimit: ContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: CreateContainerBody.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateContainerBody`.
+    ///
+    /// - Parameters:
+    ///   - name: Name of the container to create.
+    ///   - fileIDs: IDs of files to copy to the container.
+    ///   - expiresAfter: Container expiration time in seconds relative to the 'anchor' time.
+    ///   - skills: An optional list of skills referenced by id or inline data.
+    ///   - memoryLimit: Optional memory limit for the container.
+    ///   - networkPolicy: Network access policy for the container.
+    public init(
+        name: Swift.String,
+        fileIDs: [Swift.String]? = nil,
+        expiresAfter: CreateContainerBody.ExpiresAfter? = nil,
+        skills: [CreateContainerBody.Skill]? = nil,
+        memoryLimit: ContainerMemoryLimit? = nil,
+        networkPolicy: CreateContainerBody.NetworkPolicy? = nil
+    ) {
+        self.name = name
+        self.fileIDs = fileIDs
+        self.expiresAfter = expiresAfter
+        self.skills = skills
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+    }
+
+    /// Decodes `CreateContainerBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.expiresAfter = try reader.optional(CreateContainerBody.ExpiresAfter.self, "expires_after")
+        self.skills = try reader.optional([CreateContainerBody.Skill].self, "skills")
+        self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
+        self.networkPolicy = try reader.optional(CreateContainerBody.NetworkPolicy.self, "network_policy")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.skills, forKey: "skills")
+        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
+        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+    }
+
+    /// Container expiration time in seconds relative to the 'anchor' time.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/expires_after`.
+    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var minutes: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ExpiresAfter`.
+        public init(minutes: Swift.Int) {
+            self.minutes = minutes
+        }
+
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("anchor", is: "last_active_at", required: true)
+            self.minutes = try reader.required(Swift.Int.self, "minutes")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("last_active_at", forKey: "anchor")
+            try container.encode(self.minutes, forKey: "minutes")
+        }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
+    public enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `skill_reference`.
+        case skillReference(SkillReferenceParam)
+        /// Selected when `type` is `inline`.
+        case inline(InlineSkillParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "skill_reference":
+                self = .skillReference(try SkillReferenceParam(from: decoder))
+            case "inline":
+                self = .inline(try InlineSkillParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .skillReference(let value): try value.encode(to: encoder)
+            case .inline(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `disabled`.
+        case disabled(ContainerNetworkPolicyDisabledParam)
+        /// Selected when `type` is `allowlist`.
+        case allowlist(ContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "disabled":
+                self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateContainerFileBody`.
+public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// Name of the file to create.
+    public var fileID: Swift.String?
+    /// The File object (not file name) to be uploaded.
+    ///
+    /// Raw bytes.
+    public var file: FileUpload?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateContainerFileBody`.
+    ///
+    /// - Parameters:
+    ///   - fileID: Name of the file to create.
+    ///   - file: The File object (not file name) to be uploaded.
+    public init(
+        fileID: Swift.String? = nil,
+        file: FileUpload? = nil
+    ) {
+        self.fileID = fileID
+        self.file = file
+    }
+
+    /// Decodes `CreateContainerFileBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.file = try reader.optional(FileUpload.self, "file")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        try container.encodeIfPresent(self.file, forKey: "file")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("file_id", self.fileID)
+        try form.append("file", self.file)
     }
 }
 

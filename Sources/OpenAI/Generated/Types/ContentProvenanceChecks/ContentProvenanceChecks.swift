@@ -95,6 +95,47 @@ public struct C2PAValidationStateAPI: OpenEnum {
     public static var notPresent: Self { Self(rawValue: "not_present") }
 }
 
+/// - Remark: Generated from `#/components/schemas/CreateContentProvenanceBody`.
+public struct CreateContentProvenanceBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The image or audio file to check for supported OpenAI provenance signals.
+    ///
+    /// Raw bytes.
+    public var file: FileUpload
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateContentProvenanceBody`.
+    ///
+    /// - Parameters:
+    ///   - file: The image or audio file to check for supported OpenAI provenance signals.
+    public init(file: FileUpload) {
+        self.file = file
+    }
+
+    /// Decodes `CreateContentProvenanceBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.file = try reader.required(FileUpload.self, "file")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("file", self.file)
+    }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceCheckObject`.
@@ -124,6 +165,89 @@ public struct ProvenanceDetectionResultAPI: OpenEnum {
 
     /// `not_detected`
     public static var notDetected: Self { Self(rawValue: "not_detected") }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProvenanceResource`.
+public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp, in seconds, when the provenance check was created.
+    public var createdAt: Swift.Int
+    /// The provenance results that apply to the uploaded file. Image results include C2PA and SynthID; audio results include SynthID.
+    public var results: [ProvenanceResource.ResultValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProvenanceResource`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: The Unix timestamp, in seconds, when the provenance check was created.
+    ///   - results: The provenance results that apply to the uploaded file.
+    public init(
+        createdAt: Swift.Int,
+        results: [ProvenanceResource.ResultValue]
+    ) {
+        self.createdAt = createdAt
+        self.results = results
+    }
+
+    /// Decodes `ProvenanceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "content_provenance_check", required: true)
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.results = try reader.required([ProvenanceResource.ResultValue].self, "results")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("content_provenance_check", forKey: "object")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.results, forKey: "results")
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProvenanceResource/properties/results/items`.
+    public enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `c2pa`.
+        case c2pa(C2PAProvenanceResult)
+        /// Selected when `type` is `synthid`.
+        case synthid(SynthIDProvenanceResult)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "c2pa":
+                self = .c2pa(try C2PAProvenanceResult(from: decoder))
+            case "synthid":
+                self = .synthid(try SynthIDProvenanceResult(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .c2pa(let value): try value.encode(to: encoder)
+            case .synthid(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/SynthIDProvenanceResult`.

@@ -469,6 +469,42 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
+public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
+    ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateConversationBody`.
+    ///
+    /// - Parameters:
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(metadata: Metadata? = nil) {
+        self.metadata = metadata
+    }
+
+    /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.metadata, forKey: "metadata")
+    }
+}
+
 /// A wait action.
 ///
 /// - Remark: Generated from `#/components/schemas/WaitParam`.

@@ -4,6 +4,272 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest`.
+public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
+    public var input: CreateEmbeddingRequest.Input
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
+    public var model: CreateEmbeddingRequest.Model
+    /// The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
+    ///
+    /// Default: `"float"`.
+    public var encodingFormat: CreateEmbeddingRequest.EncodingFormat?
+    /// The number of dimensions the resulting output embeddings should have. Only supported in `text-embedding-3` and later models.
+    ///
+    /// At least 1.
+    public var dimensions: Swift.Int?
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
+    public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateEmbeddingRequest`.
+    ///
+    /// - Parameters:
+    ///   - input: Input text to embed, encoded as a string or array of tokens.
+    ///   - model: ID of the model to use.
+    ///   - encodingFormat: The format to return the embeddings in. Default: `"float"`.
+    ///   - dimensions: The number of dimensions the resulting output embeddings should have. At least 1.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
+    public init(
+        input: CreateEmbeddingRequest.Input,
+        model: CreateEmbeddingRequest.Model,
+        encodingFormat: CreateEmbeddingRequest.EncodingFormat? = nil,
+        dimensions: Swift.Int? = nil,
+        user: Swift.String? = nil
+    ) {
+        self.input = input
+        self.model = model
+        self.encodingFormat = encodingFormat
+        self.dimensions = dimensions
+        self.user = user
+    }
+
+    /// Decodes `CreateEmbeddingRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.input = try reader.required(CreateEmbeddingRequest.Input.self, "input")
+        self.model = try reader.required(CreateEmbeddingRequest.Model.self, "model")
+        self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, "encoding_format")
+        self.dimensions = try reader.optional(Swift.Int.self, "dimensions")
+        self.user = try reader.optional(Swift.String.self, "user")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.input, forKey: "input")
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.encodingFormat, forKey: "encoding_format")
+        try container.encodeIfPresent(self.dimensions, forKey: "dimensions")
+        try container.encodeIfPresent(self.user, forKey: "user")
+    }
+
+    /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/input`.
+    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// The string that will be turned into an embedding.
+        case string(Swift.String)
+        /// The array of strings that will be turned into an embedding.
+        case strings([Swift.String])
+        /// The array of integers that will be turned into an embedding.
+        case integers([Swift.Int])
+        /// The array of arrays containing integers that will be turned into an embedding.
+        case integerArrays([[Swift.Int]])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([Swift.String].self) {
+                self = .strings(value)
+                return
+            }
+            if let value = decoder.attemptCase([Swift.Int].self) {
+                self = .integers(value)
+                return
+            }
+            if let value = decoder.attemptCase([[Swift.Int]].self) {
+                self = .integerArrays(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .integers(let value): try value.encode(to: encoder)
+            case .integerArrays(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `text-embedding-ada-002`
+        public static var textEmbeddingAda002: Self { Self(rawValue: "text-embedding-ada-002") }
+
+        /// `text-embedding-3-small`
+        public static var textEmbedding3Small: Self { Self(rawValue: "text-embedding-3-small") }
+
+        /// `text-embedding-3-large`
+        public static var textEmbedding3Large: Self { Self(rawValue: "text-embedding-3-large") }
+    }
+
+    /// The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/encoding_format`.
+    public struct EncodingFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `float`
+        public static var float: Self { Self(rawValue: "float") }
+
+        /// `base64`
+        public static var base64: Self { Self(rawValue: "base64") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse`.
+public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The list of embeddings generated by the model.
+    public var data: [Embedding]
+    /// The name of the model used to generate the embedding.
+    public var model: Swift.String
+    /// The usage information for the request.
+    public var usage: CreateEmbeddingResponse.Usage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateEmbeddingResponse`.
+    ///
+    /// - Parameters:
+    ///   - data: The list of embeddings generated by the model.
+    ///   - model: The name of the model used to generate the embedding.
+    ///   - usage: The usage information for the request.
+    public init(
+        data: [Embedding],
+        model: Swift.String,
+        usage: CreateEmbeddingResponse.Usage
+    ) {
+        self.data = data
+        self.model = model
+        self.usage = usage
+    }
+
+    /// Decodes `CreateEmbeddingResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Embedding].self, "data")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.usage = try reader.required(CreateEmbeddingResponse.Usage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.usage, forKey: "usage")
+    }
+
+    /// The usage information for the request.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse/properties/usage`.
+    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of tokens used by the prompt.
+        public var promptTokens: Swift.Int
+        /// The total number of tokens used by the request.
+        public var totalTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Usage`.
+        ///
+        /// - Parameters:
+        ///   - promptTokens: The number of tokens used by the prompt.
+        ///   - totalTokens: The total number of tokens used by the request.
+        public init(
+            promptTokens: Swift.Int,
+            totalTokens: Swift.Int
+        ) {
+            self.promptTokens = promptTokens
+            self.totalTokens = totalTokens
+        }
+
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
+            self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.promptTokens, forKey: "prompt_tokens")
+            try container.encode(self.totalTokens, forKey: "total_tokens")
+        }
+    }
+}
+
 /// Represents an embedding vector returned by embedding endpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/Embedding`.

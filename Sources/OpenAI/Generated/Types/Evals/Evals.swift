@@ -745,6 +745,167 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, Spec
     }
 }
 
+/// CreateEvalRequest
+///
+/// - Remark: Generated from `#/components/schemas/CreateEvalRequest`.
+public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the evaluation.
+    public var name: Swift.String?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
+    public var dataSourceConfig: CreateEvalRequest.DataSourceConfig
+    /// A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
+    public var testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateEvalRequest`.
+    ///
+    /// - Parameters:
+    ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs.
+    ///   - testingCriteria: A list of graders for all eval runs in this group.
+    ///   - name: The name of the evaluation.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        dataSourceConfig: CreateEvalRequest.DataSourceConfig,
+        testingCriteria: [CreateEvalRequest.TestingCriteriaItem],
+        name: Swift.String? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.name = name
+        self.metadata = metadata
+        self.dataSourceConfig = dataSourceConfig
+        self.testingCriteria = testingCriteria
+    }
+
+    /// Decodes `CreateEvalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.dataSourceConfig = try reader.required(CreateEvalRequest.DataSourceConfig.self, "data_source_config")
+        self.testingCriteria = try reader.required([CreateEvalRequest.TestingCriteriaItem].self, "testing_criteria")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
+        try container.encode(self.testingCriteria, forKey: "testing_criteria")
+    }
+
+    /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
+    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. Selected when `type` is `custom`.
+        case custom(CreateEvalCustomDataSourceConfig)
+        /// A data source config which specifies the metadata property of your logs query. Selected when `type` is `logs`.
+        case logs(CreateEvalLogsDataSourceConfig)
+        /// Deprecated in favor of LogsDataSourceConfig. Selected when `type` is `stored_completions`.
+        case storedCompletions(CreateEvalStoredCompletionsDataSourceConfig)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "custom":
+                self = .custom(try CreateEvalCustomDataSourceConfig(from: decoder))
+            case "logs":
+                self = .logs(try CreateEvalLogsDataSourceConfig(from: decoder))
+            case "stored_completions":
+                self = .storedCompletions(try CreateEvalStoredCompletionsDataSourceConfig(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .custom(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .storedCompletions(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
+    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
+        case labelModel(CreateEvalLabelModelGrader)
+        /// Selected when `type` is `string_check`.
+        case stringCheck(EvalGraderStringCheck)
+        /// Selected when `type` is `text_similarity`.
+        case textSimilarity(EvalGraderTextSimilarity)
+        /// Selected when `type` is `python`.
+        case python(EvalGraderPython)
+        /// Selected when `type` is `score_model`.
+        case scoreModel(EvalGraderScoreModel)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "label_model":
+                self = .labelModel(try CreateEvalLabelModelGrader(from: decoder))
+            case "string_check":
+                self = .stringCheck(try EvalGraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try EvalGraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try EvalGraderScoreModel(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .labelModel(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// A ResponsesRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource`.
@@ -1209,6 +1370,108 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     }
 }
 
+/// CreateEvalRunRequest
+///
+/// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest`.
+public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the run.
+    public var name: Swift.String?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// Details about the run's data source.
+    public var dataSource: CreateEvalRunRequest.DataSource
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateEvalRunRequest`.
+    ///
+    /// - Parameters:
+    ///   - dataSource: Details about the run's data source.
+    ///   - name: The name of the run.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        dataSource: CreateEvalRunRequest.DataSource,
+        name: Swift.String? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.name = name
+        self.metadata = metadata
+        self.dataSource = dataSource
+    }
+
+    /// Decodes `CreateEvalRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.dataSource = try reader.required(CreateEvalRunRequest.DataSource.self, "data_source")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        try container.encode(self.dataSource, forKey: "data_source")
+    }
+
+    /// Details about the run's data source.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
+    public enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
+        case jsonl(CreateEvalJsonlRunDataSource)
+        /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
+        case completions(CreateEvalCompletionsRunDataSource)
+        /// A ResponsesRunDataSource object describing a model sampling configuration. Selected when `type` is `responses`.
+        case responses(CreateEvalResponsesRunDataSource)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "jsonl":
+                self = .jsonl(try CreateEvalJsonlRunDataSource(from: decoder))
+            case "completions":
+                self = .completions(try CreateEvalCompletionsRunDataSource(from: decoder))
+            case "responses":
+                self = .responses(try CreateEvalResponsesRunDataSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .jsonl(let value): try value.encode(to: encoder)
+            case .completions(let value): try value.encode(to: encoder)
+            case .responses(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// Deprecated in favor of LogsDataSourceConfig.
 ///
 /// - Important: Deprecated in the OpenAI API.
@@ -1247,6 +1510,188 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, S
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("stored_completions", forKey: "type")
         try container.encodeIfPresent(self.metadata, forKey: "metadata")
+    }
+}
+
+/// An Eval object with a data source config and testing criteria.
+/// An Eval represents a task to be done for your LLM integration.
+/// Like:
+///  - Improve the quality of my chatbot
+///  - See how well my chatbot handles customer support
+///  - Check if o4-mini is better at my usecase than gpt-4o
+///
+/// - Remark: Generated from `#/components/schemas/Eval`.
+public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Unique identifier for the evaluation.
+    public var id: Swift.String
+    /// The name of the evaluation.
+    public var name: Swift.String
+    /// Configuration of data sources used in runs of the evaluation.
+    public var dataSourceConfig: Eval.DataSourceConfig
+    /// A list of testing criteria.
+    public var testingCriteria: [Eval.TestingCriteriaItem]
+    /// The Unix timestamp (in seconds) for when the eval was created.
+    public var createdAt: Swift.Int
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Eval`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the evaluation.
+    ///   - name: The name of the evaluation.
+    ///   - dataSourceConfig: Configuration of data sources used in runs of the evaluation.
+    ///   - testingCriteria: A list of testing criteria.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the eval was created.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        dataSourceConfig: Eval.DataSourceConfig,
+        testingCriteria: [Eval.TestingCriteriaItem],
+        createdAt: Swift.Int,
+        metadata: Metadata? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.dataSourceConfig = dataSourceConfig
+        self.testingCriteria = testingCriteria
+        self.createdAt = createdAt
+        self.metadata = metadata
+    }
+
+    /// Decodes `Eval` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "eval", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.dataSourceConfig = try reader.required(Eval.DataSourceConfig.self, "data_source_config")
+        self.testingCriteria = try reader.required([Eval.TestingCriteriaItem].self, "testing_criteria")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("eval", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
+        try container.encode(self.testingCriteria, forKey: "testing_criteria")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.metadata, forKey: "metadata")
+    }
+
+    /// Configuration of data sources used in runs of the evaluation.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
+    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. Selected when `type` is `custom`.
+        case custom(EvalCustomDataSourceConfig)
+        /// A LogsDataSourceConfig which specifies the metadata property of your logs query. Selected when `type` is `logs`.
+        case logs(EvalLogsDataSourceConfig)
+        /// Deprecated in favor of LogsDataSourceConfig. Selected when `type` is `stored_completions`.
+        case storedCompletions(EvalStoredCompletionsDataSourceConfig)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "custom":
+                self = .custom(try EvalCustomDataSourceConfig(from: decoder))
+            case "logs":
+                self = .logs(try EvalLogsDataSourceConfig(from: decoder))
+            case "stored_completions":
+                self = .storedCompletions(try EvalStoredCompletionsDataSourceConfig(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .custom(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .storedCompletions(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
+    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `label_model`.
+        case labelModel(EvalGraderLabelModel)
+        /// Selected when `type` is `string_check`.
+        case stringCheck(EvalGraderStringCheck)
+        /// Selected when `type` is `text_similarity`.
+        case textSimilarity(EvalGraderTextSimilarity)
+        /// Selected when `type` is `python`.
+        case python(EvalGraderPython)
+        /// Selected when `type` is `score_model`.
+        case scoreModel(EvalGraderScoreModel)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "label_model":
+                self = .labelModel(try EvalGraderLabelModel(from: decoder))
+            case "string_check":
+                self = .stringCheck(try EvalGraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try EvalGraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try EvalGraderScoreModel(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .labelModel(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
     }
 }
 
@@ -1946,6 +2391,76 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
     }
 }
 
+/// An object representing a list of evals.
+///
+/// - Remark: Generated from `#/components/schemas/EvalList`.
+public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// An array of eval objects.
+    public var data: [Eval]
+    /// The identifier of the first eval in the data array.
+    public var firstID: Swift.String
+    /// The identifier of the last eval in the data array.
+    public var lastID: Swift.String
+    /// Indicates whether there are more evals available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `EvalList`.
+    ///
+    /// - Parameters:
+    ///   - data: An array of eval objects.
+    ///   - firstID: The identifier of the first eval in the data array.
+    ///   - lastID: The identifier of the last eval in the data array.
+    ///   - hasMore: Indicates whether there are more evals available.
+    public init(
+        data: [Eval],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `EvalList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Eval].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Eval] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
 /// A LogsDataSourceConfig which specifies the metadata property of your logs query.
 /// This is usually metadata like `usecase=chatbot` or `prompt-version=v2`, etc.
 /// The schema returned by this data source config is used to defined what variables are available in your evals.
@@ -2111,6 +2626,146 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
         try container.encodeIfPresent(self.users, forKey: "users")
         try container.encodeIfPresent(self.tools, forKey: "tools")
     }
+}
+
+/// An object representing a list of runs for an evaluation.
+///
+/// - Remark: Generated from `#/components/schemas/EvalRunList`.
+public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// An array of eval run objects.
+    public var data: [EvalRun]
+    /// The identifier of the first eval run in the data array.
+    public var firstID: Swift.String
+    /// The identifier of the last eval run in the data array.
+    public var lastID: Swift.String
+    /// Indicates whether there are more evals available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `EvalRunList`.
+    ///
+    /// - Parameters:
+    ///   - data: An array of eval run objects.
+    ///   - firstID: The identifier of the first eval run in the data array.
+    ///   - lastID: The identifier of the last eval run in the data array.
+    ///   - hasMore: Indicates whether there are more evals available.
+    public init(
+        data: [EvalRun],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `EvalRunList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([EvalRun].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [EvalRun] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
+/// An object representing a list of output items for an evaluation run.
+///
+/// - Remark: Generated from `#/components/schemas/EvalRunOutputItemList`.
+public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// An array of eval run output item objects.
+    public var data: [EvalRunOutputItem]
+    /// The identifier of the first eval run output item in the data array.
+    public var firstID: Swift.String
+    /// The identifier of the last eval run output item in the data array.
+    public var lastID: Swift.String
+    /// Indicates whether there are more eval run output items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `EvalRunOutputItemList`.
+    ///
+    /// - Parameters:
+    ///   - data: An array of eval run output item objects.
+    ///   - firstID: The identifier of the first eval run output item in the data array.
+    ///   - lastID: The identifier of the last eval run output item in the data array.
+    ///   - hasMore: Indicates whether there are more eval run output items available.
+    public init(
+        data: [EvalRunOutputItem],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `EvalRunOutputItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([EvalRunOutputItem].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [EvalRunOutputItem] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A single grader result for an evaluation run output item.

@@ -4,6 +4,242 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
+public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The project identifiers to grant access to.
+    public var projectIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateFineTuningCheckpointPermissionRequest`.
+    ///
+    /// - Parameters:
+    ///   - projectIDs: The project identifiers to grant access to.
+    public init(projectIDs: [Swift.String]) {
+        self.projectIDs = projectIDs
+    }
+
+    /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.projectIDs = try reader.required([Swift.String].self, "project_ids")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.projectIDs, forKey: "project_ids")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
+public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the model to fine-tune. You can select one of the
+    /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
+    public var model: CreateFineTuningJobRequest.Model
+    /// The ID of an uploaded file that contains training data.
+    ///
+    /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
+    ///
+    /// Your dataset must be formatted as a JSONL file. Additionally, you must upload your file with the purpose `fine-tune`.
+    ///
+    /// The contents of the file should differ depending on if the model uses the [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input), [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input) format, or if the fine-tuning method uses the [preference](https://platform.openai.com/docs/api-reference/fine-tuning/preference-input) format.
+    ///
+    /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
+    public var trainingFile: Swift.String
+    private var _hyperparameters: FineTuneSupervisedHyperparameters?
+    /// The hyperparameters used for the fine-tuning job.
+    /// This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.
+    @available(*, deprecated, message: "This value is now deprecated in favor of `method`, and should be passed in under the `method` parameter.")
+    public var hyperparameters: FineTuneSupervisedHyperparameters? {
+        get { _hyperparameters }
+        set { _hyperparameters = newValue }
+    }
+    /// A string of up to 64 characters that will be added to your fine-tuned model name.
+    ///
+    /// For example, a `suffix` of "custom-model-name" would produce a model name like `ft:gpt-4o-mini:openai:custom-model-name:7p4lURel`.
+    ///
+    /// 1 to 64 characters.
+    public var suffix: Swift.String?
+    /// The ID of an uploaded file that contains validation data.
+    ///
+    /// If you provide this file, the data is used to generate validation
+    /// metrics periodically during fine-tuning. These metrics can be viewed in
+    /// the fine-tuning results file.
+    /// The same data should not be present in both train and validation files.
+    ///
+    /// Your dataset must be formatted as a JSONL file. You must upload your file with the purpose `fine-tune`.
+    ///
+    /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
+    public var validationFile: Swift.String?
+    /// A list of integrations to enable for your fine-tuning job.
+    public var integrations: [FineTuningIntegration]?
+    /// The seed controls the reproducibility of the job. Passing in the same seed and job parameters should produce the same results, but may differ in rare cases.
+    /// If a seed is not specified, one will be generated for you.
+    ///
+    /// At least 0, at most 2147483647.
+    public var seed: Swift.Int?
+    /// The method used for fine-tuning.
+    public var method: FineTuneMethod?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateFineTuningJobRequest`.
+    ///
+    /// - Parameters:
+    ///   - model: The name of the model to fine-tune.
+    ///   - trainingFile: The ID of an uploaded file that contains training data.
+    ///   - hyperparameters: The hyperparameters used for the fine-tuning job.
+    ///   - suffix: A string of up to 64 characters that will be added to your fine-tuned model name. 1 to 64 characters.
+    ///   - validationFile: The ID of an uploaded file that contains validation data.
+    ///   - integrations: A list of integrations to enable for your fine-tuning job.
+    ///   - seed: The seed controls the reproducibility of the job. At least 0, at most 2147483647.
+    ///   - method: The method used for fine-tuning.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        model: CreateFineTuningJobRequest.Model,
+        trainingFile: Swift.String,
+        hyperparameters: FineTuneSupervisedHyperparameters? = nil,
+        suffix: Swift.String? = nil,
+        validationFile: Swift.String? = nil,
+        integrations: [FineTuningIntegration]? = nil,
+        seed: Swift.Int? = nil,
+        method: FineTuneMethod? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.model = model
+        self.trainingFile = trainingFile
+        self._hyperparameters = hyperparameters
+        self.suffix = suffix
+        self.validationFile = validationFile
+        self.integrations = integrations
+        self.seed = seed
+        self.method = method
+        self.metadata = metadata
+    }
+
+    /// Decodes `CreateFineTuningJobRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(CreateFineTuningJobRequest.Model.self, "model")
+        self.trainingFile = try reader.required(Swift.String.self, "training_file")
+        self._hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, "hyperparameters")
+        self.suffix = try reader.optional(Swift.String.self, "suffix")
+        self.validationFile = try reader.optional(Swift.String.self, "validation_file")
+        self.integrations = try reader.optional([FineTuningIntegration].self, "integrations")
+        self.seed = try reader.optional(Swift.Int.self, "seed")
+        self.method = try reader.optional(FineTuneMethod.self, "method")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.trainingFile, forKey: "training_file")
+        try container.encodeIfPresent(self._hyperparameters, forKey: "hyperparameters")
+        try container.encodeIfPresent(self.suffix, forKey: "suffix")
+        try container.encodeIfPresent(self.validationFile, forKey: "validation_file")
+        try container.encodeIfPresent(self.integrations, forKey: "integrations")
+        try container.encodeIfPresent(self.seed, forKey: "seed")
+        try container.encodeIfPresent(self.method, forKey: "method")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+    }
+
+    /// The name of the model to fine-tune. You can select one of the
+    /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `babbage-002`
+        public static var babbage002: Self { Self(rawValue: "babbage-002") }
+
+        /// `davinci-002`
+        public static var davinci002: Self { Self(rawValue: "davinci-002") }
+
+        /// `gpt-3.5-turbo`
+        public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+        /// `gpt-4o-mini`
+        public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
+public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the fine-tuned model checkpoint permission that was deleted.
+    public var id: Swift.String
+    /// Whether the fine-tuned model checkpoint permission was successfully deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeleteFineTuningCheckpointPermissionResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the fine-tuned model checkpoint permission that was deleted.
+    ///   - deleted: Whether the fine-tuned model checkpoint permission was successfully deleted.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "checkpoint.permission", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("checkpoint.permission", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
 /// The hyperparameters used for the DPO fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters`.
@@ -1963,5 +2199,719 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
 
         /// `rouge_l`
         public static var rougeL: Self { Self(rawValue: "rouge_l") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
+public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [FineTuningCheckpointPermission]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
+    public init(
+        data: [FineTuningCheckpointPermission],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningCheckpointPermission].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningCheckpointPermission] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
+public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [FineTuningJobCheckpoint]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListFineTuningJobCheckpointsResponse`.
+    public init(
+        data: [FineTuningJobCheckpoint],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJobCheckpoint].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJobCheckpoint] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
+public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [FineTuningJobEvent]
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListFineTuningJobEventsResponse`.
+    public init(
+        data: [FineTuningJobEvent],
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListFineTuningJobEventsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJobEvent].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJobEvent] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
+public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [FineTuningJob]
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListPaginatedFineTuningJobsResponse`.
+    public init(
+        data: [FineTuningJob],
+        hasMore: Swift.Bool
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([FineTuningJob].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJob] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { data.last?.id }
+}
+
+/// RunGraderRequest
+///
+/// - Remark: Generated from `#/components/schemas/RunGraderRequest`.
+public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The grader used for the fine-tuning job.
+    public var grader: RunGraderRequest.Grader
+    /// The dataset item provided to the grader. This will be used to populate
+    /// the `item` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
+    public var item: [Swift.String: JSONValue]?
+    /// The model sample to be evaluated. This value will be used to populate
+    /// the `sample` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
+    /// The `output_json` variable will be populated if the model sample is a
+    /// valid JSON string.
+    public var modelSample: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunGraderRequest`.
+    ///
+    /// - Parameters:
+    ///   - grader: The grader used for the fine-tuning job.
+    ///   - modelSample: The model sample to be evaluated.
+    ///   - item: The dataset item provided to the grader.
+    public init(
+        grader: RunGraderRequest.Grader,
+        modelSample: Swift.String,
+        item: [Swift.String: JSONValue]? = nil
+    ) {
+        self.grader = grader
+        self.item = item
+        self.modelSample = modelSample
+    }
+
+    /// Decodes `RunGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.required(RunGraderRequest.Grader.self, "grader")
+        self.item = try reader.optional([Swift.String: JSONValue].self, "item")
+        self.modelSample = try reader.required(Swift.String.self, "model_sample")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.grader, forKey: "grader")
+        try container.encodeIfPresent(self.item, forKey: "item")
+        try container.encode(self.modelSample, forKey: "model_sample")
+    }
+
+    /// The grader used for the fine-tuning job.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
+        case stringCheck(GraderStringCheck)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
+        case textSimilarity(GraderTextSimilarity)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
+        case python(GraderPython)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
+        case scoreModel(GraderScoreModel)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
+        case multi(GraderMulti)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
+public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var reward: Swift.Double
+    public var metadata: RunGraderResponse.Metadata
+    public var subRewards: [Swift.String: JSONValue]
+    public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunGraderResponse`.
+    public init(
+        reward: Swift.Double,
+        metadata: RunGraderResponse.Metadata,
+        subRewards: [Swift.String: JSONValue],
+        modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
+    ) {
+        self.reward = reward
+        self.metadata = metadata
+        self.subRewards = subRewards
+        self.modelGraderTokenUsagePerModel = modelGraderTokenUsagePerModel
+    }
+
+    /// Decodes `RunGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.reward = try reader.required(Swift.Double.self, "reward")
+        self.metadata = try reader.required(RunGraderResponse.Metadata.self, "metadata")
+        self.subRewards = try reader.required([Swift.String: JSONValue].self, "sub_rewards")
+        self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, "model_grader_token_usage_per_model")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.reward, forKey: "reward")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.subRewards, forKey: "sub_rewards")
+        try container.encode(self.modelGraderTokenUsagePerModel, forKey: "model_grader_token_usage_per_model")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
+    public struct Metadata: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var name: Swift.String
+        public var type: Swift.String
+        public var errors: RunGraderResponse.Metadata.Errors
+        public var executionTime: Swift.Double
+        public var scores: [Swift.String: JSONValue]
+        public var tokenUsage: Swift.Int?
+        public var sampledModelName: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Metadata`.
+        public init(
+            name: Swift.String,
+            type: Swift.String,
+            errors: RunGraderResponse.Metadata.Errors,
+            executionTime: Swift.Double,
+            scores: [Swift.String: JSONValue],
+            tokenUsage: Swift.Int? = nil,
+            sampledModelName: Swift.String? = nil
+        ) {
+            self.name = name
+            self.type = type
+            self.errors = errors
+            self.executionTime = executionTime
+            self.scores = scores
+            self.tokenUsage = tokenUsage
+            self.sampledModelName = sampledModelName
+        }
+
+        /// Decodes `Metadata` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.name = try reader.required(Swift.String.self, "name")
+            self.type = try reader.required(Swift.String.self, "type")
+            self.errors = try reader.required(RunGraderResponse.Metadata.Errors.self, "errors")
+            self.executionTime = try reader.required(Swift.Double.self, "execution_time")
+            self.scores = try reader.required([Swift.String: JSONValue].self, "scores")
+            self.tokenUsage = try reader.optional(Swift.Int.self, "token_usage")
+            self.sampledModelName = try reader.optional(Swift.String.self, "sampled_model_name")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.name, forKey: "name")
+            try container.encode(self.type, forKey: "type")
+            try container.encode(self.errors, forKey: "errors")
+            try container.encode(self.executionTime, forKey: "execution_time")
+            try container.encode(self.scores, forKey: "scores")
+            try container.encode(self.tokenUsage, forKey: "token_usage")
+            try container.encode(self.sampledModelName, forKey: "sampled_model_name")
+        }
+
+        /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
+        public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public var formulaParseError: Swift.Bool
+            public var sampleParseError: Swift.Bool
+            public var truncatedObservationError: Swift.Bool
+            public var unresponsiveRewardError: Swift.Bool
+            public var invalidVariableError: Swift.Bool
+            public var otherError: Swift.Bool
+            public var pythonGraderServerError: Swift.Bool
+            public var pythonGraderServerErrorType: Swift.String?
+            public var pythonGraderRuntimeError: Swift.Bool
+            public var pythonGraderRuntimeErrorDetails: Swift.String?
+            public var modelGraderServerError: Swift.Bool
+            public var modelGraderRefusalError: Swift.Bool
+            public var modelGraderParseError: Swift.Bool
+            public var modelGraderServerErrorDetails: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Errors`.
+            public init(
+                formulaParseError: Swift.Bool,
+                sampleParseError: Swift.Bool,
+                truncatedObservationError: Swift.Bool,
+                unresponsiveRewardError: Swift.Bool,
+                invalidVariableError: Swift.Bool,
+                otherError: Swift.Bool,
+                pythonGraderServerError: Swift.Bool,
+                pythonGraderRuntimeError: Swift.Bool,
+                modelGraderServerError: Swift.Bool,
+                modelGraderRefusalError: Swift.Bool,
+                modelGraderParseError: Swift.Bool,
+                pythonGraderServerErrorType: Swift.String? = nil,
+                pythonGraderRuntimeErrorDetails: Swift.String? = nil,
+                modelGraderServerErrorDetails: Swift.String? = nil
+            ) {
+                self.formulaParseError = formulaParseError
+                self.sampleParseError = sampleParseError
+                self.truncatedObservationError = truncatedObservationError
+                self.unresponsiveRewardError = unresponsiveRewardError
+                self.invalidVariableError = invalidVariableError
+                self.otherError = otherError
+                self.pythonGraderServerError = pythonGraderServerError
+                self.pythonGraderServerErrorType = pythonGraderServerErrorType
+                self.pythonGraderRuntimeError = pythonGraderRuntimeError
+                self.pythonGraderRuntimeErrorDetails = pythonGraderRuntimeErrorDetails
+                self.modelGraderServerError = modelGraderServerError
+                self.modelGraderRefusalError = modelGraderRefusalError
+                self.modelGraderParseError = modelGraderParseError
+                self.modelGraderServerErrorDetails = modelGraderServerErrorDetails
+            }
+
+            /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.formulaParseError = try reader.required(Swift.Bool.self, "formula_parse_error")
+                self.sampleParseError = try reader.required(Swift.Bool.self, "sample_parse_error")
+                self.truncatedObservationError = try reader.required(Swift.Bool.self, "truncated_observation_error")
+                self.unresponsiveRewardError = try reader.required(Swift.Bool.self, "unresponsive_reward_error")
+                self.invalidVariableError = try reader.required(Swift.Bool.self, "invalid_variable_error")
+                self.otherError = try reader.required(Swift.Bool.self, "other_error")
+                self.pythonGraderServerError = try reader.required(Swift.Bool.self, "python_grader_server_error")
+                self.pythonGraderServerErrorType = try reader.optional(Swift.String.self, "python_grader_server_error_type")
+                self.pythonGraderRuntimeError = try reader.required(Swift.Bool.self, "python_grader_runtime_error")
+                self.pythonGraderRuntimeErrorDetails = try reader.optional(Swift.String.self, "python_grader_runtime_error_details")
+                self.modelGraderServerError = try reader.required(Swift.Bool.self, "model_grader_server_error")
+                self.modelGraderRefusalError = try reader.required(Swift.Bool.self, "model_grader_refusal_error")
+                self.modelGraderParseError = try reader.required(Swift.Bool.self, "model_grader_parse_error")
+                self.modelGraderServerErrorDetails = try reader.optional(Swift.String.self, "model_grader_server_error_details")
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(self.formulaParseError, forKey: "formula_parse_error")
+                try container.encode(self.sampleParseError, forKey: "sample_parse_error")
+                try container.encode(self.truncatedObservationError, forKey: "truncated_observation_error")
+                try container.encode(self.unresponsiveRewardError, forKey: "unresponsive_reward_error")
+                try container.encode(self.invalidVariableError, forKey: "invalid_variable_error")
+                try container.encode(self.otherError, forKey: "other_error")
+                try container.encode(self.pythonGraderServerError, forKey: "python_grader_server_error")
+                try container.encode(self.pythonGraderServerErrorType, forKey: "python_grader_server_error_type")
+                try container.encode(self.pythonGraderRuntimeError, forKey: "python_grader_runtime_error")
+                try container.encode(self.pythonGraderRuntimeErrorDetails, forKey: "python_grader_runtime_error_details")
+                try container.encode(self.modelGraderServerError, forKey: "model_grader_server_error")
+                try container.encode(self.modelGraderRefusalError, forKey: "model_grader_refusal_error")
+                try container.encode(self.modelGraderParseError, forKey: "model_grader_parse_error")
+                try container.encode(self.modelGraderServerErrorDetails, forKey: "model_grader_server_error_details")
+            }
+        }
+    }
+}
+
+/// ValidateGraderRequest
+///
+/// - Remark: Generated from `#/components/schemas/ValidateGraderRequest`.
+public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The grader used for the fine-tuning job.
+    public var grader: ValidateGraderRequest.Grader
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ValidateGraderRequest`.
+    ///
+    /// - Parameters:
+    ///   - grader: The grader used for the fine-tuning job.
+    public init(grader: ValidateGraderRequest.Grader) {
+        self.grader = grader
+    }
+
+    /// Decodes `ValidateGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.required(ValidateGraderRequest.Grader.self, "grader")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.grader, forKey: "grader")
+    }
+
+    /// The grader used for the fine-tuning job.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
+        case stringCheck(GraderStringCheck)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
+        case textSimilarity(GraderTextSimilarity)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
+        case python(GraderPython)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
+        case scoreModel(GraderScoreModel)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
+        case multi(GraderMulti)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// ValidateGraderResponse
+///
+/// - Remark: Generated from `#/components/schemas/ValidateGraderResponse`.
+public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The grader used for the fine-tuning job.
+    public var grader: ValidateGraderResponse.Grader?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ValidateGraderResponse`.
+    ///
+    /// - Parameters:
+    ///   - grader: The grader used for the fine-tuning job.
+    public init(grader: ValidateGraderResponse.Grader? = nil) {
+        self.grader = grader
+    }
+
+    /// Decodes `ValidateGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.grader = try reader.optional(ValidateGraderResponse.Grader.self, "grader")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.grader, forKey: "grader")
+    }
+
+    /// The grader used for the fine-tuning job.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
+    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
+        case stringCheck(GraderStringCheck)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
+        case textSimilarity(GraderTextSimilarity)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
+        case python(GraderPython)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
+        case scoreModel(GraderScoreModel)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
+        case multi(GraderMulti)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
     }
 }

@@ -4,6 +4,154 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
+public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
+    ///
+    /// Raw bytes.
+    public var image: FileUpload
+    /// The model to use for image generation. Only `dall-e-2` is supported at this time.
+    ///
+    /// Default: `"dall-e-2"`.
+    public var model: CreateImageVariationRequest.Model?
+    /// The number of images to generate. Must be between 1 and 10.
+    ///
+    /// Default: `1`. At least 1, at most 10.
+    public var n: Swift.Int?
+    /// The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated.
+    ///
+    /// Default: `"url"`.
+    public var responseFormat: CreateImageVariationRequest.ResponseFormat?
+    /// The size of the generated images. Must be one of `256x256`, `512x512`, or `1024x1024`.
+    ///
+    /// Default: `"1024x1024"`.
+    public var size: CreateImageVariationRequest.Size?
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
+    public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateImageVariationRequest`.
+    ///
+    /// - Parameters:
+    ///   - image: The image to use as the basis for the variation(s).
+    ///   - model: The model to use for image generation. Default: `"dall-e-2"`.
+    ///   - responseFormat: The format in which the generated images are returned. Default: `"url"`.
+    ///   - n: The number of images to generate. Default: `1`. At least 1, at most 10.
+    ///   - size: The size of the generated images. Default: `"1024x1024"`.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
+    public init(
+        image: FileUpload,
+        model: CreateImageVariationRequest.Model? = nil,
+        responseFormat: CreateImageVariationRequest.ResponseFormat? = nil,
+        n: Swift.Int? = nil,
+        size: CreateImageVariationRequest.Size? = nil,
+        user: Swift.String? = nil
+    ) {
+        self.image = image
+        self.model = model
+        self.n = n
+        self.responseFormat = responseFormat
+        self.size = size
+        self.user = user
+    }
+
+    /// Decodes `CreateImageVariationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.image = try reader.required(FileUpload.self, "image")
+        self.model = try reader.optional(CreateImageVariationRequest.Model.self, "model")
+        self.n = try reader.optional(Swift.Int.self, "n")
+        self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, "response_format")
+        self.size = try reader.optional(CreateImageVariationRequest.Size.self, "size")
+        self.user = try reader.optional(Swift.String.self, "user")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.image, forKey: "image")
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.n, forKey: "n")
+        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.user, forKey: "user")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("image", self.image)
+        try form.append("model", self.model)
+        try form.append("n", self.n)
+        try form.append("response_format", self.responseFormat)
+        try form.append("size", self.size)
+        try form.append("user", self.user)
+    }
+
+    /// The model to use for image generation. Only `dall-e-2` is supported at this time.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/model`.
+    public struct Model: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `dall-e-2`
+        public static var dallE2: Self { Self(rawValue: "dall-e-2") }
+    }
+
+    /// The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/response_format`.
+    public struct ResponseFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `url`
+        public static var url: Self { Self(rawValue: "url") }
+
+        /// `b64_json`
+        public static var b64JSON: Self { Self(rawValue: "b64_json") }
+    }
+
+    /// The size of the generated images. Must be one of `256x256`, `512x512`, or `1024x1024`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/size`.
+    public struct Size: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `256x256`
+        public static var _256x256: Self { Self(rawValue: "256x256") }
+
+        /// `512x512`
+        public static var _512x512: Self { Self(rawValue: "512x512") }
+
+        /// `1024x1024`
+        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
+    }
+}
+
 /// Represents the content or the URL of an image generated by the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Image`.
@@ -408,6 +556,43 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
 
         /// `jpeg`
         public static var jpeg: Self { Self(rawValue: "jpeg") }
+    }
+}
+
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
+public enum ImageEditStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted when a partial image is available during image editing streaming. Selected when `type` is `image_edit.partial_image`.
+    case imageEditPartialImage(ImageEditPartialImageEvent)
+    /// Emitted when image editing has completed and the final image is available. Selected when `type` is `image_edit.completed`.
+    case imageEditCompleted(ImageEditCompletedEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "image_edit.partial_image":
+            self = .imageEditPartialImage(try ImageEditPartialImageEvent(from: decoder))
+        case "image_edit.completed":
+            self = .imageEditCompleted(try ImageEditCompletedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .imageEditPartialImage(let value): try value.encode(to: encoder)
+        case .imageEditCompleted(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }
 
@@ -857,6 +1042,43 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
+public enum ImageGenStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `image_generation.partial_image`.
+    case imageGenerationPartialImage(ImageGenPartialImageEvent)
+    /// Emitted when image generation has completed and the final image is available. Selected when `type` is `image_generation.completed`.
+    case imageGenerationCompleted(ImageGenCompletedEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "image_generation.partial_image":
+            self = .imageGenerationPartialImage(try ImageGenPartialImageEvent(from: decoder))
+        case "image_generation.completed":
+            self = .imageGenerationCompleted(try ImageGenCompletedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .imageGenerationPartialImage(let value): try value.encode(to: encoder)
+        case .imageGenerationCompleted(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// For `gpt-image-1` only, the token usage information for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenUsage`.
@@ -970,6 +1192,150 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encodeIfPresent(self.imageURL, forKey: "image_url")
         try container.encodeIfPresent(self.fileID, forKey: "file_id")
+    }
+}
+
+/// The response from the image generation endpoint.
+///
+/// - Remark: Generated from `#/components/schemas/ImagesResponse`.
+public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The Unix timestamp (in seconds) of when the image was created.
+    public var created: Swift.Int
+    /// The list of generated images.
+    public var data: [Image]?
+    /// The background parameter used for the image generation. Either `transparent` or `opaque`.
+    public var background: ImagesResponse.Background?
+    /// The output format of the image generation. Either `png`, `webp`, or `jpeg`.
+    public var outputFormat: ImagesResponse.OutputFormat?
+    /// The size of the image generated. Either `1024x1024`, `1024x1536`, or `1536x1024`.
+    public var size: ImagesResponse.Size?
+    /// The quality of the image generated. Either `low`, `medium`, or `high`.
+    public var quality: WebSearchContextSize?
+    /// For `gpt-image-1` only, the token usage information for the image generation.
+    public var usage: ImageGenUsage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ImagesResponse`.
+    ///
+    /// - Parameters:
+    ///   - created: The Unix timestamp (in seconds) of when the image was created.
+    ///   - data: The list of generated images.
+    ///   - background: The background parameter used for the image generation.
+    ///   - outputFormat: The output format of the image generation.
+    ///   - size: The size of the image generated.
+    ///   - quality: The quality of the image generated.
+    ///   - usage: For `gpt-image-1` only, the token usage information for the image generation.
+    public init(
+        created: Swift.Int,
+        data: [Image]? = nil,
+        background: ImagesResponse.Background? = nil,
+        outputFormat: ImagesResponse.OutputFormat? = nil,
+        size: ImagesResponse.Size? = nil,
+        quality: WebSearchContextSize? = nil,
+        usage: ImageGenUsage? = nil
+    ) {
+        self.created = created
+        self.data = data
+        self.background = background
+        self.outputFormat = outputFormat
+        self.size = size
+        self.quality = quality
+        self.usage = usage
+    }
+
+    /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.created = try reader.required(Swift.Int.self, "created")
+        self.data = try reader.optional([Image].self, "data")
+        self.background = try reader.optional(ImagesResponse.Background.self, "background")
+        self.outputFormat = try reader.optional(ImagesResponse.OutputFormat.self, "output_format")
+        self.size = try reader.optional(ImagesResponse.Size.self, "size")
+        self.quality = try reader.optional(WebSearchContextSize.self, "quality")
+        self.usage = try reader.optional(ImageGenUsage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.created, forKey: "created")
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.background, forKey: "background")
+        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        try container.encodeIfPresent(self.size, forKey: "size")
+        try container.encodeIfPresent(self.quality, forKey: "quality")
+        try container.encodeIfPresent(self.usage, forKey: "usage")
+    }
+
+    /// The background parameter used for the image generation. Either `transparent` or `opaque`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/background`.
+    public struct Background: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `transparent`
+        public static var transparent: Self { Self(rawValue: "transparent") }
+
+        /// `opaque`
+        public static var opaque: Self { Self(rawValue: "opaque") }
+    }
+
+    /// The output format of the image generation. Either `png`, `webp`, or `jpeg`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/output_format`.
+    public struct OutputFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `png`
+        public static var png: Self { Self(rawValue: "png") }
+
+        /// `webp`
+        public static var webp: Self { Self(rawValue: "webp") }
+
+        /// `jpeg`
+        public static var jpeg: Self { Self(rawValue: "jpeg") }
+    }
+
+    /// The size of the image generated. Either `1024x1024`, `1024x1536`, or `1536x1024`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/size`.
+    public struct Size: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `1024x1024`
+        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
+
+        /// `1024x1536`
+        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
+
+        /// `1536x1024`
+        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
     }
 }
 

@@ -1131,6 +1131,248 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     }
 }
 
+/// Create a session and client secret for the Realtime API. The request can specify
+/// either a realtime or a transcription session configuration.
+/// [Learn more about the Realtime API](https://platform.openai.com/docs/guides/realtime).
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest`.
+public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    public var expiresAfter: RealtimeCreateClientSecretRequest.ExpiresAfter?
+    /// Session configuration to use for the client secret. Choose either a realtime
+    /// session or a transcription session.
+    public var session: RealtimeCreateClientSecretRequest.Session?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeCreateClientSecretRequest`.
+    ///
+    /// - Parameters:
+    ///   - expiresAfter: Configuration for the client secret expiration.
+    ///   - session: Session configuration to use for the client secret.
+    public init(
+        expiresAfter: RealtimeCreateClientSecretRequest.ExpiresAfter? = nil,
+        session: RealtimeCreateClientSecretRequest.Session? = nil
+    ) {
+        self.expiresAfter = expiresAfter
+        self.session = session
+    }
+
+    /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.expiresAfter = try reader.optional(RealtimeCreateClientSecretRequest.ExpiresAfter.self, "expires_after")
+        self.session = try reader.optional(RealtimeCreateClientSecretRequest.Session.self, "session")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.session, forKey: "session")
+    }
+
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/expires_after`.
+    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        ///
+        /// Default: `600`. At least 10, at most 7200.
+        public var seconds: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ExpiresAfter`.
+        ///
+        /// - Parameters:
+        ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
+        public init(seconds: Swift.Int? = nil) {
+            self.seconds = seconds
+        }
+
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("anchor", is: "created_at", required: false)
+            self.seconds = try reader.optional(Swift.Int.self, "seconds")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("created_at", forKey: "anchor")
+            try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        }
+    }
+
+    /// Session configuration to use for the client secret. Choose either a realtime
+    /// session or a transcription session.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/session`.
+    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Realtime session object configuration. Selected when `type` is `realtime`.
+        case realtime(RealtimeSessionCreateRequestGA)
+        /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
+        case transcription(RealtimeTranscriptionSessionCreateRequestGA)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "realtime":
+                self = .realtime(try RealtimeSessionCreateRequestGA(from: decoder))
+            case "transcription":
+                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGA(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .realtime(let value): try value.encode(to: encoder)
+            case .transcription(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Response from creating a session and client secret for the Realtime API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse`.
+public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+    /// The generated client secret value.
+    public var value: Swift.String
+    /// Expiration timestamp for the client secret, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int
+    /// The session configuration for either a realtime or transcription session.
+    public var session: RealtimeCreateClientSecretResponse.Session
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeCreateClientSecretResponse`.
+    ///
+    /// - Parameters:
+    ///   - value: The generated client secret value.
+    ///   - expiresAt: Expiration timestamp for the client secret, in seconds since epoch.
+    ///   - session: The session configuration for either a realtime or transcription session.
+    public init(
+        value: Swift.String,
+        expiresAt: Swift.Int,
+        session: RealtimeCreateClientSecretResponse.Session
+    ) {
+        self.value = value
+        self.expiresAt = expiresAt
+        self.session = session
+    }
+
+    /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.value = try reader.required(Swift.String.self, "value")
+        self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+        self.session = try reader.required(RealtimeCreateClientSecretResponse.Session.self, "session")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.value, forKey: "value")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.session, forKey: "session")
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("value", Redaction.placeholder),
+                ("expiresAt", self.expiresAt as Any),
+                ("session", self.session as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
+    }
+
+    /// The session configuration for either a realtime or transcription session.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse/properties/session`.
+    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// A Realtime session configuration object. Selected when `type` is `realtime`.
+        case realtime(RealtimeSessionCreateResponseGA)
+        /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
+        case transcription(RealtimeTranscriptionSessionCreateResponseGA)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "realtime":
+                self = .realtime(try RealtimeSessionCreateResponseGA(from: decoder))
+            case "transcription":
+                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGA(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .realtime(let value): try value.encode(to: encoder)
+            case .transcription(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// Function tool
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeFunctionTool`.
@@ -2703,6 +2945,265 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
 
         /// `none`
         public static var none: Self { Self(rawValue: "none") }
+    }
+}
+
+/// A realtime server event.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEvent`.
+public enum RealtimeServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Returned when a conversation is created. Selected when `type` is `conversation.created`.
+    case conversationCreated(RealtimeServerEventConversationCreated)
+    /// Returned when a conversation item is created. Selected when `type` is `conversation.item.created`.
+    case conversationItemCreated(RealtimeServerEventConversationItemCreated)
+    /// Returned when an item in the conversation is deleted by the client with a `conversation.item.delete` event. Selected when `type` is `conversation.item.deleted`.
+    case conversationItemDeleted(RealtimeServerEventConversationItemDeleted)
+    /// This event is the output of audio transcription for user audio written to the user audio buffer. Selected when `type` is `conversation.item.input_audio_transcription.completed`.
+    case conversationItemInputAudioTranscriptionCompleted(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted)
+    /// Returned when the text value of an input audio transcription content part is updated with incremental transcription results. Selected when `type` is `conversation.item.input_audio_transcription.delta`.
+    case conversationItemInputAudioTranscriptionDelta(RealtimeServerEventConversationItemInputAudioTranscriptionDelta)
+    /// Returned when input audio transcription is configured, and a transcription request for a user message failed. Selected when `type` is `conversation.item.input_audio_transcription.failed`.
+    case conversationItemInputAudioTranscriptionFailed(RealtimeServerEventConversationItemInputAudioTranscriptionFailed)
+    /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. Selected when `type` is `conversation.item.retrieved`.
+    case conversationItemRetrieved(RealtimeServerEventConversationItemRetrieved)
+    /// Returned when an earlier assistant audio message item is truncated by the client with a `conversation.item.truncate` event. Selected when `type` is `conversation.item.truncated`.
+    case conversationItemTruncated(RealtimeServerEventConversationItemTruncated)
+    /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
+    case error(RealtimeServerEventError)
+    /// Returned when the input audio buffer is cleared by the client with a `input_audio_buffer.clear` event. Selected when `type` is `input_audio_buffer.cleared`.
+    case inputAudioBufferCleared(RealtimeServerEventInputAudioBufferCleared)
+    /// Returned when an input audio buffer is committed, either by the client or automatically in server VAD mode. Selected when `type` is `input_audio_buffer.committed`.
+    case inputAudioBufferCommitted(RealtimeServerEventInputAudioBufferCommitted)
+    /// **SIP Only:** Returned when an DTMF event is received. Selected when `type` is `input_audio_buffer.dtmf_event_received`.
+    case inputAudioBufferDtmfEventReceived(RealtimeServerEventInputAudioBufferDtmfEventReceived)
+    /// Sent by the server when in `server_vad` mode to indicate that speech has been detected in the audio buffer. Selected when `type` is `input_audio_buffer.speech_started`.
+    case inputAudioBufferSpeechStarted(RealtimeServerEventInputAudioBufferSpeechStarted)
+    /// Returned in `server_vad` mode when the server detects the end of speech in the audio buffer. Selected when `type` is `input_audio_buffer.speech_stopped`.
+    case inputAudioBufferSpeechStopped(RealtimeServerEventInputAudioBufferSpeechStopped)
+    /// Emitted at the beginning of a Response to indicate the updated rate limits. Selected when `type` is `rate_limits.updated`.
+    case rateLimitsUpdated(RealtimeServerEventRateLimitsUpdated)
+    /// Returned when the model-generated audio is updated. Selected when `type` is `response.output_audio.delta`.
+    case responseOutputAudioDelta(RealtimeServerEventResponseAudioDelta)
+    /// Returned when the model-generated audio is done. Selected when `type` is `response.output_audio.done`.
+    case responseOutputAudioDone(RealtimeServerEventResponseAudioDone)
+    /// Returned when the model-generated transcription of audio output is updated. Selected when `type` is `response.output_audio_transcript.delta`.
+    case responseOutputAudioTranscriptDelta(RealtimeServerEventResponseAudioTranscriptDelta)
+    /// Returned when the model-generated transcription of audio output is done streaming. Selected when `type` is `response.output_audio_transcript.done`.
+    case responseOutputAudioTranscriptDone(RealtimeServerEventResponseAudioTranscriptDone)
+    /// Returned when a new content part is added to an assistant message item during response generation. Selected when `type` is `response.content_part.added`.
+    case responseContentPartAdded(RealtimeServerEventResponseContentPartAdded)
+    /// Returned when a content part is done streaming in an assistant message item. Selected when `type` is `response.content_part.done`.
+    case responseContentPartDone(RealtimeServerEventResponseContentPartDone)
+    /// Returned when a new Response is created. Selected when `type` is `response.created`.
+    case responseCreated(RealtimeServerEventResponseCreated)
+    /// Returned when a Response is done streaming. Selected when `type` is `response.done`.
+    case responseDone(RealtimeServerEventResponseDone)
+    /// Returned when the model-generated function call arguments are updated. Selected when `type` is `response.function_call_arguments.delta`.
+    case responseFunctionCallArgumentsDelta(RealtimeServerEventResponseFunctionCallArgumentsDelta)
+    /// Returned when the model-generated function call arguments are done streaming. Selected when `type` is `response.function_call_arguments.done`.
+    case responseFunctionCallArgumentsDone(RealtimeServerEventResponseFunctionCallArgumentsDone)
+    /// Returned when a new Item is created during Response generation. Selected when `type` is `response.output_item.added`.
+    case responseOutputItemAdded(RealtimeServerEventResponseOutputItemAdded)
+    /// Returned when an Item is done streaming. Selected when `type` is `response.output_item.done`.
+    case responseOutputItemDone(RealtimeServerEventResponseOutputItemDone)
+    /// Returned when the text value of an "output_text" content part is updated. Selected when `type` is `response.output_text.delta`.
+    case responseOutputTextDelta(RealtimeServerEventResponseTextDelta)
+    /// Returned when the text value of an "output_text" content part is done streaming. Selected when `type` is `response.output_text.done`.
+    case responseOutputTextDone(RealtimeServerEventResponseTextDone)
+    /// Returned when a Session is created. Selected when `type` is `session.created`.
+    case sessionCreated(RealtimeServerEventSessionCreated)
+    /// Returned when a session is updated with a `session.update` event, unless there is an error. Selected when `type` is `session.updated`.
+    case sessionUpdated(RealtimeServerEventSessionUpdated)
+    /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. Selected when `type` is `output_audio_buffer.started`.
+    case outputAudioBufferStarted(RealtimeServerEventOutputAudioBufferStarted)
+    /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server, and no more audio is forthcoming. Selected when `type` is `output_audio_buffer.stopped`.
+    case outputAudioBufferStopped(RealtimeServerEventOutputAudioBufferStopped)
+    /// **WebRTC/SIP Only:** Emitted when the output audio buffer is cleared. Selected when `type` is `output_audio_buffer.cleared`.
+    case outputAudioBufferCleared(RealtimeServerEventOutputAudioBufferCleared)
+    /// Sent by the server when an Item is added to the default Conversation. Selected when `type` is `conversation.item.added`.
+    case conversationItemAdded(RealtimeServerEventConversationItemAdded)
+    /// Returned when a conversation item is finalized. Selected when `type` is `conversation.item.done`.
+    case conversationItemDone(RealtimeServerEventConversationItemDone)
+    /// Returned when the Server VAD timeout is triggered for the input audio buffer. Selected when `type` is `input_audio_buffer.timeout_triggered`.
+    case inputAudioBufferTimeoutTriggered(RealtimeServerEventInputAudioBufferTimeoutTriggered)
+    /// Returned when an input audio transcription segment is identified for an item. Selected when `type` is `conversation.item.input_audio_transcription.segment`.
+    case conversationItemInputAudioTranscriptionSegment(RealtimeServerEventConversationItemInputAudioTranscriptionSegment)
+    /// Returned when listing MCP tools is in progress for an item. Selected when `type` is `mcp_list_tools.in_progress`.
+    case mcpListToolsInProgress(RealtimeServerEventMCPListToolsInProgress)
+    /// Returned when listing MCP tools has completed for an item. Selected when `type` is `mcp_list_tools.completed`.
+    case mcpListToolsCompleted(RealtimeServerEventMCPListToolsCompleted)
+    /// Returned when listing MCP tools has failed for an item. Selected when `type` is `mcp_list_tools.failed`.
+    case mcpListToolsFailed(RealtimeServerEventMCPListToolsFailed)
+    /// Returned when MCP tool call arguments are updated during response generation. Selected when `type` is `response.mcp_call_arguments.delta`.
+    case responseMCPCallArgumentsDelta(RealtimeServerEventResponseMCPCallArgumentsDelta)
+    /// Returned when MCP tool call arguments are finalized during response generation. Selected when `type` is `response.mcp_call_arguments.done`.
+    case responseMCPCallArgumentsDone(RealtimeServerEventResponseMCPCallArgumentsDone)
+    /// Returned when an MCP tool call has started and is in progress. Selected when `type` is `response.mcp_call.in_progress`.
+    case responseMCPCallInProgress(RealtimeServerEventResponseMCPCallInProgress)
+    /// Returned when an MCP tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
+    case responseMCPCallCompleted(RealtimeServerEventResponseMCPCallCompleted)
+    /// Returned when an MCP tool call has failed. Selected when `type` is `response.mcp_call.failed`.
+    case responseMCPCallFailed(RealtimeServerEventResponseMCPCallFailed)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "conversation.created":
+            self = .conversationCreated(try RealtimeServerEventConversationCreated(from: decoder))
+        case "conversation.item.created":
+            self = .conversationItemCreated(try RealtimeServerEventConversationItemCreated(from: decoder))
+        case "conversation.item.deleted":
+            self = .conversationItemDeleted(try RealtimeServerEventConversationItemDeleted(from: decoder))
+        case "conversation.item.input_audio_transcription.completed":
+            self = .conversationItemInputAudioTranscriptionCompleted(try RealtimeServerEventConversationItemInputAudioTranscriptionCompleted(from: decoder))
+        case "conversation.item.input_audio_transcription.delta":
+            self = .conversationItemInputAudioTranscriptionDelta(try RealtimeServerEventConversationItemInputAudioTranscriptionDelta(from: decoder))
+        case "conversation.item.input_audio_transcription.failed":
+            self = .conversationItemInputAudioTranscriptionFailed(try RealtimeServerEventConversationItemInputAudioTranscriptionFailed(from: decoder))
+        case "conversation.item.retrieved":
+            self = .conversationItemRetrieved(try RealtimeServerEventConversationItemRetrieved(from: decoder))
+        case "conversation.item.truncated":
+            self = .conversationItemTruncated(try RealtimeServerEventConversationItemTruncated(from: decoder))
+        case "error":
+            self = .error(try RealtimeServerEventError(from: decoder))
+        case "input_audio_buffer.cleared":
+            self = .inputAudioBufferCleared(try RealtimeServerEventInputAudioBufferCleared(from: decoder))
+        case "input_audio_buffer.committed":
+            self = .inputAudioBufferCommitted(try RealtimeServerEventInputAudioBufferCommitted(from: decoder))
+        case "input_audio_buffer.dtmf_event_received":
+            self = .inputAudioBufferDtmfEventReceived(try RealtimeServerEventInputAudioBufferDtmfEventReceived(from: decoder))
+        case "input_audio_buffer.speech_started":
+            self = .inputAudioBufferSpeechStarted(try RealtimeServerEventInputAudioBufferSpeechStarted(from: decoder))
+        case "input_audio_buffer.speech_stopped":
+            self = .inputAudioBufferSpeechStopped(try RealtimeServerEventInputAudioBufferSpeechStopped(from: decoder))
+        case "rate_limits.updated":
+            self = .rateLimitsUpdated(try RealtimeServerEventRateLimitsUpdated(from: decoder))
+        case "response.output_audio.delta":
+            self = .responseOutputAudioDelta(try RealtimeServerEventResponseAudioDelta(from: decoder))
+        case "response.output_audio.done":
+            self = .responseOutputAudioDone(try RealtimeServerEventResponseAudioDone(from: decoder))
+        case "response.output_audio_transcript.delta":
+            self = .responseOutputAudioTranscriptDelta(try RealtimeServerEventResponseAudioTranscriptDelta(from: decoder))
+        case "response.output_audio_transcript.done":
+            self = .responseOutputAudioTranscriptDone(try RealtimeServerEventResponseAudioTranscriptDone(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try RealtimeServerEventResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try RealtimeServerEventResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try RealtimeServerEventResponseCreated(from: decoder))
+        case "response.done":
+            self = .responseDone(try RealtimeServerEventResponseDone(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try RealtimeServerEventResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try RealtimeServerEventResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try RealtimeServerEventResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try RealtimeServerEventResponseOutputItemDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try RealtimeServerEventResponseTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try RealtimeServerEventResponseTextDone(from: decoder))
+        case "session.created":
+            self = .sessionCreated(try RealtimeServerEventSessionCreated(from: decoder))
+        case "session.updated":
+            self = .sessionUpdated(try RealtimeServerEventSessionUpdated(from: decoder))
+        case "output_audio_buffer.started":
+            self = .outputAudioBufferStarted(try RealtimeServerEventOutputAudioBufferStarted(from: decoder))
+        case "output_audio_buffer.stopped":
+            self = .outputAudioBufferStopped(try RealtimeServerEventOutputAudioBufferStopped(from: decoder))
+        case "output_audio_buffer.cleared":
+            self = .outputAudioBufferCleared(try RealtimeServerEventOutputAudioBufferCleared(from: decoder))
+        case "conversation.item.added":
+            self = .conversationItemAdded(try RealtimeServerEventConversationItemAdded(from: decoder))
+        case "conversation.item.done":
+            self = .conversationItemDone(try RealtimeServerEventConversationItemDone(from: decoder))
+        case "input_audio_buffer.timeout_triggered":
+            self = .inputAudioBufferTimeoutTriggered(try RealtimeServerEventInputAudioBufferTimeoutTriggered(from: decoder))
+        case "conversation.item.input_audio_transcription.segment":
+            self = .conversationItemInputAudioTranscriptionSegment(try RealtimeServerEventConversationItemInputAudioTranscriptionSegment(from: decoder))
+        case "mcp_list_tools.in_progress":
+            self = .mcpListToolsInProgress(try RealtimeServerEventMCPListToolsInProgress(from: decoder))
+        case "mcp_list_tools.completed":
+            self = .mcpListToolsCompleted(try RealtimeServerEventMCPListToolsCompleted(from: decoder))
+        case "mcp_list_tools.failed":
+            self = .mcpListToolsFailed(try RealtimeServerEventMCPListToolsFailed(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try RealtimeServerEventResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try RealtimeServerEventResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try RealtimeServerEventResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try RealtimeServerEventResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try RealtimeServerEventResponseMCPCallFailed(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .conversationCreated(let value): try value.encode(to: encoder)
+        case .conversationItemCreated(let value): try value.encode(to: encoder)
+        case .conversationItemDeleted(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionCompleted(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionDelta(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionFailed(let value): try value.encode(to: encoder)
+        case .conversationItemRetrieved(let value): try value.encode(to: encoder)
+        case .conversationItemTruncated(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .inputAudioBufferCleared(let value): try value.encode(to: encoder)
+        case .inputAudioBufferCommitted(let value): try value.encode(to: encoder)
+        case .inputAudioBufferDtmfEventReceived(let value): try value.encode(to: encoder)
+        case .inputAudioBufferSpeechStarted(let value): try value.encode(to: encoder)
+        case .inputAudioBufferSpeechStopped(let value): try value.encode(to: encoder)
+        case .rateLimitsUpdated(let value): try value.encode(to: encoder)
+        case .responseOutputAudioDelta(let value): try value.encode(to: encoder)
+        case .responseOutputAudioDone(let value): try value.encode(to: encoder)
+        case .responseOutputAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseOutputAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseDone(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .sessionCreated(let value): try value.encode(to: encoder)
+        case .sessionUpdated(let value): try value.encode(to: encoder)
+        case .outputAudioBufferStarted(let value): try value.encode(to: encoder)
+        case .outputAudioBufferStopped(let value): try value.encode(to: encoder)
+        case .outputAudioBufferCleared(let value): try value.encode(to: encoder)
+        case .conversationItemAdded(let value): try value.encode(to: encoder)
+        case .conversationItemDone(let value): try value.encode(to: encoder)
+        case .inputAudioBufferTimeoutTriggered(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionSegment(let value): try value.encode(to: encoder)
+        case .mcpListToolsInProgress(let value): try value.encode(to: encoder)
+        case .mcpListToolsCompleted(let value): try value.encode(to: encoder)
+        case .mcpListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }
 

@@ -2618,6 +2618,203 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
 
 /// Realtime transcription session object configuration.
 ///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest`.
+public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    public var turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection?
+    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+    public var inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction?
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
+    /// single channel (mono), and little-endian byte order.
+    ///
+    /// Default: `"pcm16"`.
+    public var inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat?
+    /// Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+    public var inputAudioTranscription: AudioTranscription?
+    /// The set of items to include in the transcription. Current available items are:
+    /// `item.input_audio_transcription.logprobs`
+    public var include: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - turnDetection: Configuration for turn detection.
+    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
+    ///   - inputAudioFormat: The format of input audio. Default: `"pcm16"`.
+    ///   - inputAudioTranscription: Configuration for input audio transcription.
+    ///   - include: The set of items to include in the transcription.
+    public init(
+        turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection? = nil,
+        inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction? = nil,
+        inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat? = nil,
+        inputAudioTranscription: AudioTranscription? = nil,
+        include: [Swift.String]? = nil
+    ) {
+        self.turnDetection = turnDetection
+        self.inputAudioNoiseReduction = inputAudioNoiseReduction
+        self.inputAudioFormat = inputAudioFormat
+        self.inputAudioTranscription = inputAudioTranscription
+        self.include = include
+    }
+
+    /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateRequest.TurnDetection.self, "turn_detection")
+        self.inputAudioNoiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction.self, "input_audio_noise_reduction")
+        self.inputAudioFormat = try reader.optional(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, "input_audio_format")
+        self.inputAudioTranscription = try reader.optional(AudioTranscription.self, "input_audio_transcription")
+        self.include = try reader.optional([Swift.String].self, "include")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+        try container.encodeIfPresent(self.inputAudioNoiseReduction, forKey: "input_audio_noise_reduction")
+        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
+        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
+        try container.encodeIfPresent(self.include, forKey: "include")
+    }
+
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/turn_detection`.
+    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        /// higher threshold will require louder audio to activate the model, and
+        /// thus might perform better in noisy environments.
+        public var threshold: Swift.Double?
+        /// Amount of audio to include before the VAD detected speech (in
+        /// milliseconds). Defaults to 300ms.
+        public var prefixPaddingMs: Swift.Int?
+        /// Duration of silence to detect speech stop (in milliseconds). Defaults
+        /// to 500ms. With shorter values the model will respond more quickly,
+        /// but may jump in on short pauses from the user.
+        public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `TurnDetection`.
+        ///
+        /// - Parameters:
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
+        public init(
+            threshold: Swift.Double? = nil,
+            prefixPaddingMs: Swift.Int? = nil,
+            silenceDurationMs: Swift.Int? = nil
+        ) {
+            self.threshold = threshold
+            self.prefixPaddingMs = prefixPaddingMs
+            self.silenceDurationMs = silenceDurationMs
+        }
+
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "server_vad", required: false)
+            self.threshold = try reader.optional(Swift.Double.self, "threshold")
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("server_vad", forKey: "type")
+            try container.encodeIfPresent(self.threshold, forKey: "threshold")
+            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
+            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+        }
+    }
+
+    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_noise_reduction`.
+    public struct InputAudioNoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+        public var type: NoiseReductionType?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputAudioNoiseReduction`.
+        ///
+        /// - Parameters:
+        ///   - type: Type of noise reduction.
+        public init(type: NoiseReductionType? = nil) {
+            self.type = type
+        }
+
+        /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(NoiseReductionType.self, "type")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+        }
+    }
+
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
+    /// single channel (mono), and little-endian byte order.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_format`.
+    public struct InputAudioFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `pcm16`
+        public static var pcm16: Self { Self(rawValue: "pcm16") }
+
+        /// `g711_ulaw`
+        public static var g711Ulaw: Self { Self(rawValue: "g711_ulaw") }
+
+        /// `g711_alaw`
+        public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
+    }
+}
+
+/// Realtime transcription session object configuration.
+///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
 public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Configuration for input and output audio.
@@ -2800,6 +2997,231 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                     try container.encodeIfPresent(self.type, forKey: "type")
                 }
             }
+        }
+    }
+}
+
+/// A new Realtime transcription session configuration.
+///
+/// When a session is created on the server via REST API, the session object
+/// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
+/// property is not present when a session is updated via the WebSocket API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
+public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+    /// Ephemeral key returned by the API. Only present when the session is
+    /// created on the server via REST API.
+    public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
+    /// The set of modalities the model can respond with. To disable audio,
+    /// set this to ["text"].
+    public var modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]?
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    public var inputAudioFormat: Swift.String?
+    /// Configuration of the transcription model.
+    public var inputAudioTranscription: AudioTranscriptionResponse?
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - clientSecret: Ephemeral key returned by the API.
+    ///   - modalities: The set of modalities the model can respond with.
+    ///   - inputAudioFormat: The format of input audio.
+    ///   - inputAudioTranscription: Configuration of the transcription model.
+    ///   - turnDetection: Configuration for turn detection.
+    public init(
+        clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret,
+        modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]? = nil,
+        inputAudioFormat: Swift.String? = nil,
+        inputAudioTranscription: AudioTranscriptionResponse? = nil,
+        turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection? = nil
+    ) {
+        self.clientSecret = clientSecret
+        self.modalities = modalities
+        self.inputAudioFormat = inputAudioFormat
+        self.inputAudioTranscription = inputAudioTranscription
+        self.turnDetection = turnDetection
+    }
+
+    /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.clientSecret = try reader.required(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, "client_secret")
+        self.modalities = try reader.optional([RealtimeTranscriptionSessionCreateResponse.Modality].self, "modalities")
+        self.inputAudioFormat = try reader.optional(Swift.String.self, "input_audio_format")
+        self.inputAudioTranscription = try reader.optional(AudioTranscriptionResponse.self, "input_audio_transcription")
+        self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, "turn_detection")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.clientSecret, forKey: "client_secret")
+        try container.encodeIfPresent(self.modalities, forKey: "modalities")
+        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
+        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
+        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+    }
+
+    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("clientSecret", Redaction.placeholder),
+                ("modalities", self.modalities as Any),
+                ("inputAudioFormat", self.inputAudioFormat as Any),
+                ("inputAudioTranscription", self.inputAudioTranscription as Any),
+                ("turnDetection", self.turnDetection as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
+    }
+
+    /// Ephemeral key returned by the API. Only present when the session is
+    /// created on the server via REST API.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/client_secret`.
+    public struct ClientSecret: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Ephemeral key usable in client environments to authenticate connections
+        /// to the Realtime API. Use this in client-side environments rather than
+        /// a standard API token, which should only be used server-side.
+        public var value: Swift.String
+        /// Timestamp for when the token expires. Currently, all tokens expire
+        /// after one minute.
+        ///
+        /// Unix time, in seconds.
+        public var expiresAt: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ClientSecret`.
+        ///
+        /// - Parameters:
+        ///   - value: Ephemeral key usable in client environments to authenticate connections to the Realtime API.
+        ///   - expiresAt: Timestamp for when the token expires.
+        public init(
+            value: Swift.String,
+            expiresAt: Swift.Int
+        ) {
+            self.value = value
+            self.expiresAt = expiresAt
+        }
+
+        /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.value = try reader.required(Swift.String.self, "value")
+            self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.value, forKey: "value")
+            try container.encode(self.expiresAt, forKey: "expires_at")
+        }
+    }
+
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/modalities/items`.
+    public struct Modality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `text`
+        public static var text: Self { Self(rawValue: "text") }
+
+        /// `audio`
+        public static var audio: Self { Self(rawValue: "audio") }
+    }
+
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/turn_detection`.
+    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Type of turn detection, only `server_vad` is currently supported.
+        public var type: Swift.String?
+        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        /// higher threshold will require louder audio to activate the model, and
+        /// thus might perform better in noisy environments.
+        public var threshold: Swift.Double?
+        /// Amount of audio to include before the VAD detected speech (in
+        /// milliseconds). Defaults to 300ms.
+        public var prefixPaddingMs: Swift.Int?
+        /// Duration of silence to detect speech stop (in milliseconds). Defaults
+        /// to 500ms. With shorter values the model will respond more quickly,
+        /// but may jump in on short pauses from the user.
+        public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `TurnDetection`.
+        ///
+        /// - Parameters:
+        ///   - type: Type of turn detection, only `server_vad` is currently supported.
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
+        public init(
+            type: Swift.String? = nil,
+            threshold: Swift.Double? = nil,
+            prefixPaddingMs: Swift.Int? = nil,
+            silenceDurationMs: Swift.Int? = nil
+        ) {
+            self.type = type
+            self.threshold = threshold
+            self.prefixPaddingMs = prefixPaddingMs
+            self.silenceDurationMs = silenceDurationMs
+        }
+
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(Swift.String.self, "type")
+            self.threshold = try reader.optional(Swift.Double.self, "threshold")
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.threshold, forKey: "threshold")
+            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
+            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
         }
     }
 }
@@ -3066,6 +3488,50 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                     try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
                 }
             }
+        }
+    }
+}
+
+/// A Realtime translation client event.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
+public enum RealtimeTranslationClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Send this event to update the translation session configuration. Selected when `type` is `session.update`.
+    case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
+    /// Send this event to append audio bytes to the translation session input audio buffer. Selected when `type` is `session.input_audio_buffer.append`.
+    case sessionInputAudioBufferAppend(RealtimeTranslationClientEventInputAudioBufferAppend)
+    /// Gracefully close the realtime translation session. Selected when `type` is `session.close`.
+    case sessionClose(RealtimeTranslationClientEventSessionClose)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "session.update":
+            self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
+        case "session.input_audio_buffer.append":
+            self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
+        case "session.close":
+            self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .sessionUpdate(let value): try value.encode(to: encoder)
+        case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
+        case .sessionClose(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -164,6 +164,232 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
     }
 }
 
+/// Create a translation session and client secret for the Realtime API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest`.
+public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    public var expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter?
+    /// Realtime translation session configuration. Translation sessions stream source
+    /// audio in and translated audio plus transcript deltas out continuously.
+    public var session: RealtimeTranslationSessionCreateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - session: Realtime translation session configuration.
+    ///   - expiresAfter: Configuration for the client secret expiration.
+    public init(
+        session: RealtimeTranslationSessionCreateRequest,
+        expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter? = nil
+    ) {
+        self.expiresAfter = expiresAfter
+        self.session = session
+    }
+
+    /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.expiresAfter = try reader.optional(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, "expires_after")
+        self.session = try reader.required(RealtimeTranslationSessionCreateRequest.self, "session")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encode(self.session, forKey: "session")
+    }
+
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
+    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        ///
+        /// Default: `600`. At least 10, at most 7200.
+        public var seconds: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ExpiresAfter`.
+        ///
+        /// - Parameters:
+        ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
+        public init(seconds: Swift.Int? = nil) {
+            self.seconds = seconds
+        }
+
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("anchor", is: "created_at", required: false)
+            self.seconds = try reader.optional(Swift.Int.self, "seconds")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("created_at", forKey: "anchor")
+            try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        }
+    }
+}
+
+/// Response from creating a translation session and client secret for the Realtime API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
+public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+    /// The generated client secret value.
+    public var value: Swift.String
+    /// Expiration timestamp for the client secret, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int
+    /// A Realtime translation session. Translation sessions continuously translate input
+    /// audio into the configured output language.
+    public var session: RealtimeTranslationSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeTranslationClientSecretCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - value: The generated client secret value.
+    ///   - expiresAt: Expiration timestamp for the client secret, in seconds since epoch.
+    ///   - session: A Realtime translation session.
+    public init(
+        value: Swift.String,
+        expiresAt: Swift.Int,
+        session: RealtimeTranslationSession
+    ) {
+        self.value = value
+        self.expiresAt = expiresAt
+        self.session = session
+    }
+
+    /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.value = try reader.required(Swift.String.self, "value")
+        self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+        self.session = try reader.required(RealtimeTranslationSession.self, "session")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.value, forKey: "value")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.session, forKey: "session")
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("value", Redaction.placeholder),
+                ("expiresAt", self.expiresAt as Any),
+                ("session", self.session as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
+    }
+}
+
+/// A Realtime translation server event.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
+public enum RealtimeTranslationServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
+    case error(RealtimeServerEventError)
+    /// Returned when a translation session is created. Selected when `type` is `session.created`.
+    case sessionCreated(RealtimeTranslationServerEventSessionCreated)
+    /// Returned when a translation session is updated with a `session.update` event, unless there is an error. Selected when `type` is `session.updated`.
+    case sessionUpdated(RealtimeTranslationServerEventSessionUpdated)
+    /// Returned when a realtime translation session is closed. Selected when `type` is `session.closed`.
+    case sessionClosed(RealtimeTranslationServerEventSessionClosed)
+    /// Returned when optional source-language transcript text is available. Selected when `type` is `session.input_transcript.delta`.
+    case sessionInputTranscriptDelta(RealtimeTranslationServerEventSessionInputTranscriptDelta)
+    /// Returned when translated transcript text is available. Selected when `type` is `session.output_transcript.delta`.
+    case sessionOutputTranscriptDelta(RealtimeTranslationServerEventSessionOutputTranscriptDelta)
+    /// Returned when translated output audio is available. Selected when `type` is `session.output_audio.delta`.
+    case sessionOutputAudioDelta(RealtimeTranslationServerEventSessionOutputAudioDelta)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "error":
+            self = .error(try RealtimeServerEventError(from: decoder))
+        case "session.created":
+            self = .sessionCreated(try RealtimeTranslationServerEventSessionCreated(from: decoder))
+        case "session.updated":
+            self = .sessionUpdated(try RealtimeTranslationServerEventSessionUpdated(from: decoder))
+        case "session.closed":
+            self = .sessionClosed(try RealtimeTranslationServerEventSessionClosed(from: decoder))
+        case "session.input_transcript.delta":
+            self = .sessionInputTranscriptDelta(try RealtimeTranslationServerEventSessionInputTranscriptDelta(from: decoder))
+        case "session.output_transcript.delta":
+            self = .sessionOutputTranscriptDelta(try RealtimeTranslationServerEventSessionOutputTranscriptDelta(from: decoder))
+        case "session.output_audio.delta":
+            self = .sessionOutputAudioDelta(try RealtimeTranslationServerEventSessionOutputAudioDelta(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .error(let value): try value.encode(to: encoder)
+        case .sessionCreated(let value): try value.encode(to: encoder)
+        case .sessionUpdated(let value): try value.encode(to: encoder)
+        case .sessionClosed(let value): try value.encode(to: encoder)
+        case .sessionInputTranscriptDelta(let value): try value.encode(to: encoder)
+        case .sessionOutputTranscriptDelta(let value): try value.encode(to: encoder)
+        case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// Returned when a realtime translation session is closed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.

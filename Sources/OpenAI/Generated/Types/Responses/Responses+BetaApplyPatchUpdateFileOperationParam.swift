@@ -634,6 +634,158 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     }
 }
 
+/// The compacted response object
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactResource`.
+public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier for the compacted response.
+    public var id: Swift.String
+    /// The compacted list of output items.
+    public var output: [BetaItemField]
+    /// Unix timestamp (in seconds) when the compacted conversation was created.
+    public var createdAt: Swift.Int
+    /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public var usage: BetaResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier for the compacted response.
+    ///   - output: The compacted list of output items.
+    ///   - createdAt: Unix timestamp (in seconds) when the compacted conversation was created.
+    ///   - usage: Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public init(
+        id: Swift.String,
+        output: [BetaItemField],
+        createdAt: Swift.Int,
+        usage: BetaResponseUsage
+    ) {
+        self.id = id
+        self.output = output
+        self.createdAt = createdAt
+        self.usage = usage
+    }
+
+    /// Decodes `BetaCompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.compaction", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.output = try reader.required([BetaItemField].self, "output")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.usage = try reader.required(BetaResponseUsage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.compaction", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.usage, forKey: "usage")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
+public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: BetaModelIDsCompaction?
+    /// Text, image, or file inputs to the model, used to generate a response
+    public var input: BetaInputParam?
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
+    public var previousResponseID: Swift.String?
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
+    public var instructions: Swift.String?
+    /// A key to use when reading from or writing to the prompt cache.
+    ///
+    /// At most 64 characters.
+    public var promptCacheKey: Swift.String?
+    /// How long to retain a prompt cache entry created by this request.
+    public var promptCacheRetention: BetaPromptCacheRetentionEnum?
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
+    public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.   - When not set, the default behavior is 'auto'.
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    public var serviceTier: BetaServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactResponseMethodPublicBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - promptCacheKey: A key to use when reading from or writing to the prompt cache. At most 64 characters.
+    ///   - promptCacheRetention: How long to retain a prompt cache entry created by this request.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - serviceTier: Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings.
+    public init(
+        model: BetaModelIDsCompaction? = nil,
+        input: BetaInputParam? = nil,
+        instructions: Swift.String? = nil,
+        previousResponseID: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: BetaPromptCacheRetentionEnum? = nil,
+        promptCacheOptions: BetaPromptCacheOptionsParam? = nil,
+        serviceTier: BetaServiceTierEnum? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.instructions = instructions
+        self.promptCacheKey = promptCacheKey
+        self.promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.serviceTier = serviceTier
+    }
+
+    /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(BetaModelIDsCompaction.self, "model")
+        self.input = try reader.optional(BetaInputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self.promptCacheRetention = try reader.optional(BetaPromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
+        self.serviceTier = try reader.optional(BetaServiceTierEnum.self, "service_tier")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+    }
+}
+
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.

@@ -2197,6 +2197,54 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/BetaError`.
+public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var code: Swift.String?
+    public var message: Swift.String
+    public var param: Swift.String?
+    public var type: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaError`.
+    public init(
+        message: Swift.String,
+        type: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.param = param
+        self.type = type
+    }
+
+    /// Decodes `BetaError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.type = try reader.required(Swift.String.self, "type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.param, forKey: "param")
+        try container.encode(self.type, forKey: "type")
+    }
+}
+
 /// An error payload that was emitted for a streaming error event.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaErrorPayload`.

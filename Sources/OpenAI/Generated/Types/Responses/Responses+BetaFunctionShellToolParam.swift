@@ -1279,6 +1279,67 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     }
 }
 
+/// Specify additional output data to include in the model response. Currently supported values are:
+/// - `web_search_call.results`: Include the search results of the web search tool call.
+/// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+/// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+/// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+/// - `file_search_call.results`: Include the search results of the file search tool call.
+/// - `message.input_image.image_url`: Include image urls from the input message.
+/// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+/// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaIncludeEnum`.
+public struct BetaIncludeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// Include the search results of the file search tool call.
+    ///
+    /// The wire value `file_search_call.results`.
+    public static var fileSearchCallResults: Self { Self(rawValue: "file_search_call.results") }
+
+    /// Include the search results of the web search tool call.
+    ///
+    /// The wire value `web_search_call.results`.
+    public static var webSearchCallResults: Self { Self(rawValue: "web_search_call.results") }
+
+    /// Include the sources of the web search tool call.
+    ///
+    /// The wire value `web_search_call.action.sources`.
+    public static var webSearchCallActionSources: Self { Self(rawValue: "web_search_call.action.sources") }
+
+    /// Include image urls from the input message.
+    ///
+    /// The wire value `message.input_image.image_url`.
+    public static var messageInputImageImageURL: Self { Self(rawValue: "message.input_image.image_url") }
+
+    /// Include image urls from the computer call output.
+    ///
+    /// The wire value `computer_call_output.output.image_url`.
+    public static var computerCallOutputOutputImageURL: Self { Self(rawValue: "computer_call_output.output.image_url") }
+
+    /// Includes the outputs of python code execution in code interpreter tool call items.
+    ///
+    /// The wire value `code_interpreter_call.outputs`.
+    public static var codeInterpreterCallOutputs: Self { Self(rawValue: "code_interpreter_call.outputs") }
+
+    /// Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
+    ///
+    /// The wire value `reasoning.encrypted_content`.
+    public static var reasoningEncryptedContent: Self { Self(rawValue: "reasoning.encrypted_content") }
+
+    /// Include logprobs with assistant messages.
+    ///
+    /// The wire value `message.output_text.logprobs`.
+    public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
+}
+
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
 public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.

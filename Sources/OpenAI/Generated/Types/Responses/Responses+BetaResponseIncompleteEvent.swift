@@ -305,6 +305,76 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
     }
 }
 
+/// A list of Response items.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseItemList`.
+public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items used to generate this response.
+    public var data: [BetaItemResource]
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// The ID of the first item in the list.
+    public var firstID: Swift.String
+    /// The ID of the last item in the list.
+    public var lastID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseItemList`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items used to generate this response.
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
+    public init(
+        data: [BetaItemResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String,
+        lastID: Swift.String
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.firstID = firstID
+        self.lastID = lastID
+    }
+
+    /// Decodes `BetaResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([BetaItemResource].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [BetaItemResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
 /// A logprob is the logarithmic probability that the model assigns to producing
 /// a particular token at a given position in the sequence. Less-negative (higher)
 /// logprob values indicate greater model confidence in that token choice.

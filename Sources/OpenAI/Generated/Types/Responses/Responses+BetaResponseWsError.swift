@@ -74,6 +74,45 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
     }
 }
 
+/// Client events accepted by the Responses WebSocket server.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponsesClientEvent`.
+public enum BetaResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
+    case responseCreate(BetaResponsesClientEventResponseCreate)
+    /// Injects input items into an active response over a WebSocket connection. Selected when `type` is `response.inject`.
+    case responseInject(BetaResponseInjectEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "response.create":
+            self = .responseCreate(try BetaResponsesClientEventResponseCreate(from: decoder))
+        case "response.inject":
+            self = .responseInject(try BetaResponseInjectEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .responseCreate(let value): try value.encode(to: encoder)
+        case .responseInject(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// Client event for creating a response over a persistent WebSocket connection.
 /// This payload uses the same top-level fields as `POST /v1/responses`, plus
 /// WebSocket-only envelope metadata.
@@ -1075,6 +1114,165 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
         try container.encode(self.name, forKey: "name")
         try container.encode(self.schema, forKey: "schema")
         try container.encodeIfPresent(self.strict, forKey: "strict")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
+public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: Swift.String?
+    /// Text, image, or file inputs to the model, used to generate a response
+    public var input: BetaInputParam?
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
+    public var previousResponseID: Swift.String?
+    /// An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
+    public var tools: [BetaTool]?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+    public var text: BetaResponseTextParam?
+    /// **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+    public var reasoning: BetaReasoning?
+    private var _truncation: BetaTruncationEnum?
+    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
+    public var truncation: BetaTruncationEnum? {
+        get { _truncation }
+        set { _truncation = newValue }
+    }
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
+    public var instructions: Swift.String?
+    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
+    public var personality: BetaPersonalityEnum?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
+    public var conversation: BetaConversationParam?
+    /// Controls which tool the model should use, if any.
+    public var toolChoice: BetaToolChoiceParam?
+    /// Whether to allow the model to run tool calls in parallel.
+    public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTokenCountsBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: Controls which tool the model should use, if any.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - reasoning: **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
+    public init(
+        model: Swift.String? = nil,
+        input: BetaInputParam? = nil,
+        instructions: Swift.String? = nil,
+        tools: [BetaTool]? = nil,
+        toolChoice: BetaToolChoiceParam? = nil,
+        text: BetaResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        reasoning: BetaReasoning? = nil,
+        truncation: BetaTruncationEnum? = nil,
+        personality: BetaPersonalityEnum? = nil,
+        conversation: BetaConversationParam? = nil,
+        parallelToolCalls: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.tools = tools
+        self.text = text
+        self.reasoning = reasoning
+        self._truncation = truncation
+        self.instructions = instructions
+        self.personality = personality
+        self.conversation = conversation
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+    }
+
+    /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.input = try reader.optional(BetaInputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.tools = try reader.optional([BetaTool].self, "tools")
+        self.text = try reader.optional(BetaResponseTextParam.self, "text")
+        self.reasoning = try reader.optional(BetaReasoning.self, "reasoning")
+        self._truncation = try reader.optional(BetaTruncationEnum.self, "truncation")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.personality = try reader.optional(BetaPersonalityEnum.self, "personality")
+        self.conversation = try reader.optional(BetaConversationParam.self, "conversation")
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encodeIfPresent(self._truncation, forKey: "truncation")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.personality, forKey: "personality")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+    }
+}
+
+/// Token counts
+///
+/// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
+public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTokenCountsResource`.
+    public init(inputTokens: Swift.Int) {
+        self.inputTokens = inputTokens
+    }
+
+    /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.input_tokens", required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.input_tokens", forKey: "object")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
     }
 }
 
@@ -3146,6 +3344,158 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     }
 }
 
+/// The compacted response object
+///
+/// - Remark: Generated from `#/components/schemas/CompactResource`.
+public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unique identifier for the compacted response.
+    public var id: Swift.String
+    /// The compacted list of output items.
+    public var output: [ItemField]
+    /// Unix timestamp (in seconds) when the compacted conversation was created.
+    public var createdAt: Swift.Int
+    /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public var usage: ResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CompactResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier for the compacted response.
+    ///   - output: The compacted list of output items.
+    ///   - createdAt: Unix timestamp (in seconds) when the compacted conversation was created.
+    ///   - usage: Token accounting for the compaction pass, including cached, reasoning, and total tokens.
+    public init(
+        id: Swift.String,
+        output: [ItemField],
+        createdAt: Swift.Int,
+        usage: ResponseUsage
+    ) {
+        self.id = id
+        self.output = output
+        self.createdAt = createdAt
+        self.usage = usage
+    }
+
+    /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.compaction", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.output = try reader.required([ItemField].self, "output")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.usage = try reader.required(ResponseUsage.self, "usage")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.compaction", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.output, forKey: "output")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.usage, forKey: "usage")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
+public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: ModelIDsCompaction?
+    /// Text, image, or file inputs to the model, used to generate a response
+    public var input: InputParam?
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
+    public var previousResponseID: Swift.String?
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
+    public var instructions: Swift.String?
+    /// A key to use when reading from or writing to the prompt cache.
+    ///
+    /// At most 64 characters.
+    public var promptCacheKey: Swift.String?
+    /// How long to retain a prompt cache entry created by this request.
+    public var promptCacheRetention: PromptCacheRetentionEnum?
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
+    public var promptCacheOptions: PromptCacheOptionsParam?
+    /// Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.   - When not set, the default behavior is 'auto'.
+    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
+    public var serviceTier: ServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CompactResponseMethodPublicBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - promptCacheKey: A key to use when reading from or writing to the prompt cache. At most 64 characters.
+    ///   - promptCacheRetention: How long to retain a prompt cache entry created by this request.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - serviceTier: Specifies the processing type used for serving the request.   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings.
+    public init(
+        model: ModelIDsCompaction? = nil,
+        input: InputParam? = nil,
+        instructions: Swift.String? = nil,
+        previousResponseID: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: PromptCacheRetentionEnum? = nil,
+        promptCacheOptions: PromptCacheOptionsParam? = nil,
+        serviceTier: ServiceTierEnum? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.instructions = instructions
+        self.promptCacheKey = promptCacheKey
+        self.promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.serviceTier = serviceTier
+    }
+
+    /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(ModelIDsCompaction.self, "model")
+        self.input = try reader.optional(InputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
+        self.promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
+        self.serviceTier = try reader.optional(ServiceTierEnum.self, "service_tier")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
+        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+    }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
@@ -3614,297 +3964,5 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(self.id, forKey: "id")
-    }
-}
-
-/// A grammar defined by the user.
-///
-/// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
-public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The syntax of the grammar definition. One of `lark` or `regex`.
-    public var syntax: GrammarSyntax1
-    /// The grammar definition.
-    public var definition: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CustomGrammarFormatParam`.
-    ///
-    /// - Parameters:
-    ///   - syntax: The syntax of the grammar definition.
-    ///   - definition: The grammar definition.
-    public init(
-        syntax: GrammarSyntax1,
-        definition: Swift.String
-    ) {
-        self.syntax = syntax
-        self.definition = definition
-    }
-
-    /// Decodes `CustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "grammar", required: true)
-        self.syntax = try reader.required(GrammarSyntax1.self, "syntax")
-        self.definition = try reader.required(Swift.String.self, "definition")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("grammar", forKey: "type")
-        try container.encode(self.syntax, forKey: "syntax")
-        try container.encode(self.definition, forKey: "definition")
-    }
-}
-
-/// Unconstrained free-form text.
-///
-/// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
-public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CustomTextFormatParam`.
-    public init() {
-    }
-
-    /// Decodes `CustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-    }
-}
-
-/// ResponseCustomToolCallOutputItem
-///
-/// - Remark: Generated from `#/components/schemas/CustomToolCallOutputResource`.
-public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the custom tool call output item.
-    public var id: Swift.String
-    /// The call ID, used to map this custom tool call output to a custom tool call.
-    public var callID: Swift.String
-    /// The execution context that produced this tool call.
-    public var caller: ToolCallCallerParam?
-    /// The output from the custom tool call generated by your code.
-    /// Can be a string or an list of output content.
-    public var output: CustomToolCallOutputResource.Output
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: FunctionCallOutputStatusEnum
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CustomToolCallOutputResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the custom tool call output item.
-    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
-    ///   - output: The output from the custom tool call generated by your code.
-    ///   - status: The status of the item.
-    ///   - caller: The execution context that produced this tool call.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        output: CustomToolCallOutputResource.Output,
-        status: FunctionCallOutputStatusEnum,
-        caller: ToolCallCallerParam? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.output = output
-        self.status = status
-        self.createdBy = createdBy
-    }
-
-    /// Decodes `CustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom_tool_call_output", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
-        self.output = try reader.required(CustomToolCallOutputResource.Output.self, "output")
-        self.status = try reader.required(FunctionCallOutputStatusEnum.self, "status")
-        self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
-    }
-
-    /// The output from the custom tool call generated by your code.
-    /// Can be a string or an list of output content.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A string of the output of the custom tool call.
-        case string(Swift.String)
-        /// Text, image, or file output of the custom tool call.
-        case outputContentList([FunctionAndCustomToolCallOutput])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase([FunctionAndCustomToolCallOutput].self) {
-                self = .outputContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .outputContentList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// ResponseCustomToolCallItem
-///
-/// - Remark: Generated from `#/components/schemas/CustomToolCallResource`.
-public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the custom tool call item.
-    public var id: Swift.String
-    /// An identifier used to map this custom tool call to a tool call output.
-    public var callID: Swift.String
-    /// The execution context that produced this tool call.
-    public var caller: ToolCallCaller?
-    /// The namespace of the custom tool being called.
-    public var namespace: Swift.String?
-    /// The name of the custom tool being called.
-    public var name: Swift.String
-    /// The input for the custom tool call generated by the model.
-    public var input: Swift.String
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: FunctionCallStatus
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CustomToolCallResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the custom tool call item.
-    ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - name: The name of the custom tool being called.
-    ///   - input: The input for the custom tool call generated by the model.
-    ///   - status: The status of the item.
-    ///   - caller: The execution context that produced this tool call.
-    ///   - namespace: The namespace of the custom tool being called.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        name: Swift.String,
-        input: Swift.String,
-        status: FunctionCallStatus,
-        caller: ToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.input = input
-        self.status = status
-        self.createdBy = createdBy
-    }
-
-    /// Decodes `CustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom_tool_call", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.callID = try reader.required(Swift.String.self, "call_id")
-        self.caller = try reader.optional(ToolCallCaller.self, "caller")
-        self.namespace = try reader.optional(Swift.String.self, "namespace")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.input = try reader.required(Swift.String.self, "input")
-        self.status = try reader.required(FunctionCallStatus.self, "status")
-        self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
     }
 }

@@ -645,6 +645,40 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
     }
 }
 
+/// Client events accepted by the Responses WebSocket server.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
+public enum ResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
+    case responseCreate(ResponsesClientEventResponseCreate)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "response.create":
+            self = .responseCreate(try ResponsesClientEventResponseCreate(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .responseCreate(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// Client event for creating a response over a persistent WebSocket connection.
 /// This payload uses the same top-level fields as `POST /v1/responses`, plus
 /// WebSocket-only envelope metadata.
@@ -1289,6 +1323,165 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("programmatic_tool_calling", forKey: "type")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
+public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
+    public var model: Swift.String?
+    /// Text, image, or file inputs to the model, used to generate a response
+    public var input: InputParam?
+    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
+    public var previousResponseID: Swift.String?
+    /// An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
+    public var tools: [Tool]?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
+    public var text: ResponseTextParam?
+    /// **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+    public var reasoning: Reasoning?
+    private var _truncation: TruncationEnum?
+    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
+    public var truncation: TruncationEnum? {
+        get { _truncation }
+        set { _truncation = newValue }
+    }
+    /// A system (or developer) message inserted into the model's context.
+    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
+    public var instructions: Swift.String?
+    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
+    public var personality: PersonalityEnum?
+    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
+    /// Input items and output items from this response are automatically added to this conversation after this response completes.
+    public var conversation: ConversationParam?
+    /// Controls which tool the model should use, if any.
+    public var toolChoice: ToolChoiceParam?
+    /// Whether to allow the model to run tool calls in parallel.
+    public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TokenCountsBody`.
+    ///
+    /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - input: Text, image, or file inputs to the model, used to generate a response
+    ///   - instructions: A system (or developer) message inserted into the model's context.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: Controls which tool the model should use, if any.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - previousResponseID: The unique ID of the previous response to the model.
+    ///   - reasoning: **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - conversation: The conversation that this response belongs to.
+    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
+    public init(
+        model: Swift.String? = nil,
+        input: InputParam? = nil,
+        instructions: Swift.String? = nil,
+        tools: [Tool]? = nil,
+        toolChoice: ToolChoiceParam? = nil,
+        text: ResponseTextParam? = nil,
+        previousResponseID: Swift.String? = nil,
+        reasoning: Reasoning? = nil,
+        truncation: TruncationEnum? = nil,
+        personality: PersonalityEnum? = nil,
+        conversation: ConversationParam? = nil,
+        parallelToolCalls: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.input = input
+        self.previousResponseID = previousResponseID
+        self.tools = tools
+        self.text = text
+        self.reasoning = reasoning
+        self._truncation = truncation
+        self.instructions = instructions
+        self.personality = personality
+        self.conversation = conversation
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+    }
+
+    /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(Swift.String.self, "model")
+        self.input = try reader.optional(InputParam.self, "input")
+        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
+        self.tools = try reader.optional([Tool].self, "tools")
+        self.text = try reader.optional(ResponseTextParam.self, "text")
+        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
+        self._truncation = try reader.optional(TruncationEnum.self, "truncation")
+        self.instructions = try reader.optional(Swift.String.self, "instructions")
+        self.personality = try reader.optional(PersonalityEnum.self, "personality")
+        self.conversation = try reader.optional(ConversationParam.self, "conversation")
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encodeIfPresent(self.input, forKey: "input")
+        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
+        try container.encodeIfPresent(self.tools, forKey: "tools")
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
+        try container.encodeIfPresent(self._truncation, forKey: "truncation")
+        try container.encodeIfPresent(self.instructions, forKey: "instructions")
+        try container.encodeIfPresent(self.personality, forKey: "personality")
+        try container.encodeIfPresent(self.conversation, forKey: "conversation")
+        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+    }
+}
+
+/// Token counts
+///
+/// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
+public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `TokenCountsResource`.
+    public init(inputTokens: Swift.Int) {
+        self.inputTokens = inputTokens
+    }
+
+    /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "response.input_tokens", required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("response.input_tokens", forKey: "object")
+        try container.encode(self.inputTokens, forKey: "input_tokens")
     }
 }
 

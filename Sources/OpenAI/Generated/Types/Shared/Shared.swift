@@ -850,6 +850,85 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Remark: Generated from `#/components/schemas/EmptyModelParam`.
 public typealias EmptyModelParam = [Swift.String: JSONValue]
 
+/// - Remark: Generated from `#/components/schemas/Error`.
+public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var code: Swift.String?
+    public var message: Swift.String
+    public var param: Swift.String?
+    public var type: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ErrorObject`.
+    public init(
+        message: Swift.String,
+        type: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.param = param
+        self.type = type
+    }
+
+    /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.code = try reader.optional(Swift.String.self, "code")
+        self.message = try reader.required(Swift.String.self, "message")
+        self.param = try reader.optional(Swift.String.self, "param")
+        self.type = try reader.required(Swift.String.self, "type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encode(self.param, forKey: "param")
+        try container.encode(self.type, forKey: "type")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ErrorResponse`.
+public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var error: ErrorObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ErrorResponse`.
+    public init(error: ErrorObject) {
+        self.error = error
+    }
+
+    /// Decodes `ErrorResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.error = try reader.required(ErrorObject.self, "error")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.error, forKey: "error")
+    }
+}
+
 /// A message input to the model with a role indicating instruction following
 /// hierarchy. Instructions given with the `developer` or `system` role take
 /// precedence over instructions given with the `user` role. Messages with the
@@ -1741,6 +1820,67 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 }
 
+/// Specify additional output data to include in the model response. Currently supported values are:
+/// - `web_search_call.results`: Include the search results of the web search tool call.
+/// - `web_search_call.action.sources`: Include the sources of the web search tool call.
+/// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
+/// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
+/// - `file_search_call.results`: Include the search results of the file search tool call.
+/// - `message.input_image.image_url`: Include image urls from the input message.
+/// - `message.output_text.logprobs`: Include logprobs with assistant messages.
+/// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/IncludeEnum`.
+public struct IncludeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// Include the search results of the file search tool call.
+    ///
+    /// The wire value `file_search_call.results`.
+    public static var fileSearchCallResults: Self { Self(rawValue: "file_search_call.results") }
+
+    /// Include the search results of the web search tool call.
+    ///
+    /// The wire value `web_search_call.results`.
+    public static var webSearchCallResults: Self { Self(rawValue: "web_search_call.results") }
+
+    /// Include the sources of the web search tool call.
+    ///
+    /// The wire value `web_search_call.action.sources`.
+    public static var webSearchCallActionSources: Self { Self(rawValue: "web_search_call.action.sources") }
+
+    /// Include image urls from the input message.
+    ///
+    /// The wire value `message.input_image.image_url`.
+    public static var messageInputImageImageURL: Self { Self(rawValue: "message.input_image.image_url") }
+
+    /// Include image urls from the computer call output.
+    ///
+    /// The wire value `computer_call_output.output.image_url`.
+    public static var computerCallOutputOutputImageURL: Self { Self(rawValue: "computer_call_output.output.image_url") }
+
+    /// Includes the outputs of python code execution in code interpreter tool call items.
+    ///
+    /// The wire value `code_interpreter_call.outputs`.
+    public static var codeInterpreterCallOutputs: Self { Self(rawValue: "code_interpreter_call.outputs") }
+
+    /// Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
+    ///
+    /// The wire value `reasoning.encrypted_content`.
+    public static var reasoningEncryptedContent: Self { Self(rawValue: "reasoning.encrypted_content") }
+
+    /// Include logprobs with assistant messages.
+    ///
+    /// The wire value `message.output_text.logprobs`.
+    public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
+}
+
 /// An audio input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
@@ -1931,6 +2071,9 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/Metadata`.
+public typealias Metadata = [Swift.String: Swift.String]
+
 /// The moderation policy for the response input.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
@@ -2071,6 +2214,23 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
         try container.encodeIfPresent(self.input, forKey: "input")
         try container.encodeIfPresent(self.output, forKey: "output")
     }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/OrderEnum`.
+public struct OrderEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `asc`
+    public static var asc: Self { Self(rawValue: "asc") }
+
+    /// `desc`
+    public static var desc: Self { Self(rawValue: "desc") }
 }
 
 /// An audio output from the model.

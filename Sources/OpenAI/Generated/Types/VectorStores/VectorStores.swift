@@ -392,6 +392,447 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
+public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
+    ///
+    /// 1 to 2000 items.
+    public var fileIDs: [Swift.String]?
+    /// A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
+    ///
+    /// 1 to 2000 items.
+    public var files: [CreateVectorStoreFileRequest]?
+    /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
+    public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
+    public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVectorStoreFileBatchRequest`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. 1 to 2000 items.
+    ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. 1 to 2000 items.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        files: [CreateVectorStoreFileRequest]? = nil,
+        chunkingStrategy: ChunkingStrategyRequestParam? = nil,
+        attributes: VectorStoreFileAttributes? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.files = files
+        self.chunkingStrategy = chunkingStrategy
+        self.attributes = attributes
+    }
+
+    /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.files = try reader.optional([CreateVectorStoreFileRequest].self, "files")
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.files, forKey: "files")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
+public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
+    public var fileID: Swift.String
+    /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
+    public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
+    public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVectorStoreFileRequest`.
+    ///
+    /// - Parameters:
+    ///   - fileID: A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        fileID: Swift.String,
+        chunkingStrategy: ChunkingStrategyRequestParam? = nil,
+        attributes: VectorStoreFileAttributes? = nil
+    ) {
+        self.fileID = fileID
+        self.chunkingStrategy = chunkingStrategy
+        self.attributes = attributes
+    }
+
+    /// Decodes `CreateVectorStoreFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileID = try reader.required(Swift.String.self, "file_id")
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.fileID, forKey: "file_id")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
+public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
+    ///
+    /// At most 500 items.
+    public var fileIDs: [Swift.String]?
+    /// The name of the vector store.
+    public var name: Swift.String?
+    /// A description for the vector store. Can be used to describe the vector store's purpose.
+    public var description: Swift.String?
+    /// The expiration policy for a vector store.
+    public var expiresAfter: VectorStoreExpirationAfter?
+    /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
+    public var chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVectorStoreRequest`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. At most 500 items.
+    ///   - name: The name of the vector store.
+    ///   - description: A description for the vector store.
+    ///   - expiresAfter: The expiration policy for a vector store.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        name: Swift.String? = nil,
+        description: Swift.String? = nil,
+        expiresAfter: VectorStoreExpirationAfter? = nil,
+        chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.name = name
+        self.description = description
+        self.expiresAfter = expiresAfter
+        self.chunkingStrategy = chunkingStrategy
+        self.metadata = metadata
+    }
+
+    /// Decodes `CreateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.chunkingStrategy = try reader.optional(CreateVectorStoreRequest.ChunkingStrategy.self, "chunking_strategy")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+    }
+
+    /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// The default strategy. Selected when `type` is `auto`.
+        case auto(AutoChunkingStrategyRequestParam)
+        /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
+        case `static`(StaticChunkingStrategyRequestParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "auto":
+                self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
+            case "static":
+                self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .auto(let value): try value.encode(to: encoder)
+            case .`static`(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
+public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeleteVectorStoreFileResponse`.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `DeleteVectorStoreFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
+public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeleteVectorStoreResponse`.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `DeleteVectorStoreResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
+public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var object: Swift.String
+    public var data: [VectorStoreFileObject]
+    public var firstID: Swift.String
+    public var lastID: Swift.String
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListVectorStoreFilesResponse`.
+    public init(
+        object: Swift.String,
+        data: [VectorStoreFileObject],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.object = object
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListVectorStoreFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([VectorStoreFileObject].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreFileObject] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
+public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var object: Swift.String
+    public var data: [VectorStoreObject]
+    public var firstID: Swift.String
+    public var lastID: Swift.String
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListVectorStoresResponse`.
+    public init(
+        object: Swift.String,
+        data: [VectorStoreObject],
+        firstID: Swift.String,
+        lastID: Swift.String,
+        hasMore: Swift.Bool
+    ) {
+        self.object = object
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListVectorStoresResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([VectorStoreObject].self, "data")
+        self.firstID = try reader.required(Swift.String.self, "first_id")
+        self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreObject] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
 /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API.
 ///
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
@@ -541,6 +982,101 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
+public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
+    public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
+    ///
+    /// - Parameters:
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
+    public init(attributes: VectorStoreFileAttributes? = nil) {
+        self.attributes = attributes
+    }
+
+    /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.attributes, forKey: "attributes")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
+public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the vector store.
+    public var name: Swift.String?
+    /// The expiration policy for a vector store.
+    public var expiresAfter: VectorStoreExpirationAfter?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateVectorStoreRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the vector store.
+    ///   - expiresAfter: The expiration policy for a vector store.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        name: Swift.String? = nil,
+        expiresAfter: VectorStoreExpirationAfter? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.name = name
+        self.expiresAfter = expiresAfter
+        self.metadata = metadata
+    }
+
+    /// Decodes `UpdateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+    }
+}
+
 /// The expiration policy for a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreExpirationAfter`.
@@ -626,6 +1162,896 @@ public enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, Unknow
         case .number(let value): try value.encode(to: encoder)
         case .boolean(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A batch of files attached to a vector store.
+///
+/// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject`.
+public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The object type, which is always `vector_store.file_batch`.
+    public var object: VectorStoreFileBatchObject.Object
+    /// The Unix timestamp (in seconds) for when the vector store files batch was created.
+    public var createdAt: Swift.Int
+    /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
+    public var vectorStoreID: Swift.String
+    /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
+    public var status: VectorStoreFileBatchObject.Status
+    public var fileCounts: VectorStoreFileBatchObject.FileCounts
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreFileBatchObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - object: The object type, which is always `vector_store.file_batch`.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the vector store files batch was created.
+    ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
+    ///   - status: The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
+    ///   - fileCounts: Required. The JSON member `file_counts`.
+    public init(
+        id: Swift.String,
+        object: VectorStoreFileBatchObject.Object,
+        createdAt: Swift.Int,
+        vectorStoreID: Swift.String,
+        status: VectorStoreFileBatchObject.Status,
+        fileCounts: VectorStoreFileBatchObject.FileCounts
+    ) {
+        self.id = id
+        self.object = object
+        self.createdAt = createdAt
+        self.vectorStoreID = vectorStoreID
+        self.status = status
+        self.fileCounts = fileCounts
+    }
+
+    /// Decodes `VectorStoreFileBatchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.object = try reader.required(VectorStoreFileBatchObject.Object.self, "object")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.vectorStoreID = try reader.required(Swift.String.self, "vector_store_id")
+        self.status = try reader.required(VectorStoreFileBatchObject.Status.self, "status")
+        self.fileCounts = try reader.required(VectorStoreFileBatchObject.FileCounts.self, "file_counts")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.fileCounts, forKey: "file_counts")
+    }
+
+    /// The object type, which is always `vector_store.file_batch`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/object`.
+    public struct Object: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `vector_store.file_batch`
+        public static var vectorStoreFileBatch: Self { Self(rawValue: "vector_store.file_batch") }
+
+        /// `vector_store.files_batch`
+        public static var vectorStoreFilesBatch: Self { Self(rawValue: "vector_store.files_batch") }
+    }
+
+    /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `cancelled`
+        public static var cancelled: Self { Self(rawValue: "cancelled") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
+    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of files that are currently being processed.
+        public var inProgress: Swift.Int
+        /// The number of files that have been processed.
+        public var completed: Swift.Int
+        /// The number of files that have failed to process.
+        public var failed: Swift.Int
+        /// The number of files that where cancelled.
+        public var cancelled: Swift.Int
+        /// The total number of files.
+        public var total: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FileCounts`.
+        ///
+        /// - Parameters:
+        ///   - inProgress: The number of files that are currently being processed.
+        ///   - completed: The number of files that have been processed.
+        ///   - failed: The number of files that have failed to process.
+        ///   - cancelled: The number of files that where cancelled.
+        ///   - total: The total number of files.
+        public init(
+            inProgress: Swift.Int,
+            completed: Swift.Int,
+            failed: Swift.Int,
+            cancelled: Swift.Int,
+            total: Swift.Int
+        ) {
+            self.inProgress = inProgress
+            self.completed = completed
+            self.failed = failed
+            self.cancelled = cancelled
+            self.total = total
+        }
+
+        /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.inProgress = try reader.required(Swift.Int.self, "in_progress")
+            self.completed = try reader.required(Swift.Int.self, "completed")
+            self.failed = try reader.required(Swift.Int.self, "failed")
+            self.cancelled = try reader.required(Swift.Int.self, "cancelled")
+            self.total = try reader.required(Swift.Int.self, "total")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inProgress, forKey: "in_progress")
+            try container.encode(self.completed, forKey: "completed")
+            try container.encode(self.failed, forKey: "failed")
+            try container.encode(self.cancelled, forKey: "cancelled")
+            try container.encode(self.total, forKey: "total")
+        }
+    }
+}
+
+/// Represents the parsed content of a vector store file.
+///
+/// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse`.
+public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Parsed content of the file.
+    public var data: [VectorStoreFileContentResponse.DataItem]
+    /// Indicates if there are more content pages to fetch.
+    public var hasMore: Swift.Bool
+    /// The token for the next page, if any.
+    public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreFileContentResponse`.
+    ///
+    /// - Parameters:
+    ///   - data: Parsed content of the file.
+    ///   - hasMore: Indicates if there are more content pages to fetch.
+    ///   - nextPage: The token for the next page, if any.
+    public init(
+        data: [VectorStoreFileContentResponse.DataItem],
+        hasMore: Swift.Bool,
+        nextPage: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.nextPage = nextPage
+    }
+
+    /// Decodes `VectorStoreFileContentResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file_content.page", required: true)
+        self.data = try reader.required([VectorStoreFileContentResponse.DataItem].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file_content.page", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.nextPage, forKey: "next_page")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreFileContentResponse.DataItem] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `page` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
+
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
+    public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The content type (currently only `"text"`)
+        public var type: Swift.String?
+        /// The text content
+        public var text: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `DataItem`.
+        ///
+        /// - Parameters:
+        ///   - text: The text content
+        ///   - type: The content type (currently only `"text"`)
+        public init(
+            text: Swift.String? = nil,
+            type: Swift.String? = nil
+        ) {
+            self.type = type
+            self.text = text
+        }
+
+        /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(Swift.String.self, "type")
+            self.text = try reader.optional(Swift.String.self, "text")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.text, forKey: "text")
+        }
+    }
+}
+
+/// A list of files attached to a vector store.
+///
+/// - Remark: Generated from `#/components/schemas/VectorStoreFileObject`.
+public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The total vector store usage in bytes. Note that this may be different from the original file size.
+    public var usageBytes: Swift.Int
+    /// The Unix timestamp (in seconds) for when the vector store file was created.
+    public var createdAt: Swift.Int
+    /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
+    public var vectorStoreID: Swift.String
+    /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
+    public var status: VectorStoreFileObject.Status
+    /// The last error associated with this vector store file. Will be `null` if there are no errors.
+    public var lastError: VectorStoreFileObject.LastError?
+    /// The strategy used to chunk the file.
+    public var chunkingStrategy: VectorStoreFileObject.ChunkingStrategy?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard. Keys are strings
+    /// with a maximum length of 64 characters. Values are strings with a maximum
+    /// length of 512 characters, booleans, or numbers.
+    public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreFileObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - usageBytes: The total vector store usage in bytes.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the vector store file was created.
+    ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
+    ///   - status: The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`.
+    ///   - lastError: The last error associated with this vector store file.
+    ///   - chunkingStrategy: The strategy used to chunk the file.
+    ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        id: Swift.String,
+        usageBytes: Swift.Int,
+        createdAt: Swift.Int,
+        vectorStoreID: Swift.String,
+        status: VectorStoreFileObject.Status,
+        lastError: VectorStoreFileObject.LastError? = nil,
+        chunkingStrategy: VectorStoreFileObject.ChunkingStrategy? = nil,
+        attributes: VectorStoreFileAttributes? = nil
+    ) {
+        self.id = id
+        self.usageBytes = usageBytes
+        self.createdAt = createdAt
+        self.vectorStoreID = vectorStoreID
+        self.status = status
+        self.lastError = lastError
+        self.chunkingStrategy = chunkingStrategy
+        self.attributes = attributes
+    }
+
+    /// Decodes `VectorStoreFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.file", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.usageBytes = try reader.required(Swift.Int.self, "usage_bytes")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.vectorStoreID = try reader.required(Swift.String.self, "vector_store_id")
+        self.status = try reader.required(VectorStoreFileObject.Status.self, "status")
+        self.lastError = try reader.optional(VectorStoreFileObject.LastError.self, "last_error")
+        self.chunkingStrategy = try reader.optional(VectorStoreFileObject.ChunkingStrategy.self, "chunking_strategy")
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.file", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.usageBytes, forKey: "usage_bytes")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.lastError, forKey: "last_error")
+        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+    }
+
+    /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `cancelled`
+        public static var cancelled: Self { Self(rawValue: "cancelled") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// The last error associated with this vector store file. Will be `null` if there are no errors.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0`.
+    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// One of `server_error`, `unsupported_file`, or `invalid_file`.
+        public var code: VectorStoreFileObject.LastError.Code
+        /// A human-readable description of the error.
+        public var message: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `LastError`.
+        ///
+        /// - Parameters:
+        ///   - code: One of `server_error`, `unsupported_file`, or `invalid_file`.
+        ///   - message: A human-readable description of the error.
+        public init(
+            code: VectorStoreFileObject.LastError.Code,
+            message: Swift.String
+        ) {
+            self.code = code
+            self.message = message
+        }
+
+        /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.code = try reader.required(VectorStoreFileObject.LastError.Code.self, "code")
+            self.message = try reader.required(Swift.String.self, "message")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.code, forKey: "code")
+            try container.encode(self.message, forKey: "message")
+        }
+
+        /// One of `server_error`, `unsupported_file`, or `invalid_file`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0/properties/code`.
+        public struct Code: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `server_error`
+            public static var serverError: Self { Self(rawValue: "server_error") }
+
+            /// `unsupported_file`
+            public static var unsupportedFile: Self { Self(rawValue: "unsupported_file") }
+
+            /// `invalid_file`
+            public static var invalidFile: Self { Self(rawValue: "invalid_file") }
+        }
+    }
+
+    /// The strategy used to chunk the file.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
+    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `static`.
+        case `static`(StaticChunkingStrategyResponseParam)
+        /// This is returned when the chunking strategy is unknown. Selected when `type` is `other`.
+        case other(OtherChunkingStrategyResponseParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "static":
+                self = .`static`(try StaticChunkingStrategyResponseParam(from: decoder))
+            case "other":
+                self = .other(try OtherChunkingStrategyResponseParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .`static`(let value): try value.encode(to: encoder)
+            case .other(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A vector store is a collection of processed files can be used by the `file_search` tool.
+///
+/// - Remark: Generated from `#/components/schemas/VectorStoreObject`.
+public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The Unix timestamp (in seconds) for when the vector store was created.
+    public var createdAt: Swift.Int
+    /// The name of the vector store.
+    public var name: Swift.String?
+    /// The total number of bytes used by the files in the vector store.
+    public var usageBytes: Swift.Int
+    public var fileCounts: VectorStoreObject.FileCounts
+    /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
+    public var status: VectorStoreObject.Status
+    /// The expiration policy for a vector store.
+    public var expiresAfter: VectorStoreExpirationAfter?
+    /// The Unix timestamp (in seconds) for when the vector store will expire.
+    public var expiresAt: Swift.Int?
+    /// The Unix timestamp (in seconds) for when the vector store was last active.
+    public var lastActiveAt: Swift.Int?
+    /// Set of 16 key-value pairs that can be attached to an object. This can be
+    /// useful for storing additional information about the object in a structured
+    /// format, and querying for objects via API or the dashboard.
+    ///
+    /// Keys are strings with a maximum length of 64 characters. Values are strings
+    /// with a maximum length of 512 characters.
+    public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the vector store was created.
+    ///   - usageBytes: The total number of bytes used by the files in the vector store.
+    ///   - fileCounts: Required. The JSON member `file_counts`.
+    ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`.
+    ///   - name: The name of the vector store.
+    ///   - expiresAfter: The expiration policy for a vector store.
+    ///   - expiresAt: The Unix timestamp (in seconds) for when the vector store will expire.
+    ///   - lastActiveAt: The Unix timestamp (in seconds) for when the vector store was last active.
+    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        usageBytes: Swift.Int,
+        fileCounts: VectorStoreObject.FileCounts,
+        status: VectorStoreObject.Status,
+        name: Swift.String? = nil,
+        expiresAfter: VectorStoreExpirationAfter? = nil,
+        expiresAt: Swift.Int? = nil,
+        lastActiveAt: Swift.Int? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.name = name
+        self.usageBytes = usageBytes
+        self.fileCounts = fileCounts
+        self.status = status
+        self.expiresAfter = expiresAfter
+        self.expiresAt = expiresAt
+        self.lastActiveAt = lastActiveAt
+        self.metadata = metadata
+    }
+
+    /// Decodes `VectorStoreObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.usageBytes = try reader.required(Swift.Int.self, "usage_bytes")
+        self.fileCounts = try reader.required(VectorStoreObject.FileCounts.self, "file_counts")
+        self.status = try reader.required(VectorStoreObject.Status.self, "status")
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.lastActiveAt = try reader.optional(Swift.Int.self, "last_active_at")
+        self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.usageBytes, forKey: "usage_bytes")
+        try container.encode(self.fileCounts, forKey: "file_counts")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.lastActiveAt, forKey: "last_active_at")
+        try container.encode(self.metadata, forKey: "metadata")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
+    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The number of files that are currently being processed.
+        public var inProgress: Swift.Int
+        /// The number of files that have been successfully processed.
+        public var completed: Swift.Int
+        /// The number of files that have failed to process.
+        public var failed: Swift.Int
+        /// The number of files that were cancelled.
+        public var cancelled: Swift.Int
+        /// The total number of files.
+        public var total: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FileCounts`.
+        ///
+        /// - Parameters:
+        ///   - inProgress: The number of files that are currently being processed.
+        ///   - completed: The number of files that have been successfully processed.
+        ///   - failed: The number of files that have failed to process.
+        ///   - cancelled: The number of files that were cancelled.
+        ///   - total: The total number of files.
+        public init(
+            inProgress: Swift.Int,
+            completed: Swift.Int,
+            failed: Swift.Int,
+            cancelled: Swift.Int,
+            total: Swift.Int
+        ) {
+            self.inProgress = inProgress
+            self.completed = completed
+            self.failed = failed
+            self.cancelled = cancelled
+            self.total = total
+        }
+
+        /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.inProgress = try reader.required(Swift.Int.self, "in_progress")
+            self.completed = try reader.required(Swift.Int.self, "completed")
+            self.failed = try reader.required(Swift.Int.self, "failed")
+            self.cancelled = try reader.required(Swift.Int.self, "cancelled")
+            self.total = try reader.required(Swift.Int.self, "total")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.inProgress, forKey: "in_progress")
+            try container.encode(self.completed, forKey: "completed")
+            try container.encode(self.failed, forKey: "failed")
+            try container.encode(self.cancelled, forKey: "cancelled")
+            try container.encode(self.total, forKey: "total")
+        }
+    }
+
+    /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `expired`
+        public static var expired: Self { Self(rawValue: "expired") }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
+public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// A query string for a search
+    public var query: VectorStoreSearchRequest.Query
+    /// Whether to rewrite the natural language query for vector search.
+    ///
+    /// Default: `false`.
+    public var rewriteQuery: Swift.Bool?
+    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///
+    /// Default: `10`. At least 1, at most 50.
+    public var maxNumResults: Swift.Int?
+    /// A filter to apply based on file attributes.
+    public var filters: Filters?
+    /// Ranking options for search.
+    public var rankingOptions: VectorStoreSearchRequest.RankingOptions?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreSearchRequest`.
+    ///
+    /// - Parameters:
+    ///   - query: A query string for a search
+    ///   - rewriteQuery: Whether to rewrite the natural language query for vector search. Default: `false`.
+    ///   - maxNumResults: The maximum number of results to return. Default: `10`. At least 1, at most 50.
+    ///   - filters: A filter to apply based on file attributes.
+    ///   - rankingOptions: Ranking options for search.
+    public init(
+        query: VectorStoreSearchRequest.Query,
+        rewriteQuery: Swift.Bool? = nil,
+        maxNumResults: Swift.Int? = nil,
+        filters: Filters? = nil,
+        rankingOptions: VectorStoreSearchRequest.RankingOptions? = nil
+    ) {
+        self.query = query
+        self.rewriteQuery = rewriteQuery
+        self.maxNumResults = maxNumResults
+        self.filters = filters
+        self.rankingOptions = rankingOptions
+    }
+
+    /// Decodes `VectorStoreSearchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.query = try reader.required(VectorStoreSearchRequest.Query.self, "query")
+        self.rewriteQuery = try reader.optional(Swift.Bool.self, "rewrite_query")
+        self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
+        self.filters = try reader.optional(Filters.self, "filters")
+        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptions.self, "ranking_options")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.query, forKey: "query")
+        try container.encodeIfPresent(self.rewriteQuery, forKey: "rewrite_query")
+        try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
+        try container.encodeIfPresent(self.filters, forKey: "filters")
+        try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
+    }
+
+    /// A query string for a search
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
+    public enum Query: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        case string(Swift.String)
+        case strings([Swift.String])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([Swift.String].self) {
+                self = .strings(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Ranking options for search.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
+    public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
+        ///
+        /// Default: `"auto"`.
+        public var ranker: VectorStoreSearchRequest.RankingOptions.Ranker?
+        /// Default: `0`. At least 0, at most 1.
+        public var scoreThreshold: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `RankingOptions`.
+        ///
+        /// - Parameters:
+        ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency. Default: `"auto"`.
+        ///   - scoreThreshold: Default: `0`. At least 0, at most 1.
+        public init(
+            ranker: VectorStoreSearchRequest.RankingOptions.Ranker? = nil,
+            scoreThreshold: Swift.Double? = nil
+        ) {
+            self.ranker = ranker
+            self.scoreThreshold = scoreThreshold
+        }
+
+        /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptions.Ranker.self, "ranker")
+            self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.ranker, forKey: "ranker")
+            try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
+        }
+
+        /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options/properties/ranker`.
+        public struct Ranker: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `none`
+            public static var none: Self { Self(rawValue: "none") }
+
+            /// `auto`
+            public static var auto: Self { Self(rawValue: "auto") }
+
+            /// `default-2024-11-15`
+            public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
         }
     }
 }
@@ -736,4 +2162,71 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
         try container.encode(self.attributes, forKey: "attributes")
         try container.encode(self.content, forKey: "content")
     }
+}
+
+/// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
+public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var searchQuery: [Swift.String]
+    /// The list of search result items.
+    public var data: [VectorStoreSearchResultItem]
+    /// Indicates if there are more results to fetch.
+    public var hasMore: Swift.Bool
+    /// The token for the next page, if any.
+    public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VectorStoreSearchResultsPage`.
+    ///
+    /// - Parameters:
+    ///   - searchQuery: Required. The JSON member `search_query`.
+    ///   - data: The list of search result items.
+    ///   - hasMore: Indicates if there are more results to fetch.
+    ///   - nextPage: The token for the next page, if any.
+    public init(
+        searchQuery: [Swift.String],
+        data: [VectorStoreSearchResultItem],
+        hasMore: Swift.Bool,
+        nextPage: Swift.String? = nil
+    ) {
+        self.searchQuery = searchQuery
+        self.data = data
+        self.hasMore = hasMore
+        self.nextPage = nextPage
+    }
+
+    /// Decodes `VectorStoreSearchResultsPage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "vector_store.search_results.page", required: true)
+        self.searchQuery = try reader.required([Swift.String].self, "search_query")
+        self.data = try reader.required([VectorStoreSearchResultItem].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("vector_store.search_results.page", forKey: "object")
+        try container.encode(self.searchQuery, forKey: "search_query")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.nextPage, forKey: "next_page")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreSearchResultItem] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `page` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
 }

@@ -4,6 +4,626 @@
 import Foundation
 import OpenAIRuntime
 
+/// Parameters for creating a character from an uploaded video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
+public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// Video file used to create a character.
+    ///
+    /// Raw bytes.
+    public var video: FileUpload
+    /// Display name for this API character.
+    ///
+    /// 1 to 80 characters.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoCharacterBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Video file used to create a character.
+    ///   - name: Display name for this API character. 1 to 80 characters.
+    public init(
+        video: FileUpload,
+        name: Swift.String
+    ) {
+        self.video = video
+        self.name = name
+    }
+
+    /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(FileUpload.self, "video")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.name, forKey: "name")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("name", self.name)
+    }
+}
+
+/// JSON parameters for editing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoEditJsonBody`.
+public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reference to the completed video to edit.
+    public var video: VideoReferenceInputParam
+    /// Text prompt that describes how to edit the source video.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoEditJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Reference to the completed video to edit.
+    ///   - prompt: Text prompt that describes how to edit the source video. 1 to 32000 characters.
+    public init(
+        video: VideoReferenceInputParam,
+        prompt: Swift.String
+    ) {
+        self.video = video
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(VideoReferenceInputParam.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+}
+
+/// Parameters for editing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
+public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var video: CreateVideoEditMultipartBody.Video
+    /// Text prompt that describes how to edit the source video.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoEditMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Required.
+    ///   - prompt: Text prompt that describes how to edit the source video. 1 to 32000 characters.
+    public init(
+        video: CreateVideoEditMultipartBody.Video,
+        prompt: Swift.String
+    ) {
+        self.video = video
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(CreateVideoEditMultipartBody.Video.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("prompt", self.prompt)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
+    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Reference to the completed video to edit.
+        case file(FileUpload)
+        /// Reference to the completed video to edit.
+        case videoReferenceInputParam(VideoReferenceInputParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
+                self = .videoReferenceInputParam(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .file(let value): try value.encode(to: encoder)
+            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// JSON parameters for extending an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoExtendJsonBody`.
+public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Reference to the completed video to extend.
+    public var video: VideoReferenceInputParam
+    /// Updated text prompt that directs the extension generation.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoExtendJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Reference to the completed video to extend.
+    ///   - prompt: Updated text prompt that directs the extension generation. 1 to 32000 characters.
+    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public init(
+        video: VideoReferenceInputParam,
+        prompt: Swift.String,
+        seconds: VideoSeconds
+    ) {
+        self.video = video
+        self.prompt = prompt
+        self.seconds = seconds
+    }
+
+    /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(VideoReferenceInputParam.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.seconds, forKey: "seconds")
+    }
+}
+
+/// Multipart parameters for extending an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
+public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public var video: CreateVideoExtendMultipartBody.Video
+    /// Updated text prompt that directs the extension generation.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoExtendMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - video: Required.
+    ///   - prompt: Updated text prompt that directs the extension generation. 1 to 32000 characters.
+    ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
+    public init(
+        video: CreateVideoExtendMultipartBody.Video,
+        prompt: Swift.String,
+        seconds: VideoSeconds
+    ) {
+        self.video = video
+        self.prompt = prompt
+        self.seconds = seconds
+    }
+
+    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.video = try reader.required(CreateVideoExtendMultipartBody.Video.self, "video")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.video, forKey: "video")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.seconds, forKey: "seconds")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("video", self.video)
+        try form.append("prompt", self.prompt)
+        try form.append("seconds", self.seconds)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
+    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Reference to the completed video to extend.
+        case videoReferenceInputParam(VideoReferenceInputParam)
+        /// Reference to the completed video to extend.
+        case file(FileUpload)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
+                self = .videoReferenceInputParam(value)
+                return
+            }
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .videoReferenceInputParam(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// JSON parameters for creating a new video generation job.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoJsonBody`.
+public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
+    public var model: VideoModel?
+    /// Text prompt that describes the video to generate.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
+    public var inputReference: ImageRefParam2?
+    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
+    public var seconds: VideoSeconds?
+    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoJSONBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Text prompt that describes the video to generate. 1 to 32000 characters.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: Optional reference object that guides generation.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
+    public init(
+        prompt: Swift.String,
+        model: VideoModel? = nil,
+        inputReference: ImageRefParam2? = nil,
+        seconds: VideoSeconds? = nil,
+        size: VideoSize? = nil
+    ) {
+        self.model = model
+        self.prompt = prompt
+        self.inputReference = inputReference
+        self.seconds = seconds
+        self.size = size
+    }
+
+    /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(VideoModel.self, "model")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.inputReference = try reader.optional(ImageRefParam2.self, "input_reference")
+        self.seconds = try reader.optional(VideoSeconds.self, "seconds")
+        self.size = try reader.optional(VideoSize.self, "size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
+        try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        try container.encodeIfPresent(self.size, forKey: "size")
+    }
+}
+
+/// Multipart parameters for creating a new video generation job.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody`.
+public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
+    public var model: VideoModel?
+    /// Text prompt that describes the video to generate.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    public var inputReference: CreateVideoMultipartBody.InputReference?
+    /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
+    public var seconds: VideoSeconds?
+    /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoMultipartBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Text prompt that describes the video to generate. 1 to 32000 characters.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: Optional; left out of the JSON when `nil`. The JSON member `input_reference`.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
+    public init(
+        prompt: Swift.String,
+        model: VideoModel? = nil,
+        inputReference: CreateVideoMultipartBody.InputReference? = nil,
+        seconds: VideoSeconds? = nil,
+        size: VideoSize? = nil
+    ) {
+        self.model = model
+        self.prompt = prompt
+        self.inputReference = inputReference
+        self.seconds = seconds
+        self.size = size
+    }
+
+    /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.optional(VideoModel.self, "model")
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.inputReference = try reader.optional(CreateVideoMultipartBody.InputReference.self, "input_reference")
+        self.seconds = try reader.optional(VideoSeconds.self, "seconds")
+        self.size = try reader.optional(VideoSize.self, "size")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.model, forKey: "model")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
+        try container.encodeIfPresent(self.seconds, forKey: "seconds")
+        try container.encodeIfPresent(self.size, forKey: "size")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("model", self.model)
+        try form.append("prompt", self.prompt)
+        try form.append("input_reference", self.inputReference)
+        try form.append("seconds", self.seconds)
+        try form.append("size", self.size)
+    }
+
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
+    public enum InputReference: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Optional reference asset upload or reference object that guides generation.
+        case file(FileUpload)
+        /// Optional reference asset upload or reference object that guides generation.
+        case imageRefParam2(ImageRefParam2)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(FileUpload.self) {
+                self = .file(value)
+                return
+            }
+            if let value = decoder.attemptCase(ImageRefParam2.self) {
+                self = .imageRefParam2(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .file(let value): try value.encode(to: encoder)
+            case .imageRefParam2(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Parameters for remixing an existing generated video.
+///
+/// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
+public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    /// Updated text prompt that directs the remix generation.
+    ///
+    /// 1 to 32000 characters.
+    public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateVideoRemixBody`.
+    ///
+    /// - Parameters:
+    ///   - prompt: Updated text prompt that directs the remix generation. 1 to 32000 characters.
+    public init(prompt: Swift.String) {
+        self.prompt = prompt
+    }
+
+    /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.prompt, forKey: "prompt")
+    }
+
+    package func encode(to form: inout MultipartForm) throws {
+        try form.append("prompt", self.prompt)
+    }
+}
+
+/// Confirmation payload returned after deleting a video.
+///
+/// - Remark: Generated from `#/components/schemas/DeletedVideoResource`.
+public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Indicates that the video resource was deleted.
+    public var deleted: Swift.Bool
+    /// Identifier of the deleted video.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedVideoResource`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Indicates that the video resource was deleted.
+    ///   - id: Identifier of the deleted video.
+    public init(
+        deleted: Swift.Bool,
+        id: Swift.String
+    ) {
+        self.deleted = deleted
+        self.id = id
+    }
+
+    /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "video.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("video.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
 /// An error that occurred while generating the response.
 ///
 /// - Remark: Generated from `#/components/schemas/Error-2`.
@@ -95,6 +715,145 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
+public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the character creation cameo.
+    public var id: Swift.String?
+    /// Display name for the character.
+    public var name: Swift.String?
+    /// Unix timestamp (in seconds) when the character was created.
+    public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VideoCharacterResource`.
+    ///
+    /// - Parameters:
+    ///   - createdAt: Unix timestamp (in seconds) when the character was created.
+    ///   - id: Identifier for the character creation cameo.
+    ///   - name: Display name for the character.
+    public init(
+        createdAt: Swift.Int,
+        id: Swift.String? = nil,
+        name: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.optional(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/VideoContentVariant`.
+public struct VideoContentVariant: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `video`
+    public static var video: Self { Self(rawValue: "video") }
+
+    /// `thumbnail`
+    public static var thumbnail: Self { Self(rawValue: "thumbnail") }
+
+    /// `spritesheet`
+    public static var spritesheet: Self { Self(rawValue: "spritesheet") }
+}
+
+/// - Remark: Generated from `#/components/schemas/VideoListResource`.
+public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// A list of items
+    public var data: [VideoResource]
+    /// The ID of the first item in the list.
+    public var firstID: Swift.String?
+    /// The ID of the last item in the list.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VideoListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The ID of the first item in the list.
+    ///   - lastID: The ID of the last item in the list.
+    public init(
+        data: [VideoResource],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([VideoResource].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VideoResource] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoModel`.
@@ -155,6 +914,124 @@ public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviat
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(self.id, forKey: "id")
+    }
+}
+
+/// Structured information describing a generated video job.
+///
+/// - Remark: Generated from `#/components/schemas/VideoResource`.
+public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Unique identifier for the video job.
+    public var id: Swift.String
+    /// The video generation model that produced the job.
+    public var model: VideoModel
+    /// Current lifecycle status of the video job.
+    public var status: VideoStatus
+    /// Approximate completion percentage for the generation task.
+    public var progress: Swift.Int
+    /// Unix timestamp (seconds) for when the job was created.
+    public var createdAt: Swift.Int
+    /// Unix timestamp (seconds) for when the job completed, if finished.
+    public var completedAt: Swift.Int?
+    /// Unix timestamp (seconds) for when the downloadable assets expire, if set.
+    public var expiresAt: Swift.Int?
+    /// The prompt that was used to generate the video.
+    public var prompt: Swift.String?
+    /// The resolution of the generated video.
+    public var size: VideoSize
+    /// Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
+    public var seconds: Swift.String
+    /// Identifier of the source video if this video is a remix.
+    public var remixedFromVideoID: Swift.String?
+    /// Error payload that explains why generation failed, if applicable.
+    public var error: Error2?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `VideoResource`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the video job.
+    ///   - model: The video generation model that produced the job.
+    ///   - status: Current lifecycle status of the video job.
+    ///   - progress: Approximate completion percentage for the generation task.
+    ///   - createdAt: Unix timestamp (seconds) for when the job was created.
+    ///   - size: The resolution of the generated video.
+    ///   - seconds: Duration of the generated clip in seconds.
+    ///   - completedAt: Unix timestamp (seconds) for when the job completed, if finished.
+    ///   - expiresAt: Unix timestamp (seconds) for when the downloadable assets expire, if set.
+    ///   - prompt: The prompt that was used to generate the video.
+    ///   - remixedFromVideoID: Identifier of the source video if this video is a remix.
+    ///   - error: Error payload that explains why generation failed, if applicable.
+    public init(
+        id: Swift.String,
+        model: VideoModel,
+        status: VideoStatus,
+        progress: Swift.Int,
+        createdAt: Swift.Int,
+        size: VideoSize,
+        seconds: Swift.String,
+        completedAt: Swift.Int? = nil,
+        expiresAt: Swift.Int? = nil,
+        prompt: Swift.String? = nil,
+        remixedFromVideoID: Swift.String? = nil,
+        error: Error2? = nil
+    ) {
+        self.id = id
+        self.model = model
+        self.status = status
+        self.progress = progress
+        self.createdAt = createdAt
+        self.completedAt = completedAt
+        self.expiresAt = expiresAt
+        self.prompt = prompt
+        self.size = size
+        self.seconds = seconds
+        self.remixedFromVideoID = remixedFromVideoID
+        self.error = error
+    }
+
+    /// Decodes `VideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "video", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.model = try reader.required(VideoModel.self, "model")
+        self.status = try reader.required(VideoStatus.self, "status")
+        self.progress = try reader.required(Swift.Int.self, "progress")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.size = try reader.required(VideoSize.self, "size")
+        self.seconds = try reader.required(Swift.String.self, "seconds")
+        self.remixedFromVideoID = try reader.optional(Swift.String.self, "remixed_from_video_id")
+        self.error = try reader.optional(Error2.self, "error")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("video", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.status, forKey: "status")
+        try container.encode(self.progress, forKey: "progress")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.completedAt, forKey: "completed_at")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encode(self.prompt, forKey: "prompt")
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.seconds, forKey: "seconds")
+        try container.encode(self.remixedFromVideoID, forKey: "remixed_from_video_id")
+        try container.encode(self.error, forKey: "error")
     }
 }
 

@@ -403,6 +403,115 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
     }
 }
 
+/// An event the API delivers to a webhook endpoint (every payload of the spec's `webhooks`).
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/webhooks`.
+public enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Sent when a batch API request has been cancelled. Selected when `type` is `batch.cancelled`.
+    case batchCancelled(WebhookBatchCancelled)
+    /// Sent when a batch API request has been completed. Selected when `type` is `batch.completed`.
+    case batchCompleted(WebhookBatchCompleted)
+    /// Sent when a batch API request has expired. Selected when `type` is `batch.expired`.
+    case batchExpired(WebhookBatchExpired)
+    /// Sent when a batch API request has failed. Selected when `type` is `batch.failed`.
+    case batchFailed(WebhookBatchFailed)
+    /// Sent when an eval run has been canceled. Selected when `type` is `eval.run.canceled`.
+    case evalRunCanceled(WebhookEvalRunCanceled)
+    /// Sent when an eval run has failed. Selected when `type` is `eval.run.failed`.
+    case evalRunFailed(WebhookEvalRunFailed)
+    /// Sent when an eval run has succeeded. Selected when `type` is `eval.run.succeeded`.
+    case evalRunSucceeded(WebhookEvalRunSucceeded)
+    /// Sent when a fine-tuning job has been cancelled. Selected when `type` is `fine_tuning.job.cancelled`.
+    case fineTuningJobCancelled(WebhookFineTuningJobCancelled)
+    /// Sent when a fine-tuning job has failed. Selected when `type` is `fine_tuning.job.failed`.
+    case fineTuningJobFailed(WebhookFineTuningJobFailed)
+    /// Sent when a fine-tuning job has succeeded. Selected when `type` is `fine_tuning.job.succeeded`.
+    case fineTuningJobSucceeded(WebhookFineTuningJobSucceeded)
+    /// Sent when an incoming API SIP session is available for Live acceptance. Selected when `type` is `live.call.incoming`.
+    case liveCallIncoming(WebhookLiveCallIncoming)
+    /// Sent when an incoming API SIP session is available for Realtime acceptance. Selected when `type` is `realtime.call.incoming`.
+    case realtimeCallIncoming(WebhookRealtimeCallIncoming)
+    /// Sent when a background response has been cancelled. Selected when `type` is `response.cancelled`.
+    case responseCancelled(WebhookResponseCancelled)
+    /// Sent when a background response has been completed. Selected when `type` is `response.completed`.
+    case responseCompleted(WebhookResponseCompleted)
+    /// Sent when a background response has failed. Selected when `type` is `response.failed`.
+    case responseFailed(WebhookResponseFailed)
+    /// Sent when a background response has been interrupted. Selected when `type` is `response.incomplete`.
+    case responseIncomplete(WebhookResponseIncomplete)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "batch.cancelled":
+            self = .batchCancelled(try WebhookBatchCancelled(from: decoder))
+        case "batch.completed":
+            self = .batchCompleted(try WebhookBatchCompleted(from: decoder))
+        case "batch.expired":
+            self = .batchExpired(try WebhookBatchExpired(from: decoder))
+        case "batch.failed":
+            self = .batchFailed(try WebhookBatchFailed(from: decoder))
+        case "eval.run.canceled":
+            self = .evalRunCanceled(try WebhookEvalRunCanceled(from: decoder))
+        case "eval.run.failed":
+            self = .evalRunFailed(try WebhookEvalRunFailed(from: decoder))
+        case "eval.run.succeeded":
+            self = .evalRunSucceeded(try WebhookEvalRunSucceeded(from: decoder))
+        case "fine_tuning.job.cancelled":
+            self = .fineTuningJobCancelled(try WebhookFineTuningJobCancelled(from: decoder))
+        case "fine_tuning.job.failed":
+            self = .fineTuningJobFailed(try WebhookFineTuningJobFailed(from: decoder))
+        case "fine_tuning.job.succeeded":
+            self = .fineTuningJobSucceeded(try WebhookFineTuningJobSucceeded(from: decoder))
+        case "live.call.incoming":
+            self = .liveCallIncoming(try WebhookLiveCallIncoming(from: decoder))
+        case "realtime.call.incoming":
+            self = .realtimeCallIncoming(try WebhookRealtimeCallIncoming(from: decoder))
+        case "response.cancelled":
+            self = .responseCancelled(try WebhookResponseCancelled(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try WebhookResponseCompleted(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try WebhookResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try WebhookResponseIncomplete(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .batchCancelled(let value): try value.encode(to: encoder)
+        case .batchCompleted(let value): try value.encode(to: encoder)
+        case .batchExpired(let value): try value.encode(to: encoder)
+        case .batchFailed(let value): try value.encode(to: encoder)
+        case .evalRunCanceled(let value): try value.encode(to: encoder)
+        case .evalRunFailed(let value): try value.encode(to: encoder)
+        case .evalRunSucceeded(let value): try value.encode(to: encoder)
+        case .fineTuningJobCancelled(let value): try value.encode(to: encoder)
+        case .fineTuningJobFailed(let value): try value.encode(to: encoder)
+        case .fineTuningJobSucceeded(let value): try value.encode(to: encoder)
+        case .liveCallIncoming(let value): try value.encode(to: encoder)
+        case .realtimeCallIncoming(let value): try value.encode(to: encoder)
+        case .responseCancelled(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// Sent when a fine-tuning job has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled`.

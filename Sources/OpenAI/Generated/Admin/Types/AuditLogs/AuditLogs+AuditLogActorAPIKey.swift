@@ -211,3 +211,61 @@ public struct AuditLogActorUser: Codable, Equatable, Sendable, SpecDeviationRepo
         try container.encodeIfPresent(self.email, forKey: "email")
     }
 }
+
+/// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
+public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [AuditLog]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListAuditLogsResponse`.
+    public init(
+        data: [AuditLog],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListAuditLogsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([AuditLog].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AuditLog] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}

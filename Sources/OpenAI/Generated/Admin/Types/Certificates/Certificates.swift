@@ -4,6 +4,348 @@
 import Foundation
 import OpenAI
 
+/// Represents an individual `certificate` uploaded to the organization.
+///
+/// - Remark: Generated from `#/components/schemas/Certificate`.
+public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The object type.
+    ///
+    /// - If creating, updating, or getting a specific certificate, the object type is `certificate`.
+    /// - If listing, activating, or deactivating certificates for the organization, the object type is `organization.certificate`.
+    /// - If listing, activating, or deactivating certificates for a project, the object type is `organization.project.certificate`.
+    public var object: Certificate.Object
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the certificate.
+    public var name: Swift.String?
+    /// The Unix timestamp (in seconds) of when the certificate was uploaded.
+    public var createdAt: Swift.Int
+    public var certificateDetails: Certificate.CertificateDetails
+    /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
+    public var active: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Certificate`.
+    ///
+    /// - Parameters:
+    ///   - object: The object type.
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
+    ///   - certificateDetails: Required. The JSON member `certificate_details`.
+    ///   - name: The name of the certificate.
+    ///   - active: Whether the certificate is currently active at the specified scope.
+    public init(
+        object: Certificate.Object,
+        id: Swift.String,
+        createdAt: Swift.Int,
+        certificateDetails: Certificate.CertificateDetails,
+        name: Swift.String? = nil,
+        active: Swift.Bool? = nil
+    ) {
+        self.object = object
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.certificateDetails = certificateDetails
+        self.active = active
+    }
+
+    /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Certificate.Object.self, "object")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.certificateDetails = try reader.required(Certificate.CertificateDetails.self, "certificate_details")
+        self.active = try reader.optional(Swift.Bool.self, "active")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.certificateDetails, forKey: "certificate_details")
+        try container.encodeIfPresent(self.active, forKey: "active")
+    }
+
+    /// The object type.
+    ///
+    /// - If creating, updating, or getting a specific certificate, the object type is `certificate`.
+    /// - If listing, activating, or deactivating certificates for the organization, the object type is `organization.certificate`.
+    /// - If listing, activating, or deactivating certificates for a project, the object type is `organization.project.certificate`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Certificate/properties/object`.
+    public struct Object: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `certificate`
+        public static var certificate: Self { Self(rawValue: "certificate") }
+
+        /// `organization.certificate`
+        public static var organizationCertificate: Self { Self(rawValue: "organization.certificate") }
+
+        /// `organization.project.certificate`
+        public static var organizationProjectCertificate: Self { Self(rawValue: "organization.project.certificate") }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/Certificate/properties/certificate_details`.
+    public struct CertificateDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The Unix timestamp (in seconds) of when the certificate becomes valid.
+        public var validAt: Swift.Int?
+        /// The Unix timestamp (in seconds) of when the certificate expires.
+        public var expiresAt: Swift.Int?
+        /// The content of the certificate in PEM format.
+        public var content: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `CertificateDetails`.
+        ///
+        /// - Parameters:
+        ///   - validAt: The Unix timestamp (in seconds) of when the certificate becomes valid.
+        ///   - expiresAt: The Unix timestamp (in seconds) of when the certificate expires.
+        ///   - content: The content of the certificate in PEM format.
+        public init(
+            validAt: Swift.Int? = nil,
+            expiresAt: Swift.Int? = nil,
+            content: Swift.String? = nil
+        ) {
+            self.validAt = validAt
+            self.expiresAt = expiresAt
+            self.content = content
+        }
+
+        /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.validAt = try reader.optional(Swift.Int.self, "valid_at")
+            self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+            self.content = try reader.optional(Swift.String.self, "content")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.validAt, forKey: "valid_at")
+            try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+            try container.encodeIfPresent(self.content, forKey: "content")
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DeleteCertificateResponse`.
+public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the certificate that was deleted.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeleteCertificateResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the certificate that was deleted.
+    public init(id: Swift.String) {
+        self.id = id
+    }
+
+    /// Decodes `DeleteCertificateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "certificate.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("certificate.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
+public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [OrganizationCertificate]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListCertificatesResponse`.
+    public init(
+        data: [OrganizationCertificate],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([OrganizationCertificate].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationCertificate] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
+public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [OrganizationProjectCertificate]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ListProjectCertificatesResponse`.
+    public init(
+        data: [OrganizationProjectCertificate],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ListProjectCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationProjectCertificate] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.
+public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The updated name for the certificate
+    public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ModifyCertificateRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The updated name for the certificate
+    public init(name: Swift.String? = nil) {
+        self.name = name
+    }
+
+    /// Decodes `ModifyCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+    }
+}
+
 /// Represents an individual certificate configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificate`.
@@ -116,6 +458,72 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/OrganizationCertificateActivationResponse`.
+public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var data: [OrganizationCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationCertificateActivationResponse`.
+    public init(data: [OrganizationCertificate]) {
+        self.data = data
+    }
+
+    /// Decodes `OrganizationCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.certificate.activation", required: true)
+        self.data = try reader.required([OrganizationCertificate].self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.certificate.activation", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OrganizationCertificateDeactivationResponse`.
+public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var data: [OrganizationCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationCertificateDeactivationResponse`.
+    public init(data: [OrganizationCertificate]) {
+        self.data = data
+    }
+
+    /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.certificate.deactivation", required: true)
+        self.data = try reader.required([OrganizationCertificate].self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.certificate.deactivation", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
 /// Represents an individual certificate configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate`.
@@ -225,5 +633,150 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
             try container.encodeIfPresent(self.validAt, forKey: "valid_at")
             try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
         }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateActivationResponse`.
+public struct OrganizationProjectCertificateActivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var data: [OrganizationProjectCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationProjectCertificateActivationResponse`.
+    public init(data: [OrganizationProjectCertificate]) {
+        self.data = data
+    }
+
+    /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.certificate.activation", required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.certificate.activation", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateDeactivationResponse`.
+public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var data: [OrganizationProjectCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
+    public init(data: [OrganizationProjectCertificate]) {
+        self.data = data
+    }
+
+    /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.certificate.deactivation", required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, "data")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.certificate.deactivation", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
+public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// 1 to 10 items.
+    public var certificateIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToggleCertificatesRequest`.
+    ///
+    /// - Parameters:
+    ///   - certificateIDs: 1 to 10 items.
+    public init(certificateIDs: [Swift.String]) {
+        self.certificateIDs = certificateIDs
+    }
+
+    /// Decodes `ToggleCertificatesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.certificateIDs = try reader.required([Swift.String].self, "certificate_ids")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.certificateIDs, forKey: "certificate_ids")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/UploadCertificateRequest`.
+public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// An optional name for the certificate
+    public var name: Swift.String?
+    /// The certificate content in PEM format
+    public var certificate: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UploadCertificateRequest`.
+    ///
+    /// - Parameters:
+    ///   - certificate: The certificate content in PEM format
+    ///   - name: An optional name for the certificate
+    public init(
+        certificate: Swift.String,
+        name: Swift.String? = nil
+    ) {
+        self.name = name
+        self.certificate = certificate
+    }
+
+    /// Decodes `UploadCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.certificate = try reader.required(Swift.String.self, "certificate")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encode(self.certificate, forKey: "certificate")
     }
 }

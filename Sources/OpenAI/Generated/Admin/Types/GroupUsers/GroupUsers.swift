@@ -4,6 +4,136 @@
 import Foundation
 import OpenAI
 
+/// Request payload for adding a user to a group.
+///
+/// - Remark: Generated from `#/components/schemas/CreateGroupUserBody`.
+public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier of the user to add to the group.
+    public var userID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateGroupUserBody`.
+    ///
+    /// - Parameters:
+    ///   - userID: Identifier of the user to add to the group.
+    public init(userID: Swift.String) {
+        self.userID = userID
+    }
+
+    /// Decodes `CreateGroupUserBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.userID = try reader.required(Swift.String.self, "user_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.userID, forKey: "user_id")
+    }
+}
+
+/// Details about a user returned from an organization group membership lookup.
+///
+/// - Remark: Generated from `#/components/schemas/GroupMemberUser`.
+public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the user.
+    public var id: Swift.String
+    /// Display name of the user.
+    public var name: Swift.String
+    /// Email address of the user, or `null` for users without an email.
+    public var email: Swift.String?
+    /// URL of the user's profile picture, if available.
+    public var picture: Swift.String?
+    /// Whether the user is a service account.
+    public var isServiceAccount: Swift.Bool?
+    /// The type of user.
+    public var userType: GroupMemberUser.UserType
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupMemberUser`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the user.
+    ///   - name: Display name of the user.
+    ///   - userType: The type of user.
+    ///   - email: Email address of the user, or `null` for users without an email.
+    ///   - picture: URL of the user's profile picture, if available.
+    ///   - isServiceAccount: Whether the user is a service account.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        userType: GroupMemberUser.UserType,
+        email: Swift.String? = nil,
+        picture: Swift.String? = nil,
+        isServiceAccount: Swift.Bool? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.picture = picture
+        self.isServiceAccount = isServiceAccount
+        self.userType = userType
+    }
+
+    /// Decodes `GroupMemberUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.email = try reader.optional(Swift.String.self, "email")
+        self.picture = try reader.optional(Swift.String.self, "picture")
+        self.isServiceAccount = try reader.optional(Swift.Bool.self, "is_service_account")
+        self.userType = try reader.required(GroupMemberUser.UserType.self, "user_type")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.email, forKey: "email")
+        try container.encode(self.picture, forKey: "picture")
+        try container.encode(self.isServiceAccount, forKey: "is_service_account")
+        try container.encode(self.userType, forKey: "user_type")
+    }
+
+    /// The type of user.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/GroupMemberUser/properties/user_type`.
+    public struct UserType: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `tenant_user`
+        public static var tenantUser: Self { Self(rawValue: "tenant_user") }
+    }
+}
+
 /// Represents an individual user returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUser`.
@@ -55,4 +185,154 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encode(self.name, forKey: "name")
         try container.encode(self.email, forKey: "email")
     }
+}
+
+/// Confirmation payload returned after adding a user to a group.
+///
+/// - Remark: Generated from `#/components/schemas/GroupUserAssignment`.
+public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier of the user that was added.
+    public var userID: Swift.String
+    /// Identifier of the group the user was added to.
+    public var groupID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupUserAssignment`.
+    ///
+    /// - Parameters:
+    ///   - userID: Identifier of the user that was added.
+    ///   - groupID: Identifier of the group the user was added to.
+    public init(
+        userID: Swift.String,
+        groupID: Swift.String
+    ) {
+        self.userID = userID
+        self.groupID = groupID
+    }
+
+    /// Decodes `GroupUserAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "group.user", required: true)
+        self.userID = try reader.required(Swift.String.self, "user_id")
+        self.groupID = try reader.required(Swift.String.self, "group_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("group.user", forKey: "object")
+        try container.encode(self.userID, forKey: "user_id")
+        try container.encode(self.groupID, forKey: "group_id")
+    }
+}
+
+/// Confirmation payload returned after removing a user from a group.
+///
+/// - Remark: Generated from `#/components/schemas/GroupUserDeletedResource`.
+public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether the group membership was removed.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupUserDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Whether the group membership was removed.
+    public init(deleted: Swift.Bool) {
+        self.deleted = deleted
+    }
+
+    /// Decodes `GroupUserDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "group.user.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("group.user.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// Paginated list of user objects returned when inspecting group membership.
+///
+/// - Remark: Generated from `#/components/schemas/UserListResource`.
+public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Users in the current page.
+    public var data: [GroupUser]
+    /// Whether more users are available when paginating.
+    public var hasMore: Swift.Bool
+    /// Cursor to fetch the next page of results, or `null` when no further users are available.
+    public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UserListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: Users in the current page.
+    ///   - hasMore: Whether more users are available when paginating.
+    ///   - next: Cursor to fetch the next page of results, or `null` when no further users are available.
+    public init(
+        data: [GroupUser],
+        hasMore: Swift.Bool,
+        next: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.next = next
+    }
+
+    /// Decodes `UserListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([GroupUser].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.next = try reader.optional(Swift.String.self, "next")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.next, forKey: "next")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [GroupUser] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }

@@ -75,3 +75,135 @@ public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDevi
         try container.encode(self.enabled, forKey: "enabled")
     }
 }
+
+/// Represents hosted tool permissions for a project.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissions`.
+public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Permission state for a single hosted tool on a project.
+    public var fileSearch: HostedToolPermission
+    /// Permission state for a single hosted tool on a project.
+    public var webSearch: HostedToolPermission
+    /// Permission state for a single hosted tool on a project.
+    public var imageGeneration: HostedToolPermission
+    /// Permission state for a single hosted tool on a project.
+    public var mcp: HostedToolPermission
+    /// Permission state for a single hosted tool on a project.
+    public var codeInterpreter: HostedToolPermission
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectHostedToolPermissions`.
+    ///
+    /// - Parameters:
+    ///   - fileSearch: Permission state for a single hosted tool on a project.
+    ///   - webSearch: Permission state for a single hosted tool on a project.
+    ///   - imageGeneration: Permission state for a single hosted tool on a project.
+    ///   - mcp: Permission state for a single hosted tool on a project.
+    ///   - codeInterpreter: Permission state for a single hosted tool on a project.
+    public init(
+        fileSearch: HostedToolPermission,
+        webSearch: HostedToolPermission,
+        imageGeneration: HostedToolPermission,
+        mcp: HostedToolPermission,
+        codeInterpreter: HostedToolPermission
+    ) {
+        self.fileSearch = fileSearch
+        self.webSearch = webSearch
+        self.imageGeneration = imageGeneration
+        self.mcp = mcp
+        self.codeInterpreter = codeInterpreter
+    }
+
+    /// Decodes `ProjectHostedToolPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileSearch = try reader.required(HostedToolPermission.self, "file_search")
+        self.webSearch = try reader.required(HostedToolPermission.self, "web_search")
+        self.imageGeneration = try reader.required(HostedToolPermission.self, "image_generation")
+        self.mcp = try reader.required(HostedToolPermission.self, "mcp")
+        self.codeInterpreter = try reader.required(HostedToolPermission.self, "code_interpreter")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.fileSearch, forKey: "file_search")
+        try container.encode(self.webSearch, forKey: "web_search")
+        try container.encode(self.imageGeneration, forKey: "image_generation")
+        try container.encode(self.mcp, forKey: "mcp")
+        try container.encode(self.codeInterpreter, forKey: "code_interpreter")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissionsUpdateRequest`.
+public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The file search permission update.
+    public var fileSearch: HostedToolPermissionUpdate?
+    /// The web search permission update.
+    public var webSearch: HostedToolPermissionUpdate?
+    /// The image generation permission update.
+    public var imageGeneration: HostedToolPermissionUpdate?
+    /// The MCP permission update.
+    public var mcp: HostedToolPermissionUpdate?
+    /// The code interpreter permission update.
+    public var codeInterpreter: HostedToolPermissionUpdate?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectHostedToolPermissionsUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - fileSearch: The file search permission update.
+    ///   - webSearch: The web search permission update.
+    ///   - imageGeneration: The image generation permission update.
+    ///   - mcp: The MCP permission update.
+    ///   - codeInterpreter: The code interpreter permission update.
+    public init(
+        fileSearch: HostedToolPermissionUpdate? = nil,
+        webSearch: HostedToolPermissionUpdate? = nil,
+        imageGeneration: HostedToolPermissionUpdate? = nil,
+        mcp: HostedToolPermissionUpdate? = nil,
+        codeInterpreter: HostedToolPermissionUpdate? = nil
+    ) {
+        self.fileSearch = fileSearch
+        self.webSearch = webSearch
+        self.imageGeneration = imageGeneration
+        self.mcp = mcp
+        self.codeInterpreter = codeInterpreter
+    }
+
+    /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.fileSearch = try reader.optional(HostedToolPermissionUpdate.self, "file_search")
+        self.webSearch = try reader.optional(HostedToolPermissionUpdate.self, "web_search")
+        self.imageGeneration = try reader.optional(HostedToolPermissionUpdate.self, "image_generation")
+        self.mcp = try reader.optional(HostedToolPermissionUpdate.self, "mcp")
+        self.codeInterpreter = try reader.optional(HostedToolPermissionUpdate.self, "code_interpreter")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+        try container.encodeIfPresent(self.webSearch, forKey: "web_search")
+        try container.encodeIfPresent(self.imageGeneration, forKey: "image_generation")
+        try container.encodeIfPresent(self.mcp, forKey: "mcp")
+        try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
+    }
+}

@@ -4,6 +4,685 @@
 import Foundation
 import OpenAI
 
+/// - Remark: Generated from `#/components/schemas/ApiKeyList`.
+public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [AdminAPIKey]
+    public var hasMore: Swift.Bool
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `APIKeyList`.
+    public init(
+        data: [AdminAPIKey],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.firstID = firstID
+        self.lastID = lastID
+    }
+
+    /// Decodes `APIKeyList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([AdminAPIKey].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AdminAPIKey] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// Represents an individual Admin API key in an org.
+///
+/// - Remark: Generated from `#/components/schemas/AdminApiKey`.
+public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the API key
+    public var name: Swift.String?
+    /// The redacted value of the API key
+    public var redactedValue: Swift.String
+    /// The Unix timestamp (in seconds) of when the API key was created
+    public var createdAt: Swift.Int
+    /// The Unix timestamp (in seconds) of when the API key expires
+    public var expiresAt: Swift.Int?
+    /// The Unix timestamp (in seconds) of when the API key was last used
+    public var lastUsedAt: Swift.Int?
+    public var owner: AdminAPIKey.Owner
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AdminAPIKey`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - redactedValue: The redacted value of the API key
+    ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - owner: Required.
+    ///   - name: The name of the API key
+    ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used
+    public init(
+        id: Swift.String,
+        redactedValue: Swift.String,
+        createdAt: Swift.Int,
+        owner: AdminAPIKey.Owner,
+        name: Swift.String? = nil,
+        expiresAt: Swift.Int? = nil,
+        lastUsedAt: Swift.Int? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.redactedValue = redactedValue
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
+        self.owner = owner
+    }
+
+    /// Decodes `AdminAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.admin_api_key", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.redactedValue = try reader.required(Swift.String.self, "redacted_value")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.lastUsedAt = try reader.optional(Swift.Int.self, "last_used_at")
+        self.owner = try reader.required(AdminAPIKey.Owner.self, "owner")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.admin_api_key", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encode(self.redactedValue, forKey: "redacted_value")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encodeIfPresent(self.lastUsedAt, forKey: "last_used_at")
+        try container.encode(self.owner, forKey: "owner")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
+    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Always `user`
+        public var type: Swift.String?
+        /// The object type, which is always organization.user
+        public var object: Swift.String?
+        /// The identifier, which can be referenced in API endpoints
+        public var id: Swift.String?
+        /// The name of the user
+        public var name: Swift.String?
+        /// The Unix timestamp (in seconds) of when the user was created
+        public var createdAt: Swift.Int?
+        /// Always `owner`
+        public var role: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Owner`.
+        ///
+        /// - Parameters:
+        ///   - type: Always `user`
+        ///   - object: The object type, which is always organization.user
+        ///   - id: The identifier, which can be referenced in API endpoints
+        ///   - name: The name of the user
+        ///   - createdAt: The Unix timestamp (in seconds) of when the user was created
+        ///   - role: Always `owner`
+        public init(
+            type: Swift.String? = nil,
+            object: Swift.String? = nil,
+            id: Swift.String? = nil,
+            name: Swift.String? = nil,
+            createdAt: Swift.Int? = nil,
+            role: Swift.String? = nil
+        ) {
+            self.type = type
+            self.object = object
+            self.id = id
+            self.name = name
+            self.createdAt = createdAt
+            self.role = role
+        }
+
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(Swift.String.self, "type")
+            self.object = try reader.optional(Swift.String.self, "object")
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.createdAt = try reader.optional(Swift.Int.self, "created_at")
+            self.role = try reader.optional(Swift.String.self, "role")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.object, forKey: "object")
+            try container.encodeIfPresent(self.id, forKey: "id")
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.createdAt, forKey: "created_at")
+            try container.encodeIfPresent(self.role, forKey: "role")
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/AdminApiKeyCreateResponse`.
+public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the API key
+    public var name: Swift.String?
+    /// The redacted value of the API key
+    public var redactedValue: Swift.String
+    /// The Unix timestamp (in seconds) of when the API key was created
+    public var createdAt: Swift.Int
+    /// The Unix timestamp (in seconds) of when the API key expires
+    public var expiresAt: Swift.Int?
+    /// The Unix timestamp (in seconds) of when the API key was last used
+    public var lastUsedAt: Swift.Int?
+    public var owner: AdminAPIKeyCreateResponse.Owner
+    /// The value of the API key. Only shown on create.
+    public var value: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AdminAPIKeyCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - redactedValue: The redacted value of the API key
+    ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - owner: Required.
+    ///   - value: The value of the API key.
+    ///   - name: The name of the API key
+    ///   - expiresAt: The Unix timestamp (in seconds) of when the API key expires
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used
+    public init(
+        id: Swift.String,
+        redactedValue: Swift.String,
+        createdAt: Swift.Int,
+        owner: AdminAPIKeyCreateResponse.Owner,
+        value: Swift.String,
+        name: Swift.String? = nil,
+        expiresAt: Swift.Int? = nil,
+        lastUsedAt: Swift.Int? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.redactedValue = redactedValue
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
+        self.owner = owner
+        self.value = value
+    }
+
+    /// Decodes `AdminAPIKeyCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.admin_api_key", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.redactedValue = try reader.required(Swift.String.self, "redacted_value")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+        self.lastUsedAt = try reader.optional(Swift.Int.self, "last_used_at")
+        self.owner = try reader.required(AdminAPIKeyCreateResponse.Owner.self, "owner")
+        self.value = try reader.required(Swift.String.self, "value")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.admin_api_key", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encode(self.redactedValue, forKey: "redacted_value")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.expiresAt, forKey: "expires_at")
+        try container.encodeIfPresent(self.lastUsedAt, forKey: "last_used_at")
+        try container.encode(self.owner, forKey: "owner")
+        try container.encode(self.value, forKey: "value")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
+    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// Always `user`
+        public var type: Swift.String?
+        /// The object type, which is always organization.user
+        public var object: Swift.String?
+        /// The identifier, which can be referenced in API endpoints
+        public var id: Swift.String?
+        /// The name of the user
+        public var name: Swift.String?
+        /// The Unix timestamp (in seconds) of when the user was created
+        public var createdAt: Swift.Int?
+        /// Always `owner`
+        public var role: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Owner`.
+        ///
+        /// - Parameters:
+        ///   - type: Always `user`
+        ///   - object: The object type, which is always organization.user
+        ///   - id: The identifier, which can be referenced in API endpoints
+        ///   - name: The name of the user
+        ///   - createdAt: The Unix timestamp (in seconds) of when the user was created
+        ///   - role: Always `owner`
+        public init(
+            type: Swift.String? = nil,
+            object: Swift.String? = nil,
+            id: Swift.String? = nil,
+            name: Swift.String? = nil,
+            createdAt: Swift.Int? = nil,
+            role: Swift.String? = nil
+        ) {
+            self.type = type
+            self.object = object
+            self.id = id
+            self.name = name
+            self.createdAt = createdAt
+            self.role = role
+        }
+
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(Swift.String.self, "type")
+            self.object = try reader.optional(Swift.String.self, "object")
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.createdAt = try reader.optional(Swift.Int.self, "created_at")
+            self.role = try reader.optional(Swift.String.self, "role")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.object, forKey: "object")
+            try container.encodeIfPresent(self.id, forKey: "id")
+            try container.encodeIfPresent(self.name, forKey: "name")
+            try container.encodeIfPresent(self.createdAt, forKey: "created_at")
+            try container.encodeIfPresent(self.role, forKey: "role")
+        }
+    }
+}
+
+/// The service account API key create request payload.
+///
+/// - Remark: Generated from `#/components/schemas/CreateProjectServiceAccountApiKeyBody`.
+public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// API key name.
+    public var name: Swift.String?
+    /// API key scopes.
+    public var scopes: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateProjectServiceAccountAPIKeyBody`.
+    ///
+    /// - Parameters:
+    ///   - name: API key name.
+    ///   - scopes: API key scopes.
+    public init(
+        name: Swift.String? = nil,
+        scopes: [Swift.String]? = nil
+    ) {
+        self.name = name
+        self.scopes = scopes
+    }
+
+    /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.scopes = try reader.optional([Swift.String].self, "scopes")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.scopes, forKey: "scopes")
+    }
+}
+
+/// Confirmation payload returned after deleting an organization hard spend limit.
+///
+/// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitDeletedResource`.
+public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether the hard spend limit was deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationSpendLimitDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Whether the hard spend limit was deleted.
+    public init(deleted: Swift.Bool) {
+        self.deleted = deleted
+    }
+
+    /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.spend_limit.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.spend_limit.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// Represents a hard spend limit configured at the organization level.
+///
+/// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitResource`.
+public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The hard spend limit amount, in cents.
+    public var thresholdAmount: Swift.Int
+    /// The currency for the threshold amount. Currently, only `USD` is supported.
+    public var currency: SpendLimitCurrency
+    /// The time interval for evaluating spend against the threshold. Currently, only `month` is supported.
+    public var interval: SpendLimitInterval
+    /// The current enforcement state of the hard spend limit.
+    public var enforcement: SpendLimitEnforcement
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationSpendLimitResource`.
+    ///
+    /// - Parameters:
+    ///   - thresholdAmount: The hard spend limit amount, in cents.
+    ///   - currency: The currency for the threshold amount.
+    ///   - interval: The time interval for evaluating spend against the threshold.
+    ///   - enforcement: The current enforcement state of the hard spend limit.
+    public init(
+        thresholdAmount: Swift.Int,
+        currency: SpendLimitCurrency,
+        interval: SpendLimitInterval,
+        enforcement: SpendLimitEnforcement
+    ) {
+        self.thresholdAmount = thresholdAmount
+        self.currency = currency
+        self.interval = interval
+        self.enforcement = enforcement
+    }
+
+    /// Decodes `OrganizationSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.spend_limit", required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.currency = try reader.required(SpendLimitCurrency.self, "currency")
+        self.interval = try reader.required(SpendLimitInterval.self, "interval")
+        self.enforcement = try reader.required(SpendLimitEnforcement.self, "enforcement")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.spend_limit", forKey: "object")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        try container.encode(self.currency, forKey: "currency")
+        try container.encode(self.interval, forKey: "interval")
+        try container.encode(self.enforcement, forKey: "enforcement")
+    }
+}
+
+/// Confirmation payload returned after deleting a project hard spend limit.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectSpendLimitDeletedResource`.
+public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether the hard spend limit was deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectSpendLimitDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Whether the hard spend limit was deleted.
+    public init(deleted: Swift.Bool) {
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.spend_limit.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.spend_limit.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// Represents a hard spend limit configured at the project level.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectSpendLimitResource`.
+public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The hard spend limit amount, in cents.
+    public var thresholdAmount: Swift.Int
+    /// The currency for the threshold amount. Currently, only `USD` is supported.
+    public var currency: SpendLimitCurrency
+    /// The time interval for evaluating spend against the threshold. Currently, only `month` is supported.
+    public var interval: SpendLimitInterval
+    /// The current enforcement state of the hard spend limit.
+    public var enforcement: SpendLimitEnforcement
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectSpendLimitResource`.
+    ///
+    /// - Parameters:
+    ///   - thresholdAmount: The hard spend limit amount, in cents.
+    ///   - currency: The currency for the threshold amount.
+    ///   - interval: The time interval for evaluating spend against the threshold.
+    ///   - enforcement: The current enforcement state of the hard spend limit.
+    public init(
+        thresholdAmount: Swift.Int,
+        currency: SpendLimitCurrency,
+        interval: SpendLimitInterval,
+        enforcement: SpendLimitEnforcement
+    ) {
+        self.thresholdAmount = thresholdAmount
+        self.currency = currency
+        self.interval = interval
+        self.enforcement = enforcement
+    }
+
+    /// Decodes `ProjectSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.spend_limit", required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.currency = try reader.required(SpendLimitCurrency.self, "currency")
+        self.interval = try reader.required(SpendLimitInterval.self, "interval")
+        self.enforcement = try reader.required(SpendLimitEnforcement.self, "enforcement")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.spend_limit", forKey: "object")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        try container.encode(self.currency, forKey: "currency")
+        try container.encode(self.interval, forKey: "interval")
+        try container.encode(self.enforcement, forKey: "enforcement")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ServiceAccountApiKeyBody`.
+public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The unredacted API key value.
+    public var value: Swift.String
+    /// The name of the API key.
+    public var name: Swift.String
+    /// The Unix timestamp (in seconds) when the API key was created.
+    public var createdAt: Swift.Int
+    /// The identifier of the API key.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ServiceAccountAPIKeyBody`.
+    ///
+    /// - Parameters:
+    ///   - value: The unredacted API key value.
+    ///   - name: The name of the API key.
+    ///   - createdAt: The Unix timestamp (in seconds) when the API key was created.
+    ///   - id: The identifier of the API key.
+    public init(
+        value: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int,
+        id: Swift.String
+    ) {
+        self.value = value
+        self.name = name
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    /// Decodes `ServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.service_account.api_key", required: true)
+        self.value = try reader.required(Swift.String.self, "value")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.service_account.api_key", forKey: "object")
+        try container.encode(self.value, forKey: "value")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.id, forKey: "id")
+    }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitCurrency`.
@@ -84,4 +763,90 @@ public struct SpendLimitInterval: OpenEnum {
 
     /// `month`
     public static var month: Self { Self(rawValue: "month") }
+}
+
+/// Parameters for the hard spend limit you want to create or replace.
+///
+/// - Remark: Generated from `#/components/schemas/UpdateOrganizationSpendLimitBody`.
+public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The hard spend limit amount, in cents.
+    ///
+    /// At least 1.
+    public var thresholdAmount: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateOrganizationSpendLimitBody`.
+    ///
+    /// - Parameters:
+    ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
+    public init(thresholdAmount: Swift.Int) {
+        self.thresholdAmount = thresholdAmount
+    }
+
+    /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("currency", is: "USD", required: true)
+        try reader.constant("interval", is: "month", required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("USD", forKey: "currency")
+        try container.encode("month", forKey: "interval")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+    }
+}
+
+/// Parameters for the hard spend limit you want to create or replace.
+///
+/// - Remark: Generated from `#/components/schemas/UpdateProjectSpendLimitBody`.
+public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The hard spend limit amount, in cents.
+    ///
+    /// At least 1.
+    public var thresholdAmount: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateProjectSpendLimitBody`.
+    ///
+    /// - Parameters:
+    ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
+    public init(thresholdAmount: Swift.Int) {
+        self.thresholdAmount = thresholdAmount
+    }
+
+    /// Decodes `UpdateProjectSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("currency", is: "USD", required: true)
+        try reader.constant("interval", is: "month", required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("USD", forKey: "currency")
+        try container.encode("month", forKey: "interval")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+    }
 }

@@ -4,6 +4,358 @@
 import Foundation
 import OpenAI
 
+/// Represents an individual project.
+///
+/// - Remark: Generated from `#/components/schemas/Project`.
+public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the project. This appears in reporting.
+    public var name: Swift.String?
+    /// The Unix timestamp (in seconds) of when the project was created.
+    public var createdAt: Swift.Int
+    /// The Unix timestamp (in seconds) of when the project was archived or `null`.
+    public var archivedAt: Swift.Int?
+    /// `active` or `archived`
+    public var status: Swift.String?
+    /// The external key associated with the project.
+    public var externalKeyID: Swift.String?
+    /// The residency configuration for the project.
+    public var residency: PublicProjectResidency?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Project`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - createdAt: The Unix timestamp (in seconds) of when the project was created.
+    ///   - name: The name of the project.
+    ///   - archivedAt: The Unix timestamp (in seconds) of when the project was archived or `null`.
+    ///   - status: `active` or `archived`
+    ///   - externalKeyID: The external key associated with the project.
+    ///   - residency: The residency configuration for the project.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        name: Swift.String? = nil,
+        archivedAt: Swift.Int? = nil,
+        status: Swift.String? = nil,
+        externalKeyID: Swift.String? = nil,
+        residency: PublicProjectResidency? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.archivedAt = archivedAt
+        self.status = status
+        self.externalKeyID = externalKeyID
+        self.residency = residency
+    }
+
+    /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.archivedAt = try reader.optional(Swift.Int.self, "archived_at")
+        self.status = try reader.optional(Swift.String.self, "status")
+        self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
+        self.residency = try reader.optional(PublicProjectResidency.self, "residency")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.archivedAt, forKey: "archived_at")
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
+        try container.encodeIfPresent(self.residency, forKey: "residency")
+    }
+}
+
+/// Represents an individual API key in a project.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectApiKey`.
+public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The redacted value of the API key
+    public var redactedValue: Swift.String
+    /// The name of the API key
+    public var name: Swift.String
+    /// The Unix timestamp (in seconds) of when the API key was created
+    public var createdAt: Swift.Int
+    /// The Unix timestamp (in seconds) of when the API key was last used.
+    public var lastUsedAt: Swift.Int?
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// Whether the API key's owner currently has effective access to the project.
+    public var ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess
+    public var owner: ProjectAPIKey.Owner
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectAPIKey`.
+    ///
+    /// - Parameters:
+    ///   - redactedValue: The redacted value of the API key
+    ///   - name: The name of the API key
+    ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - ownerProjectAccess: Whether the API key's owner currently has effective access to the project.
+    ///   - owner: Required.
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
+    public init(
+        redactedValue: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int,
+        id: Swift.String,
+        ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess,
+        owner: ProjectAPIKey.Owner,
+        lastUsedAt: Swift.Int? = nil
+    ) {
+        self.redactedValue = redactedValue
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.id = id
+        self.ownerProjectAccess = ownerProjectAccess
+        self.owner = owner
+    }
+
+    /// Decodes `ProjectAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.api_key", required: true)
+        self.redactedValue = try reader.required(Swift.String.self, "redacted_value")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.lastUsedAt = try reader.optional(Swift.Int.self, "last_used_at")
+        self.id = try reader.required(Swift.String.self, "id")
+        self.ownerProjectAccess = try reader.required(ProjectAPIKey.OwnerProjectAccess.self, "owner_project_access")
+        self.owner = try reader.required(ProjectAPIKey.Owner.self, "owner")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.api_key", forKey: "object")
+        try container.encode(self.redactedValue, forKey: "redacted_value")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.lastUsedAt, forKey: "last_used_at")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.ownerProjectAccess, forKey: "owner_project_access")
+        try container.encode(self.owner, forKey: "owner")
+    }
+
+    /// Whether the API key's owner currently has effective access to the project.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner_project_access`.
+    public struct OwnerProjectAccess: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `active`
+        public static var active: Self { Self(rawValue: "active") }
+
+        /// `inactive`
+        public static var inactive: Self { Self(rawValue: "inactive") }
+    }
+
+    /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner`.
+    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// `user` or `service_account`
+        public var type: ProjectAPIKey.Owner.TypeValue?
+        /// The user that owns a project API key.
+        public var user: ProjectAPIKeyOwnerUser?
+        /// The service account that owns a project API key.
+        public var serviceAccount: ProjectAPIKeyOwnerServiceAccount?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Owner`.
+        ///
+        /// - Parameters:
+        ///   - type: `user` or `service_account`
+        ///   - user: The user that owns a project API key.
+        ///   - serviceAccount: The service account that owns a project API key.
+        public init(
+            type: ProjectAPIKey.Owner.TypeValue? = nil,
+            user: ProjectAPIKeyOwnerUser? = nil,
+            serviceAccount: ProjectAPIKeyOwnerServiceAccount? = nil
+        ) {
+            self.type = type
+            self.user = user
+            self.serviceAccount = serviceAccount
+        }
+
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.type = try reader.optional(ProjectAPIKey.Owner.TypeValue.self, "type")
+            self.user = try reader.optional(ProjectAPIKeyOwnerUser.self, "user")
+            self.serviceAccount = try reader.optional(ProjectAPIKeyOwnerServiceAccount.self, "service_account")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encodeIfPresent(self.type, forKey: "type")
+            try container.encodeIfPresent(self.user, forKey: "user")
+            try container.encodeIfPresent(self.serviceAccount, forKey: "service_account")
+        }
+
+        /// `user` or `service_account`
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `user`
+            public static var user: Self { Self(rawValue: "user") }
+
+            /// `service_account`
+            public static var serviceAccount: Self { Self(rawValue: "service_account") }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectApiKeyDeleteResponse`.
+public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectAPIKeyDeleteResponse`.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.api_key.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.api_key.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
+public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [ProjectAPIKey]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectAPIKeyListResponse`.
+    public init(
+        data: [ProjectAPIKey],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectAPIKeyListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ProjectAPIKey].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectAPIKey] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
 /// The service account that owns a project API key.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyOwnerServiceAccount`.
@@ -131,6 +483,588 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/ProjectCreateRequest`.
+public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The friendly name of the project, this name appears in reports.
+    public var name: Swift.String
+    /// Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](https://platform.openai.com/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
+    public var residency: PublicProjectResidency?
+    /// External key ID to associate with the project.
+    public var externalKeyID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The friendly name of the project, this name appears in reports.
+    ///   - residency: Create the project with the specified residency configuration.
+    ///   - externalKeyID: External key ID to associate with the project.
+    public init(
+        name: Swift.String,
+        residency: PublicProjectResidency? = nil,
+        externalKeyID: Swift.String? = nil
+    ) {
+        self.name = name
+        self.residency = residency
+        self.externalKeyID = externalKeyID
+    }
+
+    /// Decodes `ProjectCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.residency = try reader.optional(PublicProjectResidency.self, "residency")
+        self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.residency, forKey: "residency")
+        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
+public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [Project]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectListResponse`.
+    public init(
+        data: [Project],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([Project].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Project] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// Represents the model allowlist or denylist policy for a project.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectModelPermissions`.
+public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether the project uses an allowlist or a denylist.
+    public var mode: ProjectModelPermissions.Mode
+    /// The model IDs included in the model permissions policy.
+    public var modelIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectModelPermissions`.
+    ///
+    /// - Parameters:
+    ///   - mode: Whether the project uses an allowlist or a denylist.
+    ///   - modelIDs: The model IDs included in the model permissions policy.
+    public init(
+        mode: ProjectModelPermissions.Mode,
+        modelIDs: [Swift.String]
+    ) {
+        self.mode = mode
+        self.modelIDs = modelIDs
+    }
+
+    /// Decodes `ProjectModelPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.model_permissions", required: true)
+        self.mode = try reader.required(ProjectModelPermissions.Mode.self, "mode")
+        self.modelIDs = try reader.required([Swift.String].self, "model_ids")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.model_permissions", forKey: "object")
+        try container.encode(self.mode, forKey: "mode")
+        try container.encode(self.modelIDs, forKey: "model_ids")
+    }
+
+    /// Whether the project uses an allowlist or a denylist.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProjectModelPermissions/properties/mode`.
+    public struct Mode: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `allow_list`
+        public static var allowList: Self { Self(rawValue: "allow_list") }
+
+        /// `deny_list`
+        public static var denyList: Self { Self(rawValue: "deny_list") }
+    }
+}
+
+/// Confirmation payload returned after deleting project model permissions.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsDeleteResponse`.
+public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Whether the project model permissions were deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectModelPermissionsDeleteResponse`.
+    ///
+    /// - Parameters:
+    ///   - deleted: Whether the project model permissions were deleted.
+    public init(deleted: Swift.Bool) {
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.model_permissions.deleted", required: true)
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.model_permissions.deleted", forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest`.
+public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The model permissions mode to apply.
+    public var mode: ProjectModelPermissionsUpdateRequest.Mode
+    /// The model IDs included in this permissions policy.
+    public var modelIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectModelPermissionsUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - mode: The model permissions mode to apply.
+    ///   - modelIDs: The model IDs included in this permissions policy.
+    public init(
+        mode: ProjectModelPermissionsUpdateRequest.Mode,
+        modelIDs: [Swift.String]
+    ) {
+        self.mode = mode
+        self.modelIDs = modelIDs
+    }
+
+    /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.mode = try reader.required(ProjectModelPermissionsUpdateRequest.Mode.self, "mode")
+        self.modelIDs = try reader.required([Swift.String].self, "model_ids")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.mode, forKey: "mode")
+        try container.encode(self.modelIDs, forKey: "model_ids")
+    }
+
+    /// The model permissions mode to apply.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest/properties/mode`.
+    public struct Mode: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `allow_list`
+        public static var allowList: Self { Self(rawValue: "allow_list") }
+
+        /// `deny_list`
+        public static var denyList: Self { Self(rawValue: "deny_list") }
+    }
+}
+
+/// Represents a project rate limit config.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectRateLimit`.
+public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The model this rate limit applies to.
+    public var model: Swift.String
+    /// The maximum requests per minute.
+    public var maxRequestsPer1Minute: Swift.Int
+    /// The maximum tokens per minute.
+    public var maxTokensPer1Minute: Swift.Int
+    /// The maximum images per minute. Only present for relevant models.
+    public var maxImagesPer1Minute: Swift.Int?
+    /// The maximum audio megabytes per minute. Only present for relevant models.
+    public var maxAudioMegabytesPer1Minute: Swift.Int?
+    /// The maximum requests per day. Only present for relevant models.
+    public var maxRequestsPer1Day: Swift.Int?
+    /// The maximum batch input tokens per day. Only present for relevant models.
+    public var batch1DayMaxInputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectRateLimit`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - model: The model this rate limit applies to.
+    ///   - maxRequestsPer1Minute: The maximum requests per minute.
+    ///   - maxTokensPer1Minute: The maximum tokens per minute.
+    ///   - maxImagesPer1Minute: The maximum images per minute.
+    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
+    ///   - maxRequestsPer1Day: The maximum requests per day.
+    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
+    public init(
+        id: Swift.String,
+        model: Swift.String,
+        maxRequestsPer1Minute: Swift.Int,
+        maxTokensPer1Minute: Swift.Int,
+        maxImagesPer1Minute: Swift.Int? = nil,
+        maxAudioMegabytesPer1Minute: Swift.Int? = nil,
+        maxRequestsPer1Day: Swift.Int? = nil,
+        batch1DayMaxInputTokens: Swift.Int? = nil
+    ) {
+        self.id = id
+        self.model = model
+        self.maxRequestsPer1Minute = maxRequestsPer1Minute
+        self.maxTokensPer1Minute = maxTokensPer1Minute
+        self.maxImagesPer1Minute = maxImagesPer1Minute
+        self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
+        self.maxRequestsPer1Day = maxRequestsPer1Day
+        self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
+    }
+
+    /// Decodes `ProjectRateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.rate_limit", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.model = try reader.required(Swift.String.self, "model")
+        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
+        self.maxTokensPer1Minute = try reader.required(Swift.Int.self, "max_tokens_per_1_minute")
+        self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, "max_images_per_1_minute")
+        self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, "max_audio_megabytes_per_1_minute")
+        self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, "max_requests_per_1_day")
+        self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, "batch_1_day_max_input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.rate_limit", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.model, forKey: "model")
+        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
+        try container.encode(self.maxTokensPer1Minute, forKey: "max_tokens_per_1_minute")
+        try container.encodeIfPresent(self.maxImagesPer1Minute, forKey: "max_images_per_1_minute")
+        try container.encodeIfPresent(self.maxAudioMegabytesPer1Minute, forKey: "max_audio_megabytes_per_1_minute")
+        try container.encodeIfPresent(self.maxRequestsPer1Day, forKey: "max_requests_per_1_day")
+        try container.encodeIfPresent(self.batch1DayMaxInputTokens, forKey: "batch_1_day_max_input_tokens")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
+public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [ProjectRateLimit]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectRateLimitListResponse`.
+    public init(
+        data: [ProjectRateLimit],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectRateLimitListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ProjectRateLimit].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectRateLimit] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
+public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The maximum requests per minute.
+    public var maxRequestsPer1Minute: Swift.Int?
+    /// The maximum tokens per minute.
+    public var maxTokensPer1Minute: Swift.Int?
+    /// The maximum images per minute. Only relevant for certain models.
+    public var maxImagesPer1Minute: Swift.Int?
+    /// The maximum audio megabytes per minute. Only relevant for certain models.
+    public var maxAudioMegabytesPer1Minute: Swift.Int?
+    /// The maximum requests per day. Only relevant for certain models.
+    public var maxRequestsPer1Day: Swift.Int?
+    /// The maximum batch input tokens per day. Only relevant for certain models.
+    public var batch1DayMaxInputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectRateLimitUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - maxRequestsPer1Minute: The maximum requests per minute.
+    ///   - maxTokensPer1Minute: The maximum tokens per minute.
+    ///   - maxImagesPer1Minute: The maximum images per minute.
+    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
+    ///   - maxRequestsPer1Day: The maximum requests per day.
+    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
+    public init(
+        maxRequestsPer1Minute: Swift.Int? = nil,
+        maxTokensPer1Minute: Swift.Int? = nil,
+        maxImagesPer1Minute: Swift.Int? = nil,
+        maxAudioMegabytesPer1Minute: Swift.Int? = nil,
+        maxRequestsPer1Day: Swift.Int? = nil,
+        batch1DayMaxInputTokens: Swift.Int? = nil
+    ) {
+        self.maxRequestsPer1Minute = maxRequestsPer1Minute
+        self.maxTokensPer1Minute = maxTokensPer1Minute
+        self.maxImagesPer1Minute = maxImagesPer1Minute
+        self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
+        self.maxRequestsPer1Day = maxRequestsPer1Day
+        self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
+    }
+
+    /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, "max_requests_per_1_minute")
+        self.maxTokensPer1Minute = try reader.optional(Swift.Int.self, "max_tokens_per_1_minute")
+        self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, "max_images_per_1_minute")
+        self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, "max_audio_megabytes_per_1_minute")
+        self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, "max_requests_per_1_day")
+        self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, "batch_1_day_max_input_tokens")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
+        try container.encodeIfPresent(self.maxTokensPer1Minute, forKey: "max_tokens_per_1_minute")
+        try container.encodeIfPresent(self.maxImagesPer1Minute, forKey: "max_images_per_1_minute")
+        try container.encodeIfPresent(self.maxAudioMegabytesPer1Minute, forKey: "max_audio_megabytes_per_1_minute")
+        try container.encodeIfPresent(self.maxRequestsPer1Day, forKey: "max_requests_per_1_day")
+        try container.encodeIfPresent(self.batch1DayMaxInputTokens, forKey: "batch_1_day_max_input_tokens")
+    }
+}
+
+/// Represents an individual service account in a project.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectServiceAccount`.
+public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the service account
+    public var name: Swift.String
+    /// `owner`, `member`, or `none`
+    public var role: ProjectServiceAccount.Role
+    /// The Unix timestamp (in seconds) of when the service account was created
+    public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectServiceAccount`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - name: The name of the service account
+    ///   - role: `owner`, `member`, or `none`
+    ///   - createdAt: The Unix timestamp (in seconds) of when the service account was created
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        role: ProjectServiceAccount.Role,
+        createdAt: Swift.Int
+    ) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.createdAt = createdAt
+    }
+
+    /// Decodes `ProjectServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.service_account", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.role = try reader.required(ProjectServiceAccount.Role.self, "role")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.service_account", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.createdAt, forKey: "created_at")
+    }
+
+    /// `owner`, `member`, or `none`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProjectServiceAccount/properties/role`.
+    public struct Role: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `owner`
+        public static var owner: Self { Self(rawValue: "owner") }
+
+        /// `member`
+        public static var member: Self { Self(rawValue: "member") }
+
+        /// `none`
+        public static var none: Self { Self(rawValue: "none") }
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountApiKey`.
 public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String
@@ -188,6 +1122,545 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateRequest`.
+public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the service account being created.
+    public var name: Swift.String
+    /// Create the service account without default roles or an API key.
+    public var createServiceAccountOnly: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectServiceAccountCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the service account being created.
+    ///   - createServiceAccountOnly: Create the service account without default roles or an API key.
+    public init(
+        name: Swift.String,
+        createServiceAccountOnly: Swift.Bool? = nil
+    ) {
+        self.name = name
+        self.createServiceAccountOnly = createServiceAccountOnly
+    }
+
+    /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.createServiceAccountOnly = try reader.optional(Swift.Bool.self, "create_service_account_only")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.createServiceAccountOnly, forKey: "create_service_account_only")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
+public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+    public var id: Swift.String
+    public var name: Swift.String
+    /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
+    public var role: ProjectServiceAccountCreateResponse.Role
+    /// Unix time, in seconds.
+    public var createdAt: Swift.Int
+    public var apiKey: ProjectServiceAccountAPIKey?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectServiceAccountCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: Required.
+    ///   - name: Required.
+    ///   - role: Service accounts created with default project membership have role `member`.
+    ///   - createdAt: Unix time, in seconds.
+    ///   - apiKey: Required; `nil` is sent as `null`. The JSON member `api_key`.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        role: ProjectServiceAccountCreateResponse.Role,
+        createdAt: Swift.Int,
+        apiKey: ProjectServiceAccountAPIKey? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.createdAt = createdAt
+        self.apiKey = apiKey
+    }
+
+    /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.service_account", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.role = try reader.required(ProjectServiceAccountCreateResponse.Role.self, "role")
+        self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.apiKey = try reader.optional(ProjectServiceAccountAPIKey.self, "api_key")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.service_account", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.apiKey, forKey: "api_key")
+    }
+
+    /// A mirror with `api_key` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("id", self.id as Any),
+                ("name", self.name as Any),
+                ("role", self.role as Any),
+                ("createdAt", self.createdAt as Any),
+                ("apiKey", Redaction.placeholder),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
+    }
+
+    /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse/properties/role`.
+    public struct Role: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `member`
+        public static var member: Self { Self(rawValue: "member") }
+
+        /// `none`
+        public static var none: Self { Self(rawValue: "none") }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectServiceAccountDeleteResponse`.
+public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectServiceAccountDeleteResponse`.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.service_account.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.service_account.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
+public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [ProjectServiceAccount]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectServiceAccountListResponse`.
+    public init(
+        data: [ProjectServiceAccount],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectServiceAccountListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ProjectServiceAccount].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectServiceAccount] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
+public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The updated name of the project, this name appears in reports.
+    public var name: Swift.String?
+    /// External key ID to associate with the project.
+    public var externalKeyID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - name: The updated name of the project, this name appears in reports.
+    ///   - externalKeyID: External key ID to associate with the project.
+    public init(
+        name: Swift.String? = nil,
+        externalKeyID: Swift.String? = nil
+    ) {
+        self.name = name
+        self.externalKeyID = externalKeyID
+    }
+
+    /// Decodes `ProjectUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
+    }
+}
+
+/// Represents an individual user in a project.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectUser`.
+public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the user
+    public var name: Swift.String?
+    /// The email address of the user
+    public var email: Swift.String?
+    /// `owner` or `member`
+    public var role: Swift.String
+    /// The Unix timestamp (in seconds) of when the project was added.
+    public var addedAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUser`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - role: `owner` or `member`
+    ///   - addedAt: The Unix timestamp (in seconds) of when the project was added.
+    ///   - name: The name of the user
+    ///   - email: The email address of the user
+    public init(
+        id: Swift.String,
+        role: Swift.String,
+        addedAt: Swift.Int,
+        name: Swift.String? = nil,
+        email: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.role = role
+        self.addedAt = addedAt
+    }
+
+    /// Decodes `ProjectUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.user", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.email = try reader.optional(Swift.String.self, "email")
+        self.role = try reader.required(Swift.String.self, "role")
+        self.addedAt = try reader.required(Swift.Int.self, "added_at")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.user", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.email, forKey: "email")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.addedAt, forKey: "added_at")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectUserCreateRequest`.
+public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The ID of the user.
+    public var userID: Swift.String?
+    /// Email of the user to add.
+    public var email: Swift.String?
+    /// `owner` or `member`
+    public var role: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUserCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - role: `owner` or `member`
+    ///   - userID: The ID of the user.
+    ///   - email: Email of the user to add.
+    public init(
+        role: Swift.String,
+        userID: Swift.String? = nil,
+        email: Swift.String? = nil
+    ) {
+        self.userID = userID
+        self.email = email
+        self.role = role
+    }
+
+    /// Decodes `ProjectUserCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.userID = try reader.optional(Swift.String.self, "user_id")
+        self.email = try reader.optional(Swift.String.self, "email")
+        self.role = try reader.required(Swift.String.self, "role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.userID, forKey: "user_id")
+        try container.encodeIfPresent(self.email, forKey: "email")
+        try container.encode(self.role, forKey: "role")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectUserDeleteResponse`.
+public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var id: Swift.String
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUserDeleteResponse`.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectUserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.project.user.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.project.user.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
+public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var object: Swift.String
+    public var data: [ProjectUser]
+    public var firstID: Swift.String?
+    public var lastID: Swift.String?
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUserListResponse`.
+    public init(
+        object: Swift.String,
+        data: [ProjectUser],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.object = object
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectUserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.data = try reader.required([ProjectUser].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.firstID, forKey: "first_id")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectUser] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.
+public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// `owner` or `member`
+    public var role: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectUserUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - role: `owner` or `member`
+    public init(role: Swift.String? = nil) {
+        self.role = role
+    }
+
+    /// Decodes `ProjectUserUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.role = try reader.optional(Swift.String.self, "role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.role, forKey: "role")
+    }
+}
+
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicProjectResidency`.
@@ -233,4 +1706,69 @@ public struct PublicProjectResidency: OpenEnum {
 
     /// `AE_STORAGE_PROCESSING`
     public static var aeStorageProcessing: Self { Self(rawValue: "AE_STORAGE_PROCESSING") }
+}
+
+/// Parameters for updating a project service account.
+///
+/// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody`.
+public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The updated service account name.
+    public var name: Swift.String?
+    /// The updated service account role.
+    public var role: UpdateProjectServiceAccountBody.Role?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UpdateProjectServiceAccountBody`.
+    ///
+    /// - Parameters:
+    ///   - name: The updated service account name.
+    ///   - role: The updated service account role.
+    public init(
+        name: Swift.String? = nil,
+        role: UpdateProjectServiceAccountBody.Role? = nil
+    ) {
+        self.name = name
+        self.role = role
+    }
+
+    /// Decodes `UpdateProjectServiceAccountBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.role = try reader.optional(UpdateProjectServiceAccountBody.Role.self, "role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.role, forKey: "role")
+    }
+
+    /// The updated service account role.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody/properties/role`.
+    public struct Role: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `member`
+        public static var member: Self { Self(rawValue: "member") }
+
+        /// `owner`
+        public static var owner: Self { Self(rawValue: "owner") }
+    }
 }

@@ -4,6 +4,210 @@
 import Foundation
 import OpenAI
 
+/// Detailed information about a role assignment entry returned when listing assignments.
+///
+/// - Remark: Generated from `#/components/schemas/AssignedRoleDetails`.
+public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the role.
+    public var id: Swift.String
+    /// Name of the role.
+    public var name: Swift.String
+    /// Permissions associated with the role.
+    public var permissions: [Swift.String]
+    /// Resource type the role applies to.
+    public var resourceType: Swift.String
+    /// Whether the role is predefined by OpenAI.
+    public var predefinedRole: Swift.Bool
+    /// Description of the role.
+    public var description: Swift.String?
+    /// When the role was created.
+    ///
+    /// Unix time, in seconds.
+    public var createdAt: Swift.Int?
+    /// When the role was last updated.
+    ///
+    /// Unix time, in seconds.
+    public var updatedAt: Swift.Int?
+    /// Identifier of the actor who created the role.
+    public var createdBy: Swift.String?
+    /// User details for the actor that created the role, when available.
+    public var createdByUserObj: [Swift.String: JSONValue]?
+    /// Arbitrary metadata stored on the role.
+    public var metadata: [Swift.String: JSONValue]?
+    /// Principals from which the role assignment is inherited, when available.
+    public var assignmentSources: [AssignedRoleDetails.AssignmentSource]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `AssignedRoleDetails`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the role.
+    ///   - name: Name of the role.
+    ///   - permissions: Permissions associated with the role.
+    ///   - resourceType: Resource type the role applies to.
+    ///   - predefinedRole: Whether the role is predefined by OpenAI.
+    ///   - description: Description of the role.
+    ///   - createdAt: When the role was created.
+    ///   - updatedAt: When the role was last updated.
+    ///   - createdBy: Identifier of the actor who created the role.
+    ///   - createdByUserObj: User details for the actor that created the role, when available.
+    ///   - metadata: Arbitrary metadata stored on the role.
+    ///   - assignmentSources: Principals from which the role assignment is inherited, when available.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        permissions: [Swift.String],
+        resourceType: Swift.String,
+        predefinedRole: Swift.Bool,
+        description: Swift.String? = nil,
+        createdAt: Swift.Int? = nil,
+        updatedAt: Swift.Int? = nil,
+        createdBy: Swift.String? = nil,
+        createdByUserObj: [Swift.String: JSONValue]? = nil,
+        metadata: [Swift.String: JSONValue]? = nil,
+        assignmentSources: [AssignedRoleDetails.AssignmentSource]? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.permissions = permissions
+        self.resourceType = resourceType
+        self.predefinedRole = predefinedRole
+        self.description = description
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.createdBy = createdBy
+        self.createdByUserObj = createdByUserObj
+        self.metadata = metadata
+        self.assignmentSources = assignmentSources
+    }
+
+    /// Decodes `AssignedRoleDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.name = try reader.required(Swift.String.self, "name")
+        self.permissions = try reader.required([Swift.String].self, "permissions")
+        self.resourceType = try reader.required(Swift.String.self, "resource_type")
+        self.predefinedRole = try reader.required(Swift.Bool.self, "predefined_role")
+        self.description = try reader.optional(Swift.String.self, "description")
+        self.createdAt = try reader.optional(Swift.Int.self, "created_at")
+        self.updatedAt = try reader.optional(Swift.Int.self, "updated_at")
+        self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.createdByUserObj = try reader.optional([Swift.String: JSONValue].self, "created_by_user_obj")
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.assignmentSources = try reader.optional([AssignedRoleDetails.AssignmentSource].self, "assignment_sources")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.permissions, forKey: "permissions")
+        try container.encode(self.resourceType, forKey: "resource_type")
+        try container.encode(self.predefinedRole, forKey: "predefined_role")
+        try container.encode(self.description, forKey: "description")
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encode(self.updatedAt, forKey: "updated_at")
+        try container.encode(self.createdBy, forKey: "created_by")
+        try container.encode(self.createdByUserObj, forKey: "created_by_user_obj")
+        try container.encode(self.metadata, forKey: "metadata")
+        try container.encode(self.assignmentSources, forKey: "assignment_sources")
+    }
+
+    /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
+    public struct AssignmentSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public var principalID: Swift.String
+        public var principalType: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `AssignmentSource`.
+        public init(
+            principalID: Swift.String,
+            principalType: Swift.String
+        ) {
+            self.principalID = principalID
+            self.principalType = principalType
+        }
+
+        /// Decodes `AssignmentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.principalID = try reader.required(Swift.String.self, "principal_id")
+            self.principalType = try reader.required(Swift.String.self, "principal_type")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(self.principalID, forKey: "principal_id")
+            try container.encode(self.principalType, forKey: "principal_type")
+        }
+    }
+}
+
+/// Confirmation payload returned after unassigning a role.
+///
+/// - Remark: Generated from `#/components/schemas/DeletedRoleAssignmentResource`.
+public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier for the deleted assignment, such as `group.role.deleted` or `user.role.deleted`.
+    public var object: Swift.String
+    /// Whether the assignment was removed.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DeletedRoleAssignmentResource`.
+    ///
+    /// - Parameters:
+    ///   - object: Identifier for the deleted assignment, such as `group.role.deleted` or `user.role.deleted`.
+    ///   - deleted: Whether the assignment was removed.
+    public init(
+        object: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.object = object
+        self.deleted = deleted
+    }
+
+    /// Decodes `DeletedRoleAssignmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.object = try reader.required(Swift.String.self, "object")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.object, forKey: "object")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
 /// Summary information about a group returned in role assignment responses.
 ///
 /// - Remark: Generated from `#/components/schemas/Group`.
@@ -63,5 +267,201 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encode(self.name, forKey: "name")
         try container.encode(self.createdAt, forKey: "created_at")
         try container.encode(self.scimManaged, forKey: "scim_managed")
+    }
+}
+
+/// Role assignment linking a group to a role.
+///
+/// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
+public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Summary information about a group returned in role assignment responses.
+    public var group: Group
+    /// Details about a role that can be assigned through the public Roles API.
+    public var role: Role
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupRoleAssignment`.
+    ///
+    /// - Parameters:
+    ///   - group: Summary information about a group returned in role assignment responses.
+    ///   - role: Details about a role that can be assigned through the public Roles API.
+    public init(
+        group: Group,
+        role: Role
+    ) {
+        self.group = group
+        self.role = role
+    }
+
+    /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "group.role", required: true)
+        self.group = try reader.required(Group.self, "group")
+        self.role = try reader.required(Role.self, "role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("group.role", forKey: "object")
+        try container.encode(self.group, forKey: "group")
+        try container.encode(self.role, forKey: "role")
+    }
+}
+
+/// Request payload for assigning a role to a group or user.
+///
+/// - Remark: Generated from `#/components/schemas/PublicAssignOrganizationGroupRoleBody`.
+public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Identifier of the role to assign.
+    public var roleID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `PublicAssignOrganizationGroupRoleBody`.
+    ///
+    /// - Parameters:
+    ///   - roleID: Identifier of the role to assign.
+    public init(roleID: Swift.String) {
+        self.roleID = roleID
+    }
+
+    /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.roleID = try reader.required(Swift.String.self, "role_id")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.roleID, forKey: "role_id")
+    }
+}
+
+/// Paginated list of roles assigned to a principal.
+///
+/// - Remark: Generated from `#/components/schemas/RoleListResource`.
+public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Role assignments returned in the current page.
+    public var data: [AssignedRoleDetails]
+    /// Whether additional assignments are available when paginating.
+    public var hasMore: Swift.Bool
+    /// Cursor to fetch the next page of results, or `null` when there are no more assignments.
+    public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RoleListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: Role assignments returned in the current page.
+    ///   - hasMore: Whether additional assignments are available when paginating.
+    ///   - next: Cursor to fetch the next page of results, or `null` when there are no more assignments.
+    public init(
+        data: [AssignedRoleDetails],
+        hasMore: Swift.Bool,
+        next: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.next = next
+    }
+
+    /// Decodes `RoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([AssignedRoleDetails].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.next = try reader.optional(Swift.String.self, "next")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.next, forKey: "next")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AssignedRoleDetails] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
+}
+
+/// Role assignment linking a user to a role.
+///
+/// - Remark: Generated from `#/components/schemas/UserRoleAssignment`.
+public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// Represents an individual `user` within an organization.
+    public var user: User
+    /// Details about a role that can be assigned through the public Roles API.
+    public var role: Role
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UserRoleAssignment`.
+    ///
+    /// - Parameters:
+    ///   - user: Represents an individual `user` within an organization.
+    ///   - role: Details about a role that can be assigned through the public Roles API.
+    public init(
+        user: User,
+        role: Role
+    ) {
+        self.user = user
+        self.role = role
+    }
+
+    /// Decodes `UserRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "user.role", required: true)
+        self.user = try reader.required(User.self, "user")
+        self.role = try reader.required(Role.self, "role")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("user.role", forKey: "object")
+        try container.encode(self.user, forKey: "user")
+        try container.encode(self.role, forKey: "role")
     }
 }

@@ -4,6 +4,412 @@
 import Foundation
 import OpenAI
 
+/// Parameters for creating or updating a spend alert.
+///
+/// - Remark: Generated from `#/components/schemas/CreateSpendAlertBody`.
+public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The alert threshold amount, in cents.
+    ///
+    /// At least 0.
+    public var thresholdAmount: Swift.Int
+    /// Email notification settings for a spend alert.
+    public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateSpendAlertBody`.
+    ///
+    /// - Parameters:
+    ///   - thresholdAmount: The alert threshold amount, in cents. At least 0.
+    ///   - notificationChannel: Email notification settings for a spend alert.
+    public init(
+        thresholdAmount: Swift.Int,
+        notificationChannel: SpendAlertNotificationChannel
+    ) {
+        self.thresholdAmount = thresholdAmount
+        self.notificationChannel = notificationChannel
+    }
+
+    /// Decodes `CreateSpendAlertBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("currency", is: "USD", required: true)
+        try reader.constant("interval", is: "month", required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("USD", forKey: "currency")
+        try container.encode("month", forKey: "interval")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        try container.encode(self.notificationChannel, forKey: "notification_channel")
+    }
+}
+
+/// Represents a spend alert configured at the organization level.
+///
+/// - Remark: Generated from `#/components/schemas/OrganizationSpendAlert`.
+public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The alert threshold amount, in cents.
+    public var thresholdAmount: Swift.Int
+    /// Email notification settings for a spend alert.
+    public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationSpendAlert`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - thresholdAmount: The alert threshold amount, in cents.
+    ///   - notificationChannel: Email notification settings for a spend alert.
+    public init(
+        id: Swift.String,
+        thresholdAmount: Swift.Int,
+        notificationChannel: SpendAlertNotificationChannel
+    ) {
+        self.id = id
+        self.thresholdAmount = thresholdAmount
+        self.notificationChannel = notificationChannel
+    }
+
+    /// Decodes `OrganizationSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.spend_alert", required: true)
+        try reader.constant("currency", is: "USD", required: true)
+        try reader.constant("interval", is: "month", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.spend_alert", forKey: "object")
+        try container.encode("USD", forKey: "currency")
+        try container.encode("month", forKey: "interval")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        try container.encode(self.notificationChannel, forKey: "notification_channel")
+    }
+}
+
+/// Confirmation payload returned after deleting an organization spend alert.
+///
+/// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertDeletedResource`.
+public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The deleted spend alert ID.
+    public var id: Swift.String
+    /// Whether the spend alert was deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationSpendAlertDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The deleted spend alert ID.
+    ///   - deleted: Whether the spend alert was deleted.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "organization.spend_alert.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("organization.spend_alert.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// Paginated list of organization spend alerts.
+///
+/// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertListResource`.
+public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Spend alerts returned in the current page.
+    public var data: [OrganizationSpendAlert]
+    /// The ID of the first spend alert in this page.
+    public var firstID: Swift.String?
+    /// The ID of the last spend alert in this page.
+    public var lastID: Swift.String?
+    /// Whether more spend alerts are available when paginating.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `OrganizationSpendAlertListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: Spend alerts returned in the current page.
+    ///   - hasMore: Whether more spend alerts are available when paginating.
+    ///   - firstID: The ID of the first spend alert in this page.
+    ///   - lastID: The ID of the last spend alert in this page.
+    public init(
+        data: [OrganizationSpendAlert],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `OrganizationSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([OrganizationSpendAlert].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationSpendAlert] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
+/// Represents a spend alert configured at the project level.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectSpendAlert`.
+public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The alert threshold amount, in cents.
+    public var thresholdAmount: Swift.Int
+    /// Email notification settings for a spend alert.
+    public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectSpendAlert`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - thresholdAmount: The alert threshold amount, in cents.
+    ///   - notificationChannel: Email notification settings for a spend alert.
+    public init(
+        id: Swift.String,
+        thresholdAmount: Swift.Int,
+        notificationChannel: SpendAlertNotificationChannel
+    ) {
+        self.id = id
+        self.thresholdAmount = thresholdAmount
+        self.notificationChannel = notificationChannel
+    }
+
+    /// Decodes `ProjectSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.spend_alert", required: true)
+        try reader.constant("currency", is: "USD", required: true)
+        try reader.constant("interval", is: "month", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.spend_alert", forKey: "object")
+        try container.encode("USD", forKey: "currency")
+        try container.encode("month", forKey: "interval")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        try container.encode(self.notificationChannel, forKey: "notification_channel")
+    }
+}
+
+/// Confirmation payload returned after deleting a project spend alert.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectSpendAlertDeletedResource`.
+public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The deleted spend alert ID.
+    public var id: Swift.String
+    /// Whether the spend alert was deleted.
+    public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectSpendAlertDeletedResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The deleted spend alert ID.
+    ///   - deleted: Whether the spend alert was deleted.
+    public init(
+        id: Swift.String,
+        deleted: Swift.Bool
+    ) {
+        self.id = id
+        self.deleted = deleted
+    }
+
+    /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "project.spend_alert.deleted", required: true)
+        self.id = try reader.required(Swift.String.self, "id")
+        self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("project.spend_alert.deleted", forKey: "object")
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.deleted, forKey: "deleted")
+    }
+}
+
+/// Paginated list of project spend alerts.
+///
+/// - Remark: Generated from `#/components/schemas/ProjectSpendAlertListResource`.
+public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Spend alerts returned in the current page.
+    public var data: [ProjectSpendAlert]
+    /// The ID of the first spend alert in this page.
+    public var firstID: Swift.String?
+    /// The ID of the last spend alert in this page.
+    public var lastID: Swift.String?
+    /// Whether more spend alerts are available when paginating.
+    public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProjectSpendAlertListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: Spend alerts returned in the current page.
+    ///   - hasMore: Whether more spend alerts are available when paginating.
+    ///   - firstID: The ID of the first spend alert in this page.
+    ///   - lastID: The ID of the last spend alert in this page.
+    public init(
+        data: [ProjectSpendAlert],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes `ProjectSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "list", required: true)
+        self.data = try reader.required([ProjectSpendAlert].self, "data")
+        self.firstID = try reader.optional(Swift.String.self, "first_id")
+        self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("list", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.firstID, forKey: "first_id")
+        try container.encode(self.lastID, forKey: "last_id")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectSpendAlert] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
+}
+
 /// Email notification settings for a spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendAlertNotificationChannel`.

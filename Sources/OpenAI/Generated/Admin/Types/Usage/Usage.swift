@@ -855,6 +855,59 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
+/// - Remark: Generated from `#/components/schemas/UsageResponse`.
+public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+    public var data: [UsageTimeBucket]
+    public var hasMore: Swift.Bool
+    public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UsageResponse`.
+    public init(
+        data: [UsageTimeBucket],
+        hasMore: Swift.Bool,
+        nextPage: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.nextPage = nextPage
+    }
+
+    /// Decodes `UsageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("object", is: "page", required: true)
+        self.data = try reader.required([UsageTimeBucket].self, "data")
+        self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("page", forKey: "object")
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+        try container.encode(self.nextPage, forKey: "next_page")
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [UsageTimeBucket] { data }
+    /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
+    /// next page then ends the list, as in OpenAI's official SDKs).
+    public var hasMorePages: Swift.Bool { hasMore || specDeviations.isMissing("has_more") }
+    /// The `page` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
+}
+
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
 public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var startTime: Swift.Int
