@@ -102,9 +102,8 @@ final class DocTextTests: XCTestCase {
             - Note: **Starting a new project?** We recommend trying [Responses](/docs/api-reference/responses) \
             to take advantage of the latest features.
             """)
-        XCTAssertEqual(
-            DocText.summary(DocText.asidesLast("**NOTE:** This endpoint requires an admin API key.\n\nLists permissions.")),
-            "Lists permissions.")
+        let note = "**NOTE:** This endpoint requires an admin API key.\n\nLists permissions."
+        XCTAssertEqual(DocText.summary(DocText.asidesLast(note)), "Lists permissions.")
         XCTAssertEqual(
             DocText.asidesLast("**NOTE:** This endpoint requires an admin API key.\n\nLists permissions."),
             "Lists permissions.\n\n- Note: This endpoint requires an admin API key.")

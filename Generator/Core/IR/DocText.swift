@@ -110,8 +110,8 @@ enum DocText {
             }
             return "- Note: " + line
         }
-        return (paragraphs[index...].joined(separator: "\n\n") + "\n\n" + notes.joined(separator: "\n")).trimmingCharacters(
-            in: .newlines)
+        let body = paragraphs[index...].joined(separator: "\n\n")
+        return (body + "\n\n" + notes.joined(separator: "\n")).trimmingCharacters(in: .newlines)
     }
 
     /// The descriptions an enumeration's text gives its values, in the bullet list the spec uses

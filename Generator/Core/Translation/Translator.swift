@@ -28,10 +28,10 @@ public struct Translator {
         let reach = document.operations.map { references.depths(from: references.roots(of: $0)) }
         let areas = Self.schemaAreas(
             document, reach: reach, routes: routes, references: references, streaming: overrides.streaming)
-        // The types a reader names, each in a file of its own: what operations name (their
-        // parameters', bodies' and replies' components), their stream events, and the event unions.
-        var ownFiles = reach.reduce(into: Set<String>()) { result, reached in
-            for (name, depth) in reached where depth == 0 { result.insert(name) }
+        // The types a reader names, each in a file of its own: what operations send and return
+        // (the components their bodies and replies name), their stream events, and the event unions.
+        var ownFiles = document.operations.reduce(into: Set<String>()) { result, operation in
+            result.formUnion(references.roots(of: operation, parameters: false))
         }
         ownFiles.formUnion(overrides.streaming.values.map(\.eventSchema))
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
@@ -323,10 +323,13 @@ struct SchemaReferences {
         if case .schema(let value) = schema.additionalProperties { collect(value, into: &set) }
     }
 
-    /// The components an operation's parameters, request bodies and responses name directly.
-    func roots(of operation: Operation) -> Set<String> {
+    /// The components an operation's parameters (unless `parameters` is false), request bodies and
+    /// responses name directly.
+    func roots(of operation: Operation, parameters: Bool = true) -> Set<String> {
         var roots: Set<String> = []
-        for parameter in operation.parameters { Self.collect(parameter.schema, into: &roots) }
+        if parameters {
+            for parameter in operation.parameters { Self.collect(parameter.schema, into: &roots) }
+        }
         for media in operation.requestBody?.content ?? [] {
             if let schema = media.schema { Self.collect(schema, into: &roots) }
         }

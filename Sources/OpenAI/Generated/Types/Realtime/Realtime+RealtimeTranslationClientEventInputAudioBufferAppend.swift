@@ -1897,3 +1897,160 @@ public enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownC
         }
     }
 }
+
+/// Use this option to force the model to call a specific function.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
+public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The name of the function to call.
+    public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolChoiceFunction`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    /// Decodes `ToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "function", required: true)
+        self.name = try reader.required(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("function", forKey: "type")
+        try container.encode(self.name, forKey: "name")
+    }
+}
+
+/// Use this option to force the model to call a specific tool on a remote MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
+public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// The label of the MCP server to use.
+    public var serverLabel: Swift.String
+    /// The name of the tool to call on the server.
+    public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ToolChoiceMCP`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: The label of the MCP server to use.
+    ///   - name: The name of the tool to call on the server.
+    public init(
+        serverLabel: Swift.String,
+        name: Swift.String? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.name = name
+    }
+
+    /// Decodes `ToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "mcp", required: true)
+        self.serverLabel = try reader.required(Swift.String.self, "server_label")
+        self.name = try reader.optional(Swift.String.self, "name")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("mcp", forKey: "type")
+        try container.encode(self.serverLabel, forKey: "server_label")
+        try container.encodeIfPresent(self.name, forKey: "name")
+    }
+}
+
+/// Controls which (if any) tool is called by the model.
+///
+/// `none` means the model will not call any tool and instead generates a message.
+///
+/// `auto` means the model can pick between generating a message or calling one or
+/// more tools.
+///
+/// `required` means the model must call one or more tools.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceOptions`.
+public struct ToolChoiceOptions: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `none`
+    public static var none: Self { Self(rawValue: "none") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `required`
+    public static var required: Self { Self(rawValue: "required") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/VoiceIdsShared`.
+public struct VoiceIDsShared: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `alloy`
+    public static var alloy: Self { Self(rawValue: "alloy") }
+
+    /// `ash`
+    public static var ash: Self { Self(rawValue: "ash") }
+
+    /// `ballad`
+    public static var ballad: Self { Self(rawValue: "ballad") }
+
+    /// `coral`
+    public static var coral: Self { Self(rawValue: "coral") }
+
+    /// `echo`
+    public static var echo: Self { Self(rawValue: "echo") }
+
+    /// `sage`
+    public static var sage: Self { Self(rawValue: "sage") }
+
+    /// `shimmer`
+    public static var shimmer: Self { Self(rawValue: "shimmer") }
+
+    /// `verse`
+    public static var verse: Self { Self(rawValue: "verse") }
+
+    /// `marin`
+    public static var marin: Self { Self(rawValue: "marin") }
+
+    /// `cedar`
+    public static var cedar: Self { Self(rawValue: "cedar") }
+}

@@ -1267,3 +1267,1314 @@ extension BetaResponsesServerEvent {
         }
     }
 }
+
+extension BetaResponsesServerEvent {
+    /// Event representing a delta (partial update) to the input of a custom tool call.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/55`.
+    public struct ResponseCustomToolCallInputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The index of the output this delta applies to.
+        public var outputIndex: Swift.Int
+        /// Unique identifier for the API item associated with this event.
+        public var itemID: Swift.String
+        /// The incremental input data (delta) for the custom tool call.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCustomToolCallInputDelta`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - outputIndex: The index of the output this delta applies to.
+        ///   - itemID: Unique identifier for the API item associated with this event.
+        ///   - delta: The incremental input data (delta) for the custom tool call.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.custom_tool_call_input.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.custom_tool_call_input.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Event indicating that input for a custom tool call is complete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/56`.
+    public struct ResponseCustomToolCallInputDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The index of the output this event applies to.
+        public var outputIndex: Swift.Int
+        /// Unique identifier for the API item associated with this event.
+        public var itemID: Swift.String
+        /// The complete input data for the custom tool call.
+        public var input: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseCustomToolCallInputDone`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - outputIndex: The index of the output this event applies to.
+        ///   - itemID: Unique identifier for the API item associated with this event.
+        ///   - input: The complete input data for the custom tool call.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            input: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.input = input
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.custom_tool_call_input.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.input = try reader.required(Swift.String.self, "input")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.custom_tool_call_input.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.input, forKey: "input")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// An event that is emitted when a response fails.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/24`.
+    public struct ResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The response that failed.
+        public var response: BetaResponse
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFailed`.
+        ///
+        /// - Parameters:
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - response: The response that failed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            sequenceNumber: Swift.Int,
+            response: BetaResponse,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.sequenceNumber = sequenceNumber
+            self.response = response
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.failed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.response = try reader.required(BetaResponse.self, "response")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.failed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.response, forKey: "response")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a file search call is completed (results found).
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/13`.
+    public struct ResponseFileSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the file search call is initiated.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is initiated.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.completed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.completed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a file search call is initiated.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/14`.
+    public struct ResponseFileSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the file search call is initiated.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is initiated.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.in_progress", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.in_progress", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a file search is currently searching.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/15`.
+    public struct ResponseFileSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item that the file search call is searching.
+        public var outputIndex: Swift.Int
+        /// The ID of the output item that the file search call is initiated.
+        public var itemID: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFileSearchCallSearching`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item that the file search call is searching.
+        ///   - itemID: The ID of the output item that the file search call is initiated.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.file_search_call.searching", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.file_search_call.searching", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when there is a partial function-call arguments delta.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/16`.
+    public struct ResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the output item that the function-call arguments delta is added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the function-call arguments delta is added to.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The function-call arguments delta that is added.
+        public var delta: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFunctionCallArgumentsDelta`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
+        ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - delta: The function-call arguments delta that is added.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            delta: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.delta = delta
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.function_call_arguments.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.function_call_arguments.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when function-call arguments are finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/17`.
+    public struct ResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the item.
+        public var itemID: Swift.String
+        /// The name of the function that was called.
+        public var name: Swift.String
+        /// The index of the output item.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The function-call arguments.
+        public var arguments: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseFunctionCallArgumentsDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item.
+        ///   - name: The name of the function that was called.
+        ///   - outputIndex: The index of the output item.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - arguments: The function-call arguments.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            name: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            arguments: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.name = name
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.arguments = arguments
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.function_call_arguments.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.name = try reader.required(Swift.String.self, "name")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.function_call_arguments.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.name, forKey: "name")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.arguments, forKey: "arguments")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when an image generation tool call has completed and the final image is available.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/41`.
+    public struct ResponseImageGenerationCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            itemID: Swift.String,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.itemID = itemID
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.completed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.completed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state).
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/42`.
+    public struct ResponseImageGenerationCallGenerating: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallGenerating`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.generating", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.generating", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when an image generation tool call is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/43`.
+    public struct ResponseImageGenerationCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallInProgress`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.in_progress", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.in_progress", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when a partial image is available during image generation streaming.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/44`.
+    public struct ResponseImageGenerationCallPartialImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the image generation item being processed.
+        public var itemID: Swift.String
+        /// The sequence number of the image generation item being processed.
+        public var sequenceNumber: Swift.Int
+        /// 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
+        public var partialImageIndex: Swift.Int
+        /// Base64-encoded partial image data, suitable for rendering as an image.
+        public var partialImageB64: Swift.String
+        /// The image size that was used.
+        public var size: Swift.String?
+        /// The image quality that was used.
+        public var quality: Swift.String?
+        /// The background setting that was used.
+        public var background: Swift.String?
+        /// The output format that was used.
+        public var outputFormat: Swift.String?
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseImageGenerationCallPartialImage`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - partialImageIndex: 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
+        ///   - partialImageB64: Base64-encoded partial image data, suitable for rendering as an image.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - size: The image size that was used.
+        ///   - quality: The image quality that was used.
+        ///   - background: The background setting that was used.
+        ///   - outputFormat: The output format that was used.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            sequenceNumber: Swift.Int,
+            partialImageIndex: Swift.Int,
+            partialImageB64: Swift.String,
+            agent: BetaAgentTag? = nil,
+            size: Swift.String? = nil,
+            quality: Swift.String? = nil,
+            background: Swift.String? = nil,
+            outputFormat: Swift.String? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.sequenceNumber = sequenceNumber
+            self.partialImageIndex = partialImageIndex
+            self.partialImageB64 = partialImageB64
+            self.size = size
+            self.quality = quality
+            self.background = background
+            self.outputFormat = outputFormat
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.image_generation_call.partial_image", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
+            self.partialImageB64 = try reader.required(Swift.String.self, "partial_image_b64")
+            self.size = try reader.optional(Swift.String.self, "size")
+            self.quality = try reader.optional(Swift.String.self, "quality")
+            self.background = try reader.optional(Swift.String.self, "background")
+            self.outputFormat = try reader.optional(Swift.String.self, "output_format")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.image_generation_call.partial_image", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.partialImageIndex, forKey: "partial_image_index")
+            try container.encode(self.partialImageB64, forKey: "partial_image_b64")
+            try container.encodeIfPresent(self.size, forKey: "size")
+            try container.encodeIfPresent(self.quality, forKey: "quality")
+            try container.encodeIfPresent(self.background, forKey: "background")
+            try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the response is in progress.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/23`.
+    public struct ResponseInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The response that is in progress.
+        public var response: BetaResponse
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseInProgress`.
+        ///
+        /// - Parameters:
+        ///   - response: The response that is in progress.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: BetaResponse,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.in_progress", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.response = try reader.required(BetaResponse.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.in_progress", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// An event that is emitted when a response finishes as incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/25`.
+    public struct ResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The response that was incomplete.
+        public var response: BetaResponse
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseIncomplete`.
+        ///
+        /// - Parameters:
+        ///   - response: The response that was incomplete.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: BetaResponse,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.incomplete", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.response = try reader.required(BetaResponse.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.incomplete", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/45`.
+    public struct ResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the MCP tool call item being processed.
+        public var itemID: Swift.String
+        /// A JSON string containing the partial update to the arguments for the MCP tool call.
+        public var delta: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallArgumentsDelta`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call_arguments.delta", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call_arguments.delta", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when the arguments for an MCP tool call are finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/46`.
+    public struct ResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The unique identifier of the MCP tool call item being processed.
+        public var itemID: Swift.String
+        /// A JSON string containing the finalized arguments for the MCP tool call.
+        public var arguments: Swift.String
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallArgumentsDone`.
+        ///
+        /// - Parameters:
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            outputIndex: Swift.Int,
+            itemID: Swift.String,
+            arguments: Swift.String,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.outputIndex = outputIndex
+            self.itemID = itemID
+            self.arguments = arguments
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call_arguments.done", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call_arguments.done", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.arguments, forKey: "arguments")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension BetaResponsesServerEvent {
+    /// Emitted when an MCP  tool call has completed successfully.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/47`.
+    public struct ResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The agent that owns this multi-agent streaming event.
+        public var agent: BetaAgentTag?
+        /// The ID of the MCP tool call item that completed.
+        public var itemID: Swift.String
+        /// The index of the output item that completed.
+        public var outputIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseMCPCallCompleted`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the MCP tool call item that completed.
+        ///   - outputIndex: The index of the output item that completed.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.agent = agent
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.mcp_call.completed", required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, "agent")
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.mcp_call.completed", forKey: "type")
+            try container.encodeIfPresent(self.agent, forKey: "agent")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}

@@ -2823,3 +2823,485 @@ extension ResponsesServerEvent {
         }
     }
 }
+
+extension ResponsesServerEvent {
+    /// Emitted when an annotation is added to output text content.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/53`.
+    public struct ResponseOutputTextAnnotationAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The unique identifier of the item to which the annotation is being added.
+        public var itemID: Swift.String
+        /// The index of the output item in the response's output array.
+        public var outputIndex: Swift.Int
+        /// The index of the content part within the output item.
+        public var contentIndex: Swift.Int
+        /// The index of the annotation within the content part.
+        public var annotationIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The annotation object being added. (See annotation schema for details.)
+        public var annotation: Annotation?
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseOutputTextAnnotationAdded`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The unique identifier of the item to which the annotation is being added.
+        ///   - outputIndex: The index of the output item in the response's output array.
+        ///   - contentIndex: The index of the content part within the output item.
+        ///   - annotationIndex: The index of the annotation within the content part.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - annotation: The annotation object being added. (See annotation schema for details.)
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            annotationIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            annotation: Annotation? = nil,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.annotationIndex = annotationIndex
+            self.sequenceNumber = sequenceNumber
+            self.annotation = annotation
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.output_text.annotation.added", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.annotationIndex = try reader.required(Swift.Int.self, "annotation_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.annotation = try reader.optional(Annotation.self, "annotation")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.output_text.annotation.added", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.annotationIndex, forKey: "annotation_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.annotation, forKey: "annotation")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when there is an additional text delta.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/36`.
+    public struct ResponseOutputTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the output item that the text delta was added to.
+        public var itemID: Swift.String
+        /// The index of the output item that the text delta was added to.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that the text delta was added to.
+        public var contentIndex: Swift.Int
+        /// The text delta that was added.
+        public var delta: Swift.String
+        /// The sequence number for this event.
+        public var sequenceNumber: Swift.Int
+        /// The log probabilities of the tokens in the delta.
+        public var logprobs: [ResponseLogProb]
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseOutputTextDelta`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the text delta was added to.
+        ///   - outputIndex: The index of the output item that the text delta was added to.
+        ///   - contentIndex: The index of the content part that the text delta was added to.
+        ///   - delta: The text delta that was added.
+        ///   - sequenceNumber: The sequence number for this event.
+        ///   - logprobs: The log probabilities of the tokens in the delta.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            delta: Swift.String,
+            sequenceNumber: Swift.Int,
+            logprobs: [ResponseLogProb],
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.delta = delta
+            self.sequenceNumber = sequenceNumber
+            self.logprobs = logprobs
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.output_text.delta", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.delta = try reader.required(Swift.String.self, "delta")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.output_text.delta", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.delta, forKey: "delta")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.logprobs, forKey: "logprobs")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when text content is finalized.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/37`.
+    public struct ResponseOutputTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the output item that the text content is finalized.
+        public var itemID: Swift.String
+        /// The index of the output item that the text content is finalized.
+        public var outputIndex: Swift.Int
+        /// The index of the content part that the text content is finalized.
+        public var contentIndex: Swift.Int
+        /// The text content that is finalized.
+        public var text: Swift.String
+        /// The sequence number for this event.
+        public var sequenceNumber: Swift.Int
+        /// The log probabilities of the tokens in the delta.
+        public var logprobs: [ResponseLogProb]
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseOutputTextDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the output item that the text content is finalized.
+        ///   - outputIndex: The index of the output item that the text content is finalized.
+        ///   - contentIndex: The index of the content part that the text content is finalized.
+        ///   - text: The text content that is finalized.
+        ///   - sequenceNumber: The sequence number for this event.
+        ///   - logprobs: The log probabilities of the tokens in the delta.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            contentIndex: Swift.Int,
+            text: Swift.String,
+            sequenceNumber: Swift.Int,
+            logprobs: [ResponseLogProb],
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.contentIndex = contentIndex
+            self.text = text
+            self.sequenceNumber = sequenceNumber
+            self.logprobs = logprobs
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.output_text.done", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+            self.text = try reader.required(Swift.String.self, "text")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.output_text.done", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.contentIndex, forKey: "content_index")
+            try container.encode(self.text, forKey: "text")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.logprobs, forKey: "logprobs")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a response is queued and waiting to be processed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/54`.
+    public struct ResponseQueued: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The full response object that is queued.
+        public var response: Response
+        /// The sequence number for this event.
+        public var sequenceNumber: Swift.Int
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseQueued`.
+        ///
+        /// - Parameters:
+        ///   - response: The full response object that is queued.
+        ///   - sequenceNumber: The sequence number for this event.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            response: Response,
+            sequenceNumber: Swift.Int,
+            streamID: Swift.String? = nil
+        ) {
+            self.response = response
+            self.sequenceNumber = sequenceNumber
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.queued", required: true)
+            self.response = try reader.required(Response.self, "response")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.queued", forKey: "type")
+            try container.encode(self.response, forKey: "response")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a new reasoning summary part is added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/28`.
+    public struct ResponseReasoningSummaryPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the item this summary part is associated with.
+        public var itemID: Swift.String
+        /// The index of the output item this summary part is associated with.
+        public var outputIndex: Swift.Int
+        /// The index of the summary part within the reasoning summary.
+        public var summaryIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The summary part that was added.
+        public var part: SummaryTextContent
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseReasoningSummaryPartAdded`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item this summary part is associated with.
+        ///   - outputIndex: The index of the output item this summary part is associated with.
+        ///   - summaryIndex: The index of the summary part within the reasoning summary.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - part: The summary part that was added.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            summaryIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            part: SummaryTextContent,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.summaryIndex = summaryIndex
+            self.sequenceNumber = sequenceNumber
+            self.part = part
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.reasoning_summary_part.added", required: true)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.part = try reader.required(SummaryTextContent.self, "part")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.reasoning_summary_part.added", forKey: "type")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.summaryIndex, forKey: "summary_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.part, forKey: "part")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}
+
+extension ResponsesServerEvent {
+    /// Emitted when a reasoning summary part is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/29`.
+    public struct ResponseReasoningSummaryPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the item this summary part is associated with.
+        public var itemID: Swift.String
+        /// The index of the output item this summary part is associated with.
+        public var outputIndex: Swift.Int
+        /// The index of the summary part within the reasoning summary.
+        public var summaryIndex: Swift.Int
+        /// The sequence number of this event.
+        public var sequenceNumber: Swift.Int
+        /// The completed summary part.
+        public var part: SummaryTextContent
+        /// The WebSocket lane that emitted this event. This field is present
+        /// when the originating `response.create` event supplied a
+        /// `stream_id`.
+        public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `ResponseReasoningSummaryPartDone`.
+        ///
+        /// - Parameters:
+        ///   - itemID: The ID of the item this summary part is associated with.
+        ///   - outputIndex: The index of the output item this summary part is associated with.
+        ///   - summaryIndex: The index of the summary part within the reasoning summary.
+        ///   - sequenceNumber: The sequence number of this event.
+        ///   - part: The completed summary part.
+        ///   - streamID: The WebSocket lane that emitted this event.
+        public init(
+            itemID: Swift.String,
+            outputIndex: Swift.Int,
+            summaryIndex: Swift.Int,
+            sequenceNumber: Swift.Int,
+            part: SummaryTextContent,
+            streamID: Swift.String? = nil
+        ) {
+            self.itemID = itemID
+            self.outputIndex = outputIndex
+            self.summaryIndex = summaryIndex
+            self.sequenceNumber = sequenceNumber
+            self.part = part
+            self.streamID = streamID
+        }
+
+        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "response.reasoning_summary_part.done", required: true)
+            try reader.constant("status", is: "incomplete", required: false)
+            self.itemID = try reader.required(Swift.String.self, "item_id")
+            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
+            self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
+            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+            self.part = try reader.required(SummaryTextContent.self, "part")
+            self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode("response.reasoning_summary_part.done", forKey: "type")
+            try container.encode("incomplete", forKey: "status")
+            try container.encode(self.itemID, forKey: "item_id")
+            try container.encode(self.outputIndex, forKey: "output_index")
+            try container.encode(self.summaryIndex, forKey: "summary_index")
+            try container.encode(self.sequenceNumber, forKey: "sequence_number")
+            try container.encode(self.part, forKey: "part")
+            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        }
+    }
+}

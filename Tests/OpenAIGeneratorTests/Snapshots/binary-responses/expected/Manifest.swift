@@ -11,4 +11,4 @@
 // file: Resources/ContainersAPI.swift
 // file: Resources/FilesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Audio/CreateSpeechRequest.swift
+// file: Types/Audio/Audio.swift

@@ -4,4 +4,4 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// CreateSpeechRequest → Types/Audio/CreateSpeechRequest.swift (#/components/schemas/CreateSpeechRequest)
+// CreateSpeechRequest → Types/Audio/Audio.swift (#/components/schemas/CreateSpeechRequest)

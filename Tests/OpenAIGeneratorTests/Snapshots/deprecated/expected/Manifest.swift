@@ -9,4 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/EnginesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Engines/Engine.swift
+// file: Types/Engines/Engines.swift

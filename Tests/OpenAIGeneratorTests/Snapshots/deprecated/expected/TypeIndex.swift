@@ -4,4 +4,4 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// Engine → Types/Engines/Engine.swift (#/components/schemas/Engine)
+// Engine → Types/Engines/Engines.swift (#/components/schemas/Engine)

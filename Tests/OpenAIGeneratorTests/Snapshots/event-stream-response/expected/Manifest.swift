@@ -9,6 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/ChatAPI.swift
 // file: TypeIndex.swift
-// file: Types/Chat/ChatCompletion.swift
-// file: Types/Chat/ChatCompletionChunk.swift
-// file: Types/Chat/CreateChatCompletionRequest.swift
+// file: Types/Chat/Chat.swift

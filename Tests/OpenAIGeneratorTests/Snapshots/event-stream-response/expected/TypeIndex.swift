@@ -4,6 +4,6 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// ChatCompletion → Types/Chat/ChatCompletion.swift (#/components/schemas/ChatCompletion)
-// ChatCompletionChunk → Types/Chat/ChatCompletionChunk.swift (#/components/schemas/ChatCompletionChunk)
-// CreateChatCompletionRequest → Types/Chat/CreateChatCompletionRequest.swift (#/components/schemas/CreateChatCompletionRequest)
+// ChatCompletion → Types/Chat/Chat.swift (#/components/schemas/ChatCompletion)
+// ChatCompletionChunk → Types/Chat/Chat.swift (#/components/schemas/ChatCompletionChunk)
+// CreateChatCompletionRequest → Types/Chat/Chat.swift (#/components/schemas/CreateChatCompletionRequest)

@@ -9,5 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/ThingsAPI.swift
 // file: TypeIndex.swift
-// file: Types/ThingsInjectedTag/Thing.swift
 // file: Types/ThingsInjectedTag/ThingsInjectedTag.swift

@@ -6,4 +6,4 @@
 //
 // Circle → Types/ThingsInjectedTag/ThingsInjectedTag.swift (#/components/schemas/Circle)
 // Square → Types/ThingsInjectedTag/ThingsInjectedTag.swift (#/components/schemas/Square)
-// Thing → Types/ThingsInjectedTag/Thing.swift (#/components/schemas/Thing)
+// Thing → Types/ThingsInjectedTag/ThingsInjectedTag.swift (#/components/schemas/Thing)

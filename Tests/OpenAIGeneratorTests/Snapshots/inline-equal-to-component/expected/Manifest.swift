@@ -10,4 +10,4 @@
 // file: Resources/UploadsAPI.swift
 // file: TypeIndex.swift
 // file: Types/Shared/Shared.swift
-// file: Types/Uploads/Upload.swift
+// file: Types/Uploads/Uploads.swift

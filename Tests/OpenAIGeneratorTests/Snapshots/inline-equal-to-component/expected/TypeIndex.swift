@@ -9,4 +9,4 @@
 // FileRef → Types/Shared/Shared.swift (#/components/schemas/FileRef)
 // NullableNote → Types/Shared/Shared.swift (#/components/schemas/NullableNote)
 // StaticStrategyParam → Types/Shared/Shared.swift (#/components/schemas/StaticStrategyParam)
-// Upload → Types/Uploads/Upload.swift (#/components/schemas/Upload)
+// Upload → Types/Uploads/Uploads.swift (#/components/schemas/Upload)

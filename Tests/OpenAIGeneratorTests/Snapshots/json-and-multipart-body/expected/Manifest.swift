@@ -9,6 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/ImagesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Images/CreateImageEditRequest.swift
-// file: Types/Images/EditImageBodyJSON.swift
-// file: Types/Images/ImagesResponse.swift
+// file: Types/Images/Images.swift

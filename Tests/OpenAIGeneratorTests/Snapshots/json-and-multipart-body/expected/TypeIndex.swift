@@ -4,6 +4,6 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// CreateImageEditRequest → Types/Images/CreateImageEditRequest.swift (#/components/schemas/CreateImageEditRequest)
-// EditImageBodyJSON → Types/Images/EditImageBodyJSON.swift (#/components/schemas/EditImageBodyJson)
-// ImagesResponse → Types/Images/ImagesResponse.swift (#/components/schemas/ImagesResponse)
+// CreateImageEditRequest → Types/Images/Images.swift (#/components/schemas/CreateImageEditRequest)
+// EditImageBodyJSON → Types/Images/Images.swift (#/components/schemas/EditImageBodyJson)
+// ImagesResponse → Types/Images/Images.swift (#/components/schemas/ImagesResponse)

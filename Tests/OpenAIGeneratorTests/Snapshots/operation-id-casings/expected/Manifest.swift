@@ -12,4 +12,4 @@
 // file: Resources/RealtimeAPI.swift
 // file: Resources/ResponsesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Shared/Thing.swift
+// file: Types/Shared/Shared.swift

@@ -4,4 +4,4 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// Thing → Types/Shared/Thing.swift (#/components/schemas/Thing)
+// Thing → Types/Shared/Shared.swift (#/components/schemas/Thing)

@@ -9,4 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/VectorStoresAPI.swift
 // file: TypeIndex.swift
-// file: Types/VectorStores/VectorStoreFileList.swift
+// file: Types/VectorStores/VectorStores.swift

@@ -4,4 +4,4 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// VectorStoreFileList → Types/VectorStores/VectorStoreFileList.swift (#/components/schemas/VectorStoreFileList)
+// VectorStoreFileList → Types/VectorStores/VectorStores.swift (#/components/schemas/VectorStoreFileList)

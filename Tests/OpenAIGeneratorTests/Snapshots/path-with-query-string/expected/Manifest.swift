@@ -9,5 +9,4 @@
 // file: OperationResponseTypes.swift
 // file: Resources/ResponsesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Responses/CreateResponse.swift
-// file: Types/Responses/Response.swift
+// file: Types/Responses/Responses.swift

@@ -4,5 +4,5 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// CreateResponse → Types/Responses/CreateResponse.swift (#/components/schemas/CreateResponse)
-// Response → Types/Responses/Response.swift (#/components/schemas/Response)
+// CreateResponse → Types/Responses/Responses.swift (#/components/schemas/CreateResponse)
+// Response → Types/Responses/Responses.swift (#/components/schemas/Response)

@@ -11,7 +11,5 @@
 // file: Resources/ChatAPI.swift
 // file: Resources/ResponsesAPI.swift
 // file: TypeIndex.swift
-// file: Types/Chat/ChatCompletionChunk.swift
-// file: Types/Shared/CreateChatCompletionRequest.swift
-// file: Types/Shared/ResponseStreamEvent.swift
+// file: Types/Chat/Chat.swift
 // file: Types/Shared/Shared.swift

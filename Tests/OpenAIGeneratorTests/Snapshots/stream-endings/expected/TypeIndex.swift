@@ -4,8 +4,8 @@
 // Every top-level type of the `OpenAI` module: the file that declares it (relative to this one)
 // and the spec schema it is generated from. Types an operation names have a file of their own.
 //
-// ChatCompletionChunk → Types/Chat/ChatCompletionChunk.swift (#/components/schemas/ChatCompletionChunk)
-// CreateChatCompletionRequest → Types/Shared/CreateChatCompletionRequest.swift (#/components/schemas/CreateChatCompletionRequest)
+// ChatCompletionChunk → Types/Chat/Chat.swift (#/components/schemas/ChatCompletionChunk)
+// CreateChatCompletionRequest → Types/Shared/Shared.swift (#/components/schemas/CreateChatCompletionRequest)
 // ResponseCompletedEvent → Types/Shared/Shared.swift (#/components/schemas/ResponseCompletedEvent)
-// ResponseStreamEvent → Types/Shared/ResponseStreamEvent.swift (#/components/schemas/ResponseStreamEvent)
+// ResponseStreamEvent → Types/Shared/Shared.swift (#/components/schemas/ResponseStreamEvent)
 // ResponseTextDeltaEvent → Types/Shared/Shared.swift (#/components/schemas/ResponseTextDeltaEvent)

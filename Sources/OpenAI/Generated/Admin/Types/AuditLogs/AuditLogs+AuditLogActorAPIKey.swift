@@ -212,6 +212,454 @@ public struct AuditLogActorUser: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 }
 
+/// The event type.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogEventType`.
+public struct AuditLogEventType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `api_key.created`
+    public static var apiKeyCreated: Self { Self(rawValue: "api_key.created") }
+
+    /// `api_key.updated`
+    public static var apiKeyUpdated: Self { Self(rawValue: "api_key.updated") }
+
+    /// `api_key.deleted`
+    public static var apiKeyDeleted: Self { Self(rawValue: "api_key.deleted") }
+
+    /// `certificate.created`
+    public static var certificateCreated: Self { Self(rawValue: "certificate.created") }
+
+    /// `certificate.updated`
+    public static var certificateUpdated: Self { Self(rawValue: "certificate.updated") }
+
+    /// `certificate.deleted`
+    public static var certificateDeleted: Self { Self(rawValue: "certificate.deleted") }
+
+    /// `certificates.activated`
+    public static var certificatesActivated: Self { Self(rawValue: "certificates.activated") }
+
+    /// `certificates.deactivated`
+    public static var certificatesDeactivated: Self { Self(rawValue: "certificates.deactivated") }
+
+    /// `checkpoint.permission.created`
+    public static var checkpointPermissionCreated: Self { Self(rawValue: "checkpoint.permission.created") }
+
+    /// `checkpoint.permission.deleted`
+    public static var checkpointPermissionDeleted: Self { Self(rawValue: "checkpoint.permission.deleted") }
+
+    /// `external_key.registered`
+    public static var externalKeyRegistered: Self { Self(rawValue: "external_key.registered") }
+
+    /// `external_key.removed`
+    public static var externalKeyRemoved: Self { Self(rawValue: "external_key.removed") }
+
+    /// `group.created`
+    public static var groupCreated: Self { Self(rawValue: "group.created") }
+
+    /// `group.updated`
+    public static var groupUpdated: Self { Self(rawValue: "group.updated") }
+
+    /// `group.deleted`
+    public static var groupDeleted: Self { Self(rawValue: "group.deleted") }
+
+    /// `invite.sent`
+    public static var inviteSent: Self { Self(rawValue: "invite.sent") }
+
+    /// `invite.accepted`
+    public static var inviteAccepted: Self { Self(rawValue: "invite.accepted") }
+
+    /// `invite.deleted`
+    public static var inviteDeleted: Self { Self(rawValue: "invite.deleted") }
+
+    /// `ip_allowlist.created`
+    public static var ipAllowlistCreated: Self { Self(rawValue: "ip_allowlist.created") }
+
+    /// `ip_allowlist.updated`
+    public static var ipAllowlistUpdated: Self { Self(rawValue: "ip_allowlist.updated") }
+
+    /// `ip_allowlist.deleted`
+    public static var ipAllowlistDeleted: Self { Self(rawValue: "ip_allowlist.deleted") }
+
+    /// `ip_allowlist.config.activated`
+    public static var ipAllowlistConfigActivated: Self { Self(rawValue: "ip_allowlist.config.activated") }
+
+    /// `ip_allowlist.config.deactivated`
+    public static var ipAllowlistConfigDeactivated: Self { Self(rawValue: "ip_allowlist.config.deactivated") }
+
+    /// `login.succeeded`
+    public static var loginSucceeded: Self { Self(rawValue: "login.succeeded") }
+
+    /// `login.failed`
+    public static var loginFailed: Self { Self(rawValue: "login.failed") }
+
+    /// `logout.succeeded`
+    public static var logoutSucceeded: Self { Self(rawValue: "logout.succeeded") }
+
+    /// `logout.failed`
+    public static var logoutFailed: Self { Self(rawValue: "logout.failed") }
+
+    /// `organization.updated`
+    public static var organizationUpdated: Self { Self(rawValue: "organization.updated") }
+
+    /// `project.created`
+    public static var projectCreated: Self { Self(rawValue: "project.created") }
+
+    /// `project.updated`
+    public static var projectUpdated: Self { Self(rawValue: "project.updated") }
+
+    /// `project.archived`
+    public static var projectArchived: Self { Self(rawValue: "project.archived") }
+
+    /// `project.deleted`
+    public static var projectDeleted: Self { Self(rawValue: "project.deleted") }
+
+    /// `rate_limit.updated`
+    public static var rateLimitUpdated: Self { Self(rawValue: "rate_limit.updated") }
+
+    /// `rate_limit.deleted`
+    public static var rateLimitDeleted: Self { Self(rawValue: "rate_limit.deleted") }
+
+    /// `resource.deleted`
+    public static var resourceDeleted: Self { Self(rawValue: "resource.deleted") }
+
+    /// `tunnel.created`
+    public static var tunnelCreated: Self { Self(rawValue: "tunnel.created") }
+
+    /// `tunnel.updated`
+    public static var tunnelUpdated: Self { Self(rawValue: "tunnel.updated") }
+
+    /// `tunnel.deleted`
+    public static var tunnelDeleted: Self { Self(rawValue: "tunnel.deleted") }
+
+    /// `workload_identity_provider.created`
+    public static var workloadIdentityProviderCreated: Self { Self(rawValue: "workload_identity_provider.created") }
+
+    /// `workload_identity_provider.updated`
+    public static var workloadIdentityProviderUpdated: Self { Self(rawValue: "workload_identity_provider.updated") }
+
+    /// `workload_identity_provider.deleted`
+    public static var workloadIdentityProviderDeleted: Self { Self(rawValue: "workload_identity_provider.deleted") }
+
+    /// `workload_identity_provider_mapping.created`
+    public static var workloadIdentityProviderMappingCreated: Self { Self(rawValue: "workload_identity_provider_mapping.created") }
+
+    /// `workload_identity_provider_mapping.updated`
+    public static var workloadIdentityProviderMappingUpdated: Self { Self(rawValue: "workload_identity_provider_mapping.updated") }
+
+    /// `workload_identity_provider_mapping.deleted`
+    public static var workloadIdentityProviderMappingDeleted: Self { Self(rawValue: "workload_identity_provider_mapping.deleted") }
+
+    /// `role.created`
+    public static var roleCreated: Self { Self(rawValue: "role.created") }
+
+    /// `role.updated`
+    public static var roleUpdated: Self { Self(rawValue: "role.updated") }
+
+    /// `role.deleted`
+    public static var roleDeleted: Self { Self(rawValue: "role.deleted") }
+
+    /// `role.assignment.created`
+    public static var roleAssignmentCreated: Self { Self(rawValue: "role.assignment.created") }
+
+    /// `role.assignment.deleted`
+    public static var roleAssignmentDeleted: Self { Self(rawValue: "role.assignment.deleted") }
+
+    /// `role.bound_to_resource`
+    public static var roleBoundToResource: Self { Self(rawValue: "role.bound_to_resource") }
+
+    /// `role.unbound_from_resource`
+    public static var roleUnboundFromResource: Self { Self(rawValue: "role.unbound_from_resource") }
+
+    /// `scim.enabled`
+    public static var scimEnabled: Self { Self(rawValue: "scim.enabled") }
+
+    /// `scim.disabled`
+    public static var scimDisabled: Self { Self(rawValue: "scim.disabled") }
+
+    /// `service_account.created`
+    public static var serviceAccountCreated: Self { Self(rawValue: "service_account.created") }
+
+    /// `service_account.updated`
+    public static var serviceAccountUpdated: Self { Self(rawValue: "service_account.updated") }
+
+    /// `service_account.deleted`
+    public static var serviceAccountDeleted: Self { Self(rawValue: "service_account.deleted") }
+
+    /// `user.added`
+    public static var userAdded: Self { Self(rawValue: "user.added") }
+
+    /// `user.updated`
+    public static var userUpdated: Self { Self(rawValue: "user.updated") }
+
+    /// `user.deleted`
+    public static var userDeleted: Self { Self(rawValue: "user.deleted") }
+
+    /// `tenant.metadata.updated`
+    public static var tenantMetadataUpdated: Self { Self(rawValue: "tenant.metadata.updated") }
+
+    /// `tenant.microsoft_entra_mapping.upserted`
+    public static var tenantMicrosoftEntraMappingUpserted: Self { Self(rawValue: "tenant.microsoft_entra_mapping.upserted") }
+
+    /// `tenant.microsoft_entra_mapping.deleted`
+    public static var tenantMicrosoftEntraMappingDeleted: Self { Self(rawValue: "tenant.microsoft_entra_mapping.deleted") }
+
+    /// `tenant.workload_identity.provider.created`
+    public static var tenantWorkloadIdentityProviderCreated: Self { Self(rawValue: "tenant.workload_identity.provider.created") }
+
+    /// `tenant.workload_identity.provider.updated`
+    public static var tenantWorkloadIdentityProviderUpdated: Self { Self(rawValue: "tenant.workload_identity.provider.updated") }
+
+    /// `tenant.workload_identity.provider.archived`
+    public static var tenantWorkloadIdentityProviderArchived: Self { Self(rawValue: "tenant.workload_identity.provider.archived") }
+
+    /// `tenant.workload_identity.mapping.created`
+    public static var tenantWorkloadIdentityMappingCreated: Self { Self(rawValue: "tenant.workload_identity.mapping.created") }
+
+    /// `tenant.workload_identity.mapping.updated`
+    public static var tenantWorkloadIdentityMappingUpdated: Self { Self(rawValue: "tenant.workload_identity.mapping.updated") }
+
+    /// `tenant.workload_identity.mapping.archived`
+    public static var tenantWorkloadIdentityMappingArchived: Self { Self(rawValue: "tenant.workload_identity.mapping.archived") }
+
+    /// `tenant.workload_identity.binding.created`
+    public static var tenantWorkloadIdentityBindingCreated: Self { Self(rawValue: "tenant.workload_identity.binding.created") }
+
+    /// `tenant.workload_identity.principal.provisioned`
+    public static var tenantWorkloadIdentityPrincipalProvisioned: Self { Self(rawValue: "tenant.workload_identity.principal.provisioned") }
+
+    /// `tenant.workload_identity.access_token.issued`
+    public static var tenantWorkloadIdentityAccessTokenIssued: Self { Self(rawValue: "tenant.workload_identity.access_token.issued") }
+
+    /// `tenant.admin_api_key.created`
+    public static var tenantAdminAPIKeyCreated: Self { Self(rawValue: "tenant.admin_api_key.created") }
+
+    /// `tenant.admin_api_key.updated`
+    public static var tenantAdminAPIKeyUpdated: Self { Self(rawValue: "tenant.admin_api_key.updated") }
+
+    /// `tenant.admin_api_key.deleted`
+    public static var tenantAdminAPIKeyDeleted: Self { Self(rawValue: "tenant.admin_api_key.deleted") }
+
+    /// `tenant.project_api_key.created`
+    public static var tenantProjectAPIKeyCreated: Self { Self(rawValue: "tenant.project_api_key.created") }
+
+    /// `tenant.chatgpt_access_token.revoked`
+    public static var tenantChatgptAccessTokenRevoked: Self { Self(rawValue: "tenant.chatgpt_access_token.revoked") }
+
+    /// `tenant.migration.completed`
+    public static var tenantMigrationCompleted: Self { Self(rawValue: "tenant.migration.completed") }
+
+    /// `tenant.sso.migrated`
+    public static var tenantSsoMigrated: Self { Self(rawValue: "tenant.sso.migrated") }
+
+    /// `tenant.domains.migrated`
+    public static var tenantDomainsMigrated: Self { Self(rawValue: "tenant.domains.migrated") }
+
+    /// `tenant.sso_connection.created`
+    public static var tenantSsoConnectionCreated: Self { Self(rawValue: "tenant.sso_connection.created") }
+
+    /// `tenant.sso_connection.updated`
+    public static var tenantSsoConnectionUpdated: Self { Self(rawValue: "tenant.sso_connection.updated") }
+
+    /// `tenant.sso_connection.deleted`
+    public static var tenantSsoConnectionDeleted: Self { Self(rawValue: "tenant.sso_connection.deleted") }
+
+    /// `tenant.sso_connection.setup.started`
+    public static var tenantSsoConnectionSetupStarted: Self { Self(rawValue: "tenant.sso_connection.setup.started") }
+
+    /// `tenant.policy.created`
+    public static var tenantPolicyCreated: Self { Self(rawValue: "tenant.policy.created") }
+
+    /// `tenant.policy.updated`
+    public static var tenantPolicyUpdated: Self { Self(rawValue: "tenant.policy.updated") }
+
+    /// `tenant.policy.deleted`
+    public static var tenantPolicyDeleted: Self { Self(rawValue: "tenant.policy.deleted") }
+
+    /// `tenant.policy.attached`
+    public static var tenantPolicyAttached: Self { Self(rawValue: "tenant.policy.attached") }
+
+    /// `tenant.policy.detached`
+    public static var tenantPolicyDetached: Self { Self(rawValue: "tenant.policy.detached") }
+
+    /// `tenant.principal_authentication_policy.resolved`
+    public static var tenantPrincipalAuthenticationPolicyResolved: Self { Self(rawValue: "tenant.principal_authentication_policy.resolved") }
+
+    /// `tenant.scim.setup.started`
+    public static var tenantScimSetupStarted: Self { Self(rawValue: "tenant.scim.setup.started") }
+
+    /// `tenant.scim.deletion.requested`
+    public static var tenantScimDeletionRequested: Self { Self(rawValue: "tenant.scim.deletion.requested") }
+
+    /// `tenant.scim.directory.created`
+    public static var tenantScimDirectoryCreated: Self { Self(rawValue: "tenant.scim.directory.created") }
+
+    /// `tenant.product_access_policy.updated`
+    public static var tenantProductAccessPolicyUpdated: Self { Self(rawValue: "tenant.product_access_policy.updated") }
+
+    /// `tenant.resource_share_grant.created`
+    public static var tenantResourceShareGrantCreated: Self { Self(rawValue: "tenant.resource_share_grant.created") }
+
+    /// `tenant.resource_share_grant.updated`
+    public static var tenantResourceShareGrantUpdated: Self { Self(rawValue: "tenant.resource_share_grant.updated") }
+
+    /// `tenant.resource_share_grant.accepted`
+    public static var tenantResourceShareGrantAccepted: Self { Self(rawValue: "tenant.resource_share_grant.accepted") }
+
+    /// `tenant.resource_share_grant.declined`
+    public static var tenantResourceShareGrantDeclined: Self { Self(rawValue: "tenant.resource_share_grant.declined") }
+
+    /// `tenant.resource_share_grant.revoked`
+    public static var tenantResourceShareGrantRevoked: Self { Self(rawValue: "tenant.resource_share_grant.revoked") }
+
+    /// `tenant.resource_share_grant.deleted`
+    public static var tenantResourceShareGrantDeleted: Self { Self(rawValue: "tenant.resource_share_grant.deleted") }
+
+    /// `tenant.service_account.updated`
+    public static var tenantServiceAccountUpdated: Self { Self(rawValue: "tenant.service_account.updated") }
+
+    /// `tenant.service_account.deleted`
+    public static var tenantServiceAccountDeleted: Self { Self(rawValue: "tenant.service_account.deleted") }
+
+    /// `tenant.service_account.token.revoked`
+    public static var tenantServiceAccountTokenRevoked: Self { Self(rawValue: "tenant.service_account.token.revoked") }
+
+    /// `tenant.billing.overage_limit.updated`
+    public static var tenantBillingOverageLimitUpdated: Self { Self(rawValue: "tenant.billing.overage_limit.updated") }
+
+    /// `tenant.billing.alerts.updated`
+    public static var tenantBillingAlertsUpdated: Self { Self(rawValue: "tenant.billing.alerts.updated") }
+
+    /// `tenant.billing.info.updated`
+    public static var tenantBillingInfoUpdated: Self { Self(rawValue: "tenant.billing.info.updated") }
+
+    /// `tenant.usage_limit.workspace.updated`
+    public static var tenantUsageLimitWorkspaceUpdated: Self { Self(rawValue: "tenant.usage_limit.workspace.updated") }
+
+    /// `tenant.usage_limit.group.updated`
+    public static var tenantUsageLimitGroupUpdated: Self { Self(rawValue: "tenant.usage_limit.group.updated") }
+
+    /// `tenant.usage_limit.user.updated`
+    public static var tenantUsageLimitUserUpdated: Self { Self(rawValue: "tenant.usage_limit.user.updated") }
+
+    /// `tenant.usage_limit.increase_request.updated`
+    public static var tenantUsageLimitIncreaseRequestUpdated: Self { Self(rawValue: "tenant.usage_limit.increase_request.updated") }
+
+    /// `tenant.usage_limit.increase_request.resolved`
+    public static var tenantUsageLimitIncreaseRequestResolved: Self { Self(rawValue: "tenant.usage_limit.increase_request.resolved") }
+
+    /// `tenant.group.created`
+    public static var tenantGroupCreated: Self { Self(rawValue: "tenant.group.created") }
+
+    /// `tenant.group.updated`
+    public static var tenantGroupUpdated: Self { Self(rawValue: "tenant.group.updated") }
+
+    /// `tenant.group.deleted`
+    public static var tenantGroupDeleted: Self { Self(rawValue: "tenant.group.deleted") }
+
+    /// `tenant.group.member.added`
+    public static var tenantGroupMemberAdded: Self { Self(rawValue: "tenant.group.member.added") }
+
+    /// `tenant.group.member.removed`
+    public static var tenantGroupMemberRemoved: Self { Self(rawValue: "tenant.group.member.removed") }
+
+    /// `tenant.migration_rollout.status.updated`
+    public static var tenantMigrationRolloutStatusUpdated: Self { Self(rawValue: "tenant.migration_rollout.status.updated") }
+
+    /// `tenant.migration_rollout.tier.updated`
+    public static var tenantMigrationRolloutTierUpdated: Self { Self(rawValue: "tenant.migration_rollout.tier.updated") }
+
+    /// `tenant.role.metadata.updated`
+    public static var tenantRoleMetadataUpdated: Self { Self(rawValue: "tenant.role.metadata.updated") }
+
+    /// `tenant.custom_role.created`
+    public static var tenantCustomRoleCreated: Self { Self(rawValue: "tenant.custom_role.created") }
+
+    /// `tenant.custom_role.updated`
+    public static var tenantCustomRoleUpdated: Self { Self(rawValue: "tenant.custom_role.updated") }
+
+    /// `tenant.custom_role.deleted`
+    public static var tenantCustomRoleDeleted: Self { Self(rawValue: "tenant.custom_role.deleted") }
+
+    /// `tenant.role_assignment.created`
+    public static var tenantRoleAssignmentCreated: Self { Self(rawValue: "tenant.role_assignment.created") }
+
+    /// `tenant.role_assignment.deleted`
+    public static var tenantRoleAssignmentDeleted: Self { Self(rawValue: "tenant.role_assignment.deleted") }
+
+    /// `tenant.resource_role_assignment.created`
+    public static var tenantResourceRoleAssignmentCreated: Self { Self(rawValue: "tenant.resource_role_assignment.created") }
+
+    /// `tenant.resource_role_assignment.deleted`
+    public static var tenantResourceRoleAssignmentDeleted: Self { Self(rawValue: "tenant.resource_role_assignment.deleted") }
+
+    /// `tenant.resource_access.updated`
+    public static var tenantResourceAccessUpdated: Self { Self(rawValue: "tenant.resource_access.updated") }
+
+    /// `tenant.resource_access.deleted`
+    public static var tenantResourceAccessDeleted: Self { Self(rawValue: "tenant.resource_access.deleted") }
+
+    /// `tenant.ads_account.onboarding.redemption`
+    public static var tenantAdsAccountOnboardingRedemption: Self { Self(rawValue: "tenant.ads_account.onboarding.redemption") }
+
+    /// `tenant.session_policy.created`
+    public static var tenantSessionPolicyCreated: Self { Self(rawValue: "tenant.session_policy.created") }
+
+    /// `tenant.session_policy.updated`
+    public static var tenantSessionPolicyUpdated: Self { Self(rawValue: "tenant.session_policy.updated") }
+
+    /// `tenant.session_policy.deleted`
+    public static var tenantSessionPolicyDeleted: Self { Self(rawValue: "tenant.session_policy.deleted") }
+
+    /// `tenant.session_revocation.started`
+    public static var tenantSessionRevocationStarted: Self { Self(rawValue: "tenant.session_revocation.started") }
+
+    /// `tenant.third_party_app_policy.updated`
+    public static var tenantThirdPartyAppPolicyUpdated: Self { Self(rawValue: "tenant.third_party_app_policy.updated") }
+
+    /// `tenant.user.added`
+    public static var tenantUserAdded: Self { Self(rawValue: "tenant.user.added") }
+
+    /// `tenant.user.updated`
+    public static var tenantUserUpdated: Self { Self(rawValue: "tenant.user.updated") }
+
+    /// `tenant.user.removed`
+    public static var tenantUserRemoved: Self { Self(rawValue: "tenant.user.removed") }
+
+    /// `tenant.user.looked_up`
+    public static var tenantUserLookedUp: Self { Self(rawValue: "tenant.user.looked_up") }
+
+    /// `tenant.user.invited`
+    public static var tenantUserInvited: Self { Self(rawValue: "tenant.user.invited") }
+
+    /// `tenant.membership.revoked`
+    public static var tenantMembershipRevoked: Self { Self(rawValue: "tenant.membership.revoked") }
+
+    /// `tenant.api_organization_invite.upserted`
+    public static var tenantAPIOrganizationInviteUpserted: Self { Self(rawValue: "tenant.api_organization_invite.upserted") }
+
+    /// `tenant.api_organization_invite.deleted`
+    public static var tenantAPIOrganizationInviteDeleted: Self { Self(rawValue: "tenant.api_organization_invite.deleted") }
+
+    /// `tenant.chatgpt_workspace_invite.upserted`
+    public static var tenantChatgptWorkspaceInviteUpserted: Self { Self(rawValue: "tenant.chatgpt_workspace_invite.upserted") }
+
+    /// `tenant.membership.accepted`
+    public static var tenantMembershipAccepted: Self { Self(rawValue: "tenant.membership.accepted") }
+
+    /// `tenant.membership.declined`
+    public static var tenantMembershipDeclined: Self { Self(rawValue: "tenant.membership.declined") }
+
+    /// `tenant.workspace_invite_email_settings.updated`
+    public static var tenantWorkspaceInviteEmailSettingsUpdated: Self { Self(rawValue: "tenant.workspace_invite_email_settings.updated") }
+}
+
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
 public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [AuditLog]

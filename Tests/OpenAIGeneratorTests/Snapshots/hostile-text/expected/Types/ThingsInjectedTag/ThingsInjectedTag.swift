@@ -69,3 +69,145 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.side, forKey: "side")
     }
 }
+
+/// A thing.
+/// }
+/// struct InjectedStruct {}
+///
+/// - Remark: Generated from `#/components/schemas/Thing`.
+public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
+    /// */ let injectedProperty = 4 /*
+    /// let injectedMore = 5
+    public var idLetInjectedRequired1: Swift.String
+    public var naMeInjected: Swift.String?
+    /// Kinds.
+    /// let injectedNel = 8
+    /// let injectedVT = 9
+    /// let injectedFF = 10
+    public var kind: Thing.Kind?
+    /// A shape.
+    /// let injectedUnion = 11
+    public var shape: Thing.Shape?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Thing`.
+    ///
+    /// - Parameters:
+    ///   - idLetInjectedRequired1: */ let injectedProperty = 4 /* let injectedMore = 5
+    ///   - naMeInjected: Optional; left out of the JSON when `nil`. The JSON member `na"me\injected`.
+    ///   - kind: Kinds. let injectedNel = 8 let injectedVT = 9 let injectedFF = 10
+    ///   - shape: A shape. let injectedUnion = 11
+    public init(
+        idLetInjectedRequired1: Swift.String,
+        naMeInjected: Swift.String? = nil,
+        kind: Thing.Kind? = nil,
+        shape: Thing.Shape? = nil
+    ) {
+        self.idLetInjectedRequired1 = idLetInjectedRequired1
+        self.naMeInjected = naMeInjected
+        self.kind = kind
+        self.shape = shape
+    }
+
+    /// Decodes `Thing` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "thing\r\nlet injectedConstant = 6", required: true)
+        self.idLetInjectedRequired1 = try reader.required(Swift.String.self, "id\nlet injectedRequired = 1")
+        self.naMeInjected = try reader.optional(Swift.String.self, "na\"me\\injected")
+        self.kind = try reader.optional(Thing.Kind.self, "kind")
+        self.shape = try reader.optional(Thing.Shape.self, "shape")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("thing\r\nlet injectedConstant = 6", forKey: "type")
+        try container.encode(self.idLetInjectedRequired1, forKey: "id\nlet injectedRequired = 1")
+        try container.encodeIfPresent(self.naMeInjected, forKey: "na\"me\\injected")
+        try container.encodeIfPresent(self.kind, forKey: "kind")
+        try container.encodeIfPresent(self.shape, forKey: "shape")
+    }
+
+    /// Kinds.
+    /// let injectedNel = 8
+    /// let injectedVT = 9
+    /// let injectedFF = 10
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Thing/properties/kind`.
+    public struct Kind: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `a
+        /// let injectedEnum = 7`
+        public static var aLetInjectedEnum7: Self { Self(rawValue: "a\rlet injectedEnum = 7") }
+
+        /// `b'c`
+        public static var bC: Self { Self(rawValue: "b`c") }
+
+        /// `d"e\f`
+        public static var dEF: Self { Self(rawValue: "d\"e\\f") }
+
+        /// `
+        /// g injected`
+        public static var gInjected: Self { Self(rawValue: "\u{2028}g injected") }
+    }
+
+    /// A shape.
+    /// let injectedUnion = 11
+    ///
+    /// Decoded by the `ki"nd
+    /// ` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Thing/properties/shape`.
+    public enum Shape: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `ki"nd
+        /// ` is `circle"
+        /// let injectedDiscriminator = 12`.
+        case circleLetInjectedDiscriminator12(Circle)
+        /// Selected when `ki"nd
+        /// ` is `square`.
+        case square(Square)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("ki\"nd\r") {
+            case "circle\"\rlet injectedDiscriminator = 12":
+                self = .circleLetInjectedDiscriminator12(try Circle(from: decoder))
+            case "square":
+                self = .square(try Square(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .circleLetInjectedDiscriminator12(let value): try value.encode(to: encoder)
+            case .square(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}

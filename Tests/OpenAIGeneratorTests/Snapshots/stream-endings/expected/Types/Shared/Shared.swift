@@ -4,6 +4,44 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
+public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var model: Swift.String
+    public var stream: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatCompletionRequest`.
+    public init(
+        model: Swift.String,
+        stream: Swift.Bool? = nil
+    ) {
+        self.model = model
+        self.stream = stream
+    }
+
+    /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.model = try reader.required(Swift.String.self, "model")
+        self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(self.model, forKey: "model")
+        try container.encodeIfPresent(self.stream, forKey: "stream")
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
 public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -30,6 +68,43 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode("response.completed", forKey: "type")
+    }
+}
+
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
+public enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `response.completed`.
+    case responseCompleted(ResponseCompletedEvent)
+    /// Selected when `type` is `response.output_text.delta`.
+    case responseOutputTextDelta(ResponseTextDeltaEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "response.completed":
+            self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }
 
