@@ -45,6 +45,9 @@ final class RouteNamingTests: XCTestCase {
             ("/projects/{id}/spend_limit", "post", "updateprojectspendlimit"),
             ("/projects/{id}/archive", "post", "archiveProject"),
             ("/projects/{id}/usage", "get", "getProjectUsage"),
+            // The same shape at the top of a resource: the same verbs.
+            ("/organization/spend_limit", "get", "getspendlimit"),
+            ("/organization/spend_limit", "post", "updatespendlimit"),
         ])
         XCTAssertEqual(
             calls,
@@ -52,6 +55,8 @@ final class RouteNamingTests: XCTestCase {
                 "getProject": "projects.retrieve",
                 "getprojectspendlimit": "projects.spendLimit.retrieve",
                 "updateprojectspendlimit": "projects.spendLimit.update",
+                "getspendlimit": "organization.spendLimit.retrieve",
+                "updatespendlimit": "organization.spendLimit.update",
                 // One method on a sub-path stays an action of its parent.
                 "archiveProject": "projects.archive",
                 "getProjectUsage": "projects.usage",

@@ -40,9 +40,11 @@ struct RouteNaming {
         let paths = Set(document.operations.map { Self.splitPath($0.path).path })
         let pathsWithOperations = paths
         var methodsByPath: [String: Set<String>] = [:]
+        var listPaths: Set<String> = []
         for operation in document.operations {
             let (path, query) = Self.splitPath(operation.path)
             if query.isEmpty { methodsByPath[path, default: []].insert(operation.method) }
+            if operation.method == "get" && returnsPage(operation) { listPaths.insert(path) }
         }
         var result: [String: Route] = [:]
         var taken: [String: String] = [:]  // "resource.path#method" → operationId
@@ -79,13 +81,15 @@ struct RouteNaming {
                 let parentHasOperations = segments.count >= 2 && pathsWithOperations.contains(parent)
                 let isList = operation.method == "get" && (returnsPage(operation) || isCollection)
                 let action = Naming.unescaped(Naming.memberName(String(last ?? "")))
-                // A singleton sub-resource: `/projects/{id}/spend_limit` read with GET and
-                // written with POST is `projects.spendLimit.retrieve(projectID:)` and
-                // `.update(projectID:_:)`, not two methods both named `spendLimit`.
+                // A singleton: a path that is no collection and no list, read with GET and written
+                // with POST, wherever it is (`/organization/spend_limit` and
+                // `/projects/{id}/spend_limit` alike) is `….spendLimit.retrieve(…)` and
+                // `.update(…)`, not `create` in one place and `update` in the other, nor two
+                // methods both named `spendLimit`.
                 let methods = methodsByPath[path] ?? []
                 let isSingleton =
-                    !isCollection && !isList && (previousIsParameter || parentHasOperations)
-                    && methods.contains("get") && methods.count >= 2
+                    !isCollection && !isList && !listPaths.contains(path) && methods.contains("get")
+                    && methods.count >= 2
                 switch operation.method {
                 case _ where isSingleton:
                     switch operation.method {

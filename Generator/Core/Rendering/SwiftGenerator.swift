@@ -356,8 +356,6 @@ public enum SwiftGenerator {
         return GeneratedFile(path: "OperationIndex.swift", contents: lines.joined(separator: "\n") + "\n")
     }
 
-    /// The folder's manifest: the spec's sha256 and every file the generator owns there
-    /// (``OutputWriter``), as a Swift file of comments.
     /// The index of a module's top-level types (`TypeIndex.swift`, comments only): each type, the
     /// file that declares it and the spec schema it comes from, by name, so a reader who searches
     /// the repository for a type finds its file.
@@ -378,6 +376,8 @@ public enum SwiftGenerator {
         return GeneratedFile(path: module.folder + "TypeIndex.swift", contents: lines.joined(separator: "\n") + "\n")
     }
 
+    /// The folder's manifest: the spec's sha256 and every file the generator owns there
+    /// (``OutputWriter``), as a Swift file of comments.
     static func manifest(_ files: [GeneratedFile], sha256: String) -> GeneratedFile {
         var lines =
             headerLines + [

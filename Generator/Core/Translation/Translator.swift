@@ -160,7 +160,8 @@ public struct Translator {
                 summary = summary.isEmpty ? description : summary + "\n\n" + description
             }
             summary = DocText.asidesLast(summary)
-            let area = operation.tags.first.map(Naming.typeName) ?? Naming.typeName(route.resourcePath.first ?? "Other")
+            let area =
+                operation.tags.first.map(Naming.typeName) ?? Naming.typeName(route.resourcePath.first ?? "Shared")
             operations.append(
                 OperationDecl(
                     operationID: operationID, resourcePath: route.resourcePath, methodName: route.methodName,

@@ -207,7 +207,7 @@
 // GET /organization/data_retention
 //     client.organization.dataRetention.retrieve() [retrieve-organization-data-retention]
 // POST /organization/data_retention
-//     client.organization.dataRetention.create(_:) [update-organization-data-retention]
+//     client.organization.dataRetention.update(_:) [update-organization-data-retention]
 // GET /organization/groups
 //     client.organization.groups.list(limit:after:order:) [list-groups]
 // POST /organization/groups
@@ -353,7 +353,7 @@
 // GET /organization/spend_limit
 //     client.organization.spendLimit.retrieve() [Getorganizationspendlimit]
 // POST /organization/spend_limit
-//     client.organization.spendLimit.create(_:) [Updateorganizationspendlimit]
+//     client.organization.spendLimit.update(_:) [Updateorganizationspendlimit]
 // GET /organization/usage/audio_speeches
 //     client.organization.usage.audioSpeeches.list(startTime:endTime:bucketWidth:projectIDs:userIDs:apiKeyIDs:models:groupBy:limit:page:) [usage-audio-speeches]
 // GET /organization/usage/audio_transcriptions

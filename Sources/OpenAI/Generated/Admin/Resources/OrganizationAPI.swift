@@ -708,24 +708,6 @@ public struct OrganizationDataRetentionAPI: Sendable {
 }
 
 extension OrganizationDataRetentionAPI {
-    /// Updates organization data retention controls.
-    ///
-    /// - Parameters:
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `OrganizationDataRetention` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/data_retention` (operationId `update-organization-data-retention`)
-    public func create(
-        _ body: UpdateOrganizationDataRetentionBody,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> OrganizationDataRetention {
-        var request = APIRequest(method: "POST", path: "/organization/data_retention", operationID: "update-organization-data-retention", authentication: .adminAPIKey)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: OrganizationDataRetention.self)
-    }
-
     /// Retrieves organization data retention controls.
     ///
     /// - Parameters:
@@ -738,6 +720,24 @@ extension OrganizationDataRetentionAPI {
         options: RequestOptions = RequestOptions()
     ) async throws -> OrganizationDataRetention {
         let request = APIRequest(method: "GET", path: "/organization/data_retention", operationID: "retrieve-organization-data-retention", authentication: .adminAPIKey)
+        return try await client.send(request, options: options, as: OrganizationDataRetention.self)
+    }
+
+    /// Updates organization data retention controls.
+    ///
+    /// - Parameters:
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `OrganizationDataRetention` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/data_retention` (operationId `update-organization-data-retention`)
+    public func update(
+        _ body: UpdateOrganizationDataRetentionBody,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> OrganizationDataRetention {
+        var request = APIRequest(method: "POST", path: "/organization/data_retention", operationID: "update-organization-data-retention", authentication: .adminAPIKey)
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: OrganizationDataRetention.self)
     }
 }
@@ -2832,24 +2832,6 @@ public struct OrganizationSpendLimitAPI: Sendable {
 }
 
 extension OrganizationSpendLimitAPI {
-    /// Create or replace the organization's hard spend limit.
-    ///
-    /// - Parameters:
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `OrganizationSpendLimitResource` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/spend_limit` (operationId `Updateorganizationspendlimit`)
-    public func create(
-        _ body: UpdateOrganizationSpendLimitBody,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> OrganizationSpendLimitResource {
-        var request = APIRequest(method: "POST", path: "/organization/spend_limit", operationID: "Updateorganizationspendlimit", authentication: .adminAPIKey)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: OrganizationSpendLimitResource.self)
-    }
-
     /// Delete the organization's hard spend limit.
     ///
     /// - Parameters:
@@ -2877,6 +2859,24 @@ extension OrganizationSpendLimitAPI {
         options: RequestOptions = RequestOptions()
     ) async throws -> OrganizationSpendLimitResource {
         let request = APIRequest(method: "GET", path: "/organization/spend_limit", operationID: "Getorganizationspendlimit", authentication: .adminAPIKey)
+        return try await client.send(request, options: options, as: OrganizationSpendLimitResource.self)
+    }
+
+    /// Create or replace the organization's hard spend limit.
+    ///
+    /// - Parameters:
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `OrganizationSpendLimitResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/spend_limit` (operationId `Updateorganizationspendlimit`)
+    public func update(
+        _ body: UpdateOrganizationSpendLimitBody,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> OrganizationSpendLimitResource {
+        var request = APIRequest(method: "POST", path: "/organization/spend_limit", operationID: "Updateorganizationspendlimit", authentication: .adminAPIKey)
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: OrganizationSpendLimitResource.self)
     }
 }
