@@ -84,7 +84,8 @@ public enum SwiftGenerator {
         var byArea: [AreaKey: [(name: String, printer: CodePrinter)]] = [:]
         var ownFiles: [(key: AreaKey, name: String, units: [(name: String, printer: CodePrinter)])] = []
         var resourceNested: [String: [CodePrinter]] = [:]
-        var index: [SDKModule: [(type: String, path: String, pointer: String)]] = [:]
+        var index: [SDKModule: [(type: String, path: String)]] = [:]
+        var pointers: [String: String] = [:]
         var typeCount = 0
         for top in model.declarations {
             var printer = CodePrinter()
@@ -94,6 +95,7 @@ public enum SwiftGenerator {
                 resourceNested[resourceType, default: []].append(printer)
                 continue
             }
+            pointers[top.declaration.name] = pointers[top.declaration.name] ?? top.declaration.documentation.remark
             let key = AreaKey(module: top.module, area: top.area ?? "Shared")
             var units = [(name: top.declaration.name, printer: printer)]
             // A type larger than the cap keeps its own members in its file; each nested type goes
@@ -128,7 +130,7 @@ public enum SwiftGenerator {
                 let body = units[file.units].map(\.printer.text).joined(separator: "\n")
                 files.append(GeneratedFile(path: path, contents: Self.header(key.module) + "\n" + body))
                 for unit in units[file.units] where !unit.name.contains(".") {
-                    index[key.module, default: []].append((unit.name, path, ""))
+                    index[key.module, default: []].append((unit.name, path))
                 }
             }
         }
@@ -153,10 +155,6 @@ public enum SwiftGenerator {
             let units = types.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) }
             add(key, FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap), types)
         }
-        let pointers = Dictionary(
-            model.declarations.filter { $0.resourceType == nil }.map {
-                ($0.declaration.name, $0.declaration.documentation.remark)
-            }, uniquingKeysWith: { first, _ in first })
         for module in SDKModule.allCases {
             guard let entries = index[module] else { continue }
             files.append(

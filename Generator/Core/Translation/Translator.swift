@@ -56,12 +56,8 @@ public struct Translator {
             for declaration in schemas.declareComponent(
                 name, schema: schema, multipart: multipartSchemas.contains(name))
             {
-                let isEventUnion: Bool
-                if case .union = declaration {
-                    isEventUnion = declaration.name.hasSuffix("Event")
-                } else {
-                    isEventUnion = false
-                }
+                var isEventUnion = false
+                if case .union = declaration { isEventUnion = declaration.name.hasSuffix("Event") }
                 declarations.append(
                     TopLevelDeclaration(
                         declaration: declaration, placement: .area(areas[name] ?? Self.fallbackArea(name)),
