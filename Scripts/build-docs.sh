@@ -7,7 +7,11 @@
 #           (2) their symbol graphs (`swift symbolgraph-extract`: public symbols without synthesized members such as
 #           `!=` and `hash(into:)`, a fifth of OpenAI's; OpenAI's with the re-exported OpenAIRuntime, OpenAIRealtime's
 #           with the re-exported OpenAIWebSocket); (3) `docc convert` of each catalog (Sources/OpenAI/OpenAI.docc,
-#           Sources/OpenAIRealtime/OpenAIRealtime.docc) with --warnings-as-errors, for static hosting.
+#           Sources/OpenAIRealtime/OpenAIRealtime.docc) with --warnings-as-errors, for static hosting: OpenAI's with
+#           the link metadata another archive resolves links against, OpenAIRealtime's against OpenAI's archive
+#           (`--dependency`: its declarations link the OpenAI types they name, and ``/OpenAI/Type`` links resolve);
+#           then, with both modules, `docc merge` of the two into <output>/swift-openai.doccarchive, the site to host
+#           (its pages link each other; Scripts/check-docs-site.sh opens it in a browser).
 #   --convert-only  phase 3 only, with the symbol graphs a previous run left in the graphs folder (no swift command).
 #   --module NAME   only this module: OpenAI or OpenAIRealtime (default: both).
 #   --catalog DIR   the catalog to convert instead of Sources/NAME/NAME.docc (needs --module; test-build-docs.sh).
@@ -187,6 +191,17 @@ fi
 printf '\n==> [3/3] Documentation archives (docc convert --warnings-as-errors)\n'
 mkdir -p "$OUTPUT_DIR"
 FAILED=()
+# OpenAIRealtime's links to OpenAI types resolve against OpenAI's archive: the one converted just before, else the one
+# an earlier run left in this output folder or in the default one (<scratch>/docs).
+OPENAI_ARCHIVE="$OUTPUT_DIR/OpenAI.doccarchive"
+if [[ " ${MODULES[*]} " == *" OpenAIRealtime "* && " ${MODULES[*]} " != *" OpenAI "* ]]; then
+    [[ -f "$OPENAI_ARCHIVE/linkable-entities.json" ]] || OPENAI_ARCHIVE="$SCRATCH/docs/OpenAI.doccarchive"
+    [[ -f "$OPENAI_ARCHIVE/linkable-entities.json" ]] || {
+        echo "build-docs: OpenAIRealtime's documentation links to OpenAI's archive, and there is none in $OUTPUT_DIR" \
+            "or $SCRATCH/docs: run Scripts/build-docs.sh without --module first" >&2
+        exit 1
+    }
+fi
 for module in "${MODULES[@]}"; do
     start="$(now)"
     catalog="${CATALOG_OVERRIDE:-$ROOT/Sources/$module/$module.docc}"
@@ -194,12 +209,16 @@ for module in "${MODULES[@]}"; do
     diagnostics="$OUTPUT_DIR/$module.diagnostics.json"
     log="$OUTPUT_DIR/$module.docc.log"
     rm -rf "$archive" "$diagnostics"
+    # Every archive carries the link metadata (linkable-entities.json, link-hierarchy.json) that --dependency reads;
+    # the flag also turns on resolving links against dependencies.
+    LINK_FLAGS=(--enable-experimental-external-link-support)
+    if [[ "$module" == OpenAIRealtime ]]; then LINK_FLAGS+=(--dependency "$OPENAI_ARCHIVE"); fi
     echo "+ docc convert ${catalog#"$ROOT"/} --additional-symbol-graph-dir ${GRAPHS_DIR#"$ROOT"/}/$module" \
-        "--output-dir ${archive#"$ROOT"/} --warnings-as-errors"
+        "--output-dir ${archive#"$ROOT"/} ${LINK_FLAGS[*]#"$ROOT"/} --warnings-as-errors"
     status=0
     "$DOCC" convert "$catalog" --additional-symbol-graph-dir "$GRAPHS_DIR/$module" --output-dir "$archive" \
         --fallback-display-name "$module" --fallback-bundle-identifier "com.github.swift-openai.$module" \
-        --fallback-default-module-kind "Swift Package" --transform-for-static-hosting \
+        --fallback-default-module-kind "Swift Package" --transform-for-static-hosting "${LINK_FLAGS[@]}" \
         --warnings-as-errors --diagnostics-file "$diagnostics" >"$log" 2>&1 || status=$?
     # Every diagnostic, counted by severity and kind; the log holds DocC's own output.
     python3 - "$diagnostics" "$log" "$module" "$status" <<'PY' || FAILED+=("$module")
@@ -236,11 +255,27 @@ PY
     phase_done "convert $module" "$start"
 done
 
+# The site to host: both archives in one, so that OpenAIRealtime's links to OpenAI pages lead somewhere.
+SITE="$OUTPUT_DIR/swift-openai.doccarchive"
+if [[ ${#FAILED[@]} -eq 0 && ${#MODULES[@]} -eq ${#ALL_MODULES[@]} ]]; then
+    start="$(now)"
+    rm -rf "$SITE"
+    echo "+ docc merge OpenAI.doccarchive OpenAIRealtime.doccarchive --output-path ${SITE#"$ROOT"/}"
+    "$DOCC" merge "$OUTPUT_DIR/OpenAI.doccarchive" "$OUTPUT_DIR/OpenAIRealtime.doccarchive" \
+        --synthesized-landing-page-name swift-openai --synthesized-landing-page-topics-style list \
+        --output-path "$SITE" >"$OUTPUT_DIR/merge.log" 2>&1 || {
+        cat "$OUTPUT_DIR/merge.log"
+        FAILED+=(merge)
+    }
+    phase_done "merge" "$start"
+fi
+
 printf '\n==> Summary\n'
 for i in "${!PHASE_NAMES[@]}"; do
     printf '  %8ss  %s\n' "${PHASE_TIMES[$i]}" "${PHASE_NAMES[$i]}"
 done
-for module in "${MODULES[@]}"; do
+for module in "${MODULES[@]}" swift-openai; do
+    [[ "$module" != swift-openai || -d "$SITE" ]] || continue
     if [[ -d "$OUTPUT_DIR/$module.doccarchive" ]]; then
         printf '  archive: %s (%s)\n' "$OUTPUT_DIR/$module.doccarchive" "$(du -sh "$OUTPUT_DIR/$module.doccarchive" | cut -f1)"
     else
@@ -254,8 +289,9 @@ fi
 cat <<EOF
 
 build-docs: no DocC warnings. To read the documentation locally:
-  python3 -m http.server --directory "$OUTPUT_DIR/${MODULES[0]}.doccarchive" 8000
+  python3 -m http.server --directory "$( [[ -d "$SITE" ]] && echo "$SITE" || echo "$OUTPUT_DIR/${MODULES[0]}.doccarchive")" 8000
   then open http://localhost:8000/documentation/$(printf '%s' "${MODULES[0]}" | tr '[:upper:]' '[:lower:]')/
+  (a host serves the site's JSON compressed: see README, "Documentation")
   or, converting again as it serves:
   docc preview "${CATALOG_OVERRIDE:-Sources/${MODULES[0]}/${MODULES[0]}.docc}" \\
       --additional-symbol-graph-dir "$GRAPHS_DIR/${MODULES[0]}"

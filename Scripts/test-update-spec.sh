@@ -167,15 +167,21 @@ def sync(main, copy):
     print(f"copy: {len(wanted)} files, {copied} copied, {removed} removed")
 
 def state(root, out):
-    """sha256 and modification time of every file under Sources/OpenAI/Generated/ and Spec/, plus stray staging
-    folders beside Generated/."""
+    """sha256 and modification time of every file under the generated folders (Sources/OpenAI/Generated/, the DocC
+    articles in Sources/OpenAI/OpenAI.docc/Generated/) and Spec/, plus stray staging folders beside Generated/."""
     files = {}
-    for top in ("Sources/OpenAI/Generated", "Spec"):
+    for top in ("Sources/OpenAI/Generated", "Sources/OpenAI/OpenAI.docc/Generated", "Spec"):
         for dirpath, _, names in os.walk(os.path.join(root, top)):
             for n in names:
                 path = os.path.join(dirpath, n)
                 files[os.path.relpath(path, root)] = [digest(path), os.stat(path).st_mtime_ns]
-    staging = sorted(n for n in os.listdir(os.path.join(root, "Sources/OpenAI")) if n.startswith(".Generated"))
+    staging = sorted(
+        n
+        for folder in ("Sources/OpenAI", "Sources/OpenAI/OpenAI.docc")
+        if os.path.isdir(os.path.join(root, folder))
+        for n in os.listdir(os.path.join(root, folder))
+        if n.startswith(".Generated")
+    )
     json.dump({"files": files, "staging": staging}, open(out, "w"), indent=1, sort_keys=True)
 
 def compare(before, after, mode):

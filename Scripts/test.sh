@@ -9,7 +9,9 @@
 #          mode, on the debug build), Scripts/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
 #          lenient decoding, the generator's YAML loader), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
 #          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
-#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/sanitize.sh thread (the
+#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/check-docs-site.py (the
+#          merged documentation site: every page reference, and pages rendered in headless Chromium),
+#          Scripts/sanitize.sh thread (the
 #          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
@@ -123,6 +125,12 @@ step_system_packages() {
     ensure_pkg_config_module openssl libssl-dev   # the OpenAIRealtime product
     # The realtime tests make a throwaway CA with the openssl command-line tool.
     command -v openssl >/dev/null 2>&1 || apt_install openssl
+    # Scripts/check-docs-site.py opens the documentation site in headless Chromium; without one (no apt-get) it skips
+    # its browser check, except when CI=true.
+    if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+        && ! command -v google-chrome >/dev/null 2>&1; then
+        apt_install --no-install-recommends chromium || [[ "${CI:-}" != true ]]
+    fi
 }
 
 # --- (c) Python venv for the test servers -----------------------------------------------------------
@@ -268,6 +276,13 @@ step_docs() {
     "$ROOT/Scripts/build-docs.sh"
 }
 
+# Scripts/check-docs-site.py: every page reference of the site build-docs.sh merged, and pages rendered in headless
+# Chromium; --self-test first shows its link check failing on a broken link. It reads SCRATCH_PATH as build-docs does.
+step_docs_site() {
+    echo "+ Scripts/check-docs-site.py --self-test"
+    python3 "$ROOT/Scripts/check-docs-site.py" --self-test
+}
+
 step_update_spec() {
     local bin_dir
     bin_dir="$(swift_bin_path debug)"
@@ -296,7 +311,7 @@ step_fuzz() {
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
-run_step "System packages (libyaml-dev, libssl-dev)" step_system_packages
+run_step "System packages (libyaml-dev, libssl-dev, chromium)" step_system_packages
 run_step "Locked spec (Scripts/fetch-spec.sh)" "$ROOT/Scripts/fetch-spec.sh"
 run_step "Python venv for test servers" step_python_venv
 run_step "GitHub workflows lint (actionlint, shellcheck)" step_lint_workflows
@@ -314,6 +329,7 @@ fi
 run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
 run_step "Documentation (Scripts/build-docs.sh)" step_docs
 run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"
+run_step "The documentation site in a browser, every link (Scripts/check-docs-site.py)" step_docs_site
 if [[ "${SKIP_SANITIZE:-0}" == "1" ]]; then
     printf '\n==> ThreadSanitizer: skipped (SKIP_SANITIZE=1)\n'
 else

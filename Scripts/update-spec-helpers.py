@@ -16,7 +16,8 @@ Usage (from Scripts/update-spec.sh; the paths are its work files):
       Heads the markdown summary with the warnings; with RENAME=1 (a generator without --old-label/--new-label)
       replaces the two paths by the labels in both reports.
   update-spec-helpers.py write-lock LOCK PROVENANCE_JSON
-  update-spec-helpers.py snapshot ROOT BACKUP       copy and hash Sources/OpenAI/Generated/ and the two Spec files
+  update-spec-helpers.py snapshot ROOT BACKUP       copy and hash the generated folders (Sources/OpenAI/Generated/,
+                                                   Sources/OpenAI/OpenAI.docc/Generated/) and the two Spec files
   update-spec-helpers.py rollback ROOT BACKUP       put them back; exit 1 when the result differs from the snapshot
   update-spec-helpers.py explain ROOT LOG DIFF_JSON WHAT
       Prints what a failed step's log says: compiler errors in hand-written files (outside Generated/) with the spec
@@ -40,6 +41,9 @@ COMMIT_HEX = re.compile(r"^[0-9a-fA-F]{40}$")
 PATH_SEGMENT = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._-]+$")
 HISTORY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{7,40})\.ya?ml$")
 GENERATED = "Sources/OpenAI/Generated"
+# The folders `openai-generator generate` writes, and the name of each one's copy in a snapshot: the sources and the
+# DocC articles that curate them.
+GENERATED_FOLDERS = ((GENERATED, "Generated"), ("Sources/OpenAI/OpenAI.docc/Generated", "Documentation"))
 SPEC_FILES = ("Spec/openapi.yaml", "Spec/lock.json")
 
 
@@ -335,30 +339,25 @@ def write_lock(lock_path, provenance_path):
 
 
 def snapshot(root, backup):
-    """Copies Sources/OpenAI/Generated/ (times kept) and the two Spec files into backup, hashing the bytes copied,
-    and writes backup/manifest.json."""
-    generated, saved = os.path.join(root, GENERATED), os.path.join(backup, "Generated")
-    files, dirs = {}, []
-    if os.path.isdir(generated):
-        os.makedirs(saved)
-        for dirpath, dirnames, filenames in os.walk(generated):
-            dirs += [os.path.relpath(os.path.join(dirpath, d), generated) for d in dirnames]
-            for name in filenames:
-                rel = os.path.relpath(os.path.join(dirpath, name), generated)
-                files[rel] = copy_hashing(os.path.join(generated, rel), os.path.join(saved, rel))
+    """Copies the generated folders (GENERATED_FOLDERS, times kept) and the two Spec files into backup, hashing the
+    bytes copied, and writes backup/manifest.json."""
+    folders = {}
+    for rel, saved_name in GENERATED_FOLDERS:
+        generated, saved = os.path.join(root, rel), os.path.join(backup, saved_name)
+        files, dirs = {}, []
+        if os.path.isdir(generated):
+            os.makedirs(saved)
+            for dirpath, dirnames, filenames in os.walk(generated):
+                dirs += [os.path.relpath(os.path.join(dirpath, d), generated) for d in dirnames]
+                for name in filenames:
+                    file = os.path.relpath(os.path.join(dirpath, name), generated)
+                    files[file] = copy_hashing(os.path.join(generated, file), os.path.join(saved, file))
+        folders[rel] = {"existed": os.path.isdir(generated), "dirs": dirs, "sha256": files}
     spec = {}
     for rel in SPEC_FILES:
         path = os.path.join(root, rel)
         spec[rel] = copy_hashing(path, os.path.join(backup, rel)) if os.path.exists(path) else None
-    json.dump(
-        {
-            "generated_existed": os.path.isdir(generated),
-            "generated_dirs": dirs,
-            "generated_sha256": files,
-            "spec_sha256": spec,
-        },
-        open(os.path.join(backup, "manifest.json"), "w"),
-    )
+    json.dump({"folders": folders, "spec_sha256": spec}, open(os.path.join(backup, "manifest.json"), "w"))
 
 
 def same_file(a, b):
@@ -376,10 +375,9 @@ def same_file(a, b):
 
 
 def rollback(root, backup):
-    """Makes Generated/ and the Spec files what they were at the snapshot: files that differ in bytes or time are
-    copied back with their times, files the run added are removed; then verifies every hash."""
+    """Makes the generated folders and the Spec files what they were at the snapshot: files that differ in bytes or
+    time are copied back with their times, files the run added are removed; then verifies every hash."""
     manifest = json.load(open(os.path.join(backup, "manifest.json")))
-    generated, saved = os.path.join(root, GENERATED), os.path.join(backup, "Generated")
     counts = {"restored": 0, "removed": 0}
 
     def put_back(source, target):
@@ -395,29 +393,40 @@ def rollback(root, backup):
         os.replace(tmp, target)
         counts["restored"] += 1
 
-    wanted = manifest["generated_sha256"]
-    if manifest["generated_existed"]:
-        for dirpath, dirnames, filenames in os.walk(generated, topdown=False):
+    problems = []
+    for rel, saved_name in GENERATED_FOLDERS:
+        generated, saved = os.path.join(root, rel), os.path.join(backup, saved_name)
+        state = manifest["folders"][rel]
+        wanted = state["sha256"]
+        if state["existed"]:
+            for dirpath, dirnames, filenames in os.walk(generated, topdown=False):
+                for name in filenames:
+                    path = os.path.join(dirpath, name)
+                    if os.path.relpath(path, generated) not in wanted:
+                        os.remove(path)
+                        counts["removed"] += 1
+                for name in dirnames:
+                    path = os.path.join(dirpath, name)
+                    if os.path.islink(path):
+                        os.remove(path)
+                        counts["removed"] += 1
+                    elif not os.listdir(path) and os.path.relpath(path, generated) not in state["dirs"]:
+                        os.rmdir(path)
+            for file in sorted(wanted):
+                put_back(os.path.join(saved, file), os.path.join(generated, file))
+        elif os.path.isdir(generated):
+            shutil.rmtree(generated)
+            counts["removed"] += 1
+        # What an interrupted generator leaves beside the folder.
+        for staging in glob.glob(os.path.join(os.path.dirname(generated), ".Generated.staging-*")):
+            shutil.rmtree(staging, ignore_errors=True)
+        now = {}
+        for dirpath, _, filenames in os.walk(generated):
             for name in filenames:
                 path = os.path.join(dirpath, name)
-                if os.path.relpath(path, generated) not in wanted:
-                    os.remove(path)
-                    counts["removed"] += 1
-            for name in dirnames:
-                path = os.path.join(dirpath, name)
-                if os.path.islink(path):
-                    os.remove(path)
-                    counts["removed"] += 1
-                elif not os.listdir(path) and os.path.relpath(path, generated) not in manifest["generated_dirs"]:
-                    os.rmdir(path)
-        for rel in sorted(wanted):
-            put_back(os.path.join(saved, rel), os.path.join(generated, rel))
-    elif os.path.isdir(generated):
-        shutil.rmtree(generated)
-        counts["removed"] += 1
-    # What an interrupted generator leaves beside the folder.
-    for staging in glob.glob(os.path.join(os.path.dirname(generated), ".Generated.staging-*")):
-        shutil.rmtree(staging, ignore_errors=True)
+                now[os.path.relpath(path, generated)] = digest(path)
+        if now != wanted:
+            problems.append(f"{rel}/ differs from the snapshot")
     # And an interrupted write of the new spec or lock (update-spec.sh writes PATH.tmp, then renames it).
     for rel in SPEC_FILES:
         if os.path.exists(os.path.join(root, rel + ".tmp")):
@@ -430,12 +439,6 @@ def rollback(root, backup):
             os.remove(target)
             counts["removed"] += 1
 
-    now = {}
-    for dirpath, _, filenames in os.walk(generated):
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            now[os.path.relpath(path, generated)] = digest(path)
-    problems = [] if now == wanted else [f"{GENERATED}/ differs from the snapshot"]
     for rel, sha in manifest["spec_sha256"].items():
         path = os.path.join(root, rel)
         if (digest(path) if os.path.exists(path) else None) != sha:
@@ -443,7 +446,8 @@ def rollback(root, backup):
     print(
         f"update-spec: rolled back: {counts['restored']} file(s) put back, {counts['removed']} removed; "
         + (
-            f"{GENERATED}/, Spec/openapi.yaml and Spec/lock.json are byte for byte as before."
+            f"{', '.join(rel + '/' for rel, _ in GENERATED_FOLDERS)}, Spec/openapi.yaml and Spec/lock.json are byte "
+            "for byte as before."
             if not problems
             else "BUT " + "; ".join(problems)
         ),

@@ -3,8 +3,9 @@
 # prints the markdown change summary (for the pull request and the changelog); then it puts the new spec at
 # Spec/openapi.yaml, rewrites Spec/lock.json, regenerates Sources/OpenAI/Generated/, runs `openai-generator check`,
 # builds every library target with the hand-written code (OpenAI, OpenAIRealtime) and runs the fast tests.
-# When any of those fails, or the run is interrupted (Ctrl-C, TERM), Sources/OpenAI/Generated/ (the whole folder:
-# files the new generation added are removed), Spec/openapi.yaml and Spec/lock.json are put back byte for byte and
+# When any of those fails, or the run is interrupted (Ctrl-C, TERM), Sources/OpenAI/Generated/ and the DocC articles
+# in Sources/OpenAI/OpenAI.docc/Generated/ (the whole folders: files the new generation added are removed),
+# Spec/openapi.yaml and Spec/lock.json are put back byte for byte and
 # the failure is explained: for a compile error, the hand-written files and lines, and the spec change that caused
 # each error when the diff can tell. (The Python parts are in Scripts/update-spec-helpers.py.)
 #
@@ -189,7 +190,8 @@ INTERRUPTED=""
 HELPERS="$ROOT/Scripts/update-spec-helpers.py"
 helper() { python3 "$HELPERS" "$@"; }
 
-# Takes the snapshot rollback() restores: a copy of Sources/OpenAI/Generated/ (times kept), Spec/openapi.yaml and
+# Takes the snapshot rollback() restores: a copy of the generated folders (Sources/OpenAI/Generated/ and the DocC
+# articles in Sources/OpenAI/OpenAI.docc/Generated/, times kept), Spec/openapi.yaml and
 # Spec/lock.json, with every file's sha256.
 snapshot() { helper snapshot "$ROOT" "$BACKUP"; }
 # Makes them what they were at the snapshot (files that differ in bytes or time copied back, files the run added
@@ -209,8 +211,10 @@ on_exit() {
         if [[ $KEEP_ON_FAILURE -eq 1 && -z "$INTERRUPTED" ]]; then
             {
                 echo "update-spec: --keep-on-failure: the new state is kept for fixing by hand: Spec/openapi.yaml and"
-                echo "  Spec/lock.json are the new spec's, Sources/OpenAI/Generated/ is what it generated."
-                echo "  To go back: git checkout -- Spec/lock.json Sources/OpenAI/Generated && git clean -fd Sources/OpenAI/Generated && Scripts/fetch-spec.sh"
+                echo "  Spec/lock.json are the new spec's, Sources/OpenAI/Generated/ and Sources/OpenAI/OpenAI.docc/Generated/"
+                echo "  are what it generated."
+                echo "  To go back: git checkout -- Spec/lock.json Sources/OpenAI/Generated Sources/OpenAI/OpenAI.docc/Generated &&"
+                echo "  git clean -fd Sources/OpenAI/Generated Sources/OpenAI/OpenAI.docc/Generated && Scripts/fetch-spec.sh"
             } >&2
         elif ! rollback; then
             echo "update-spec: ROLLBACK INCOMPLETE; the snapshot is kept at $BACKUP" >&2
@@ -361,7 +365,7 @@ cp "$NEW" "$DEST.tmp"
 mv -f "$DEST.tmp" "$DEST"
 helper write-lock "$LOCK" "$WORK/provenance.json"
 
-step "6/9 Regenerate Sources/OpenAI/Generated/"
+step "6/9 Regenerate Sources/OpenAI/Generated/ (and the DocC articles in Sources/OpenAI/OpenAI.docc/Generated/)"
 run_logged "generation (openai-generator generate)" generate \
     "$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated
 
@@ -413,5 +417,5 @@ if cached="$(spec_cache_put "$NEW" "$NEW_SHA")"; then
 else
     echo "update-spec: warning: could not write the spec cache $(spec_cache_dir) (continuing)" >&2
 fi
-printf '\nupdate-spec: updated to %s (sha256 %s); review the summary above and commit Spec/lock.json with Sources/OpenAI/Generated/.\n' \
+printf '\nupdate-spec: updated to %s (sha256 %s); review the summary above and commit Spec/lock.json with Sources/OpenAI/Generated/ and Sources/OpenAI/OpenAI.docc/Generated/.\n' \
     "$NEW_LABEL" "$NEW_SHA" >&2

@@ -6,13 +6,15 @@ import OpenAIGeneratorCore
 public enum CheckCommand {
     /// Usage text of `check`.
     public static let usage = """
-        usage: openai-generator check [--spec PATH] [--output DIR] [--lock PATH] [--overrides PATH] [--line-cap N]
-                                      [--access public|package|internal]
+        usage: openai-generator check [--spec PATH] [--output DIR] [--docs-output DIR|none] [--lock PATH]
+                                      [--overrides PATH] [--line-cap N] [--access public|package|internal]
 
-        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
-        --overrides Spec/overrides.json (skipped when absent; a path given must exist; `none`: no overrides),
-        --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what `generate` was given).
-        Generates in memory and compares with the output folder, file by file; writes nothing.
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output as for generate,
+        --lock Spec/lock.json, --overrides Spec/overrides.json (skipped when absent; a path given must exist;
+        `none`: no overrides), --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what
+        `generate` was given).
+        Generates in memory and compares with the output folder (and the DocC articles' folder), file by file;
+        writes nothing.
         Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
         invalid spec; 2 usage error; 3 I/O error.
         """
@@ -30,7 +32,7 @@ public enum CheckCommand {
         case .failure(let stop): return stop.outcome
         }
         let lockPath = parsed.value("--lock", default: "Spec/lock.json")
-        let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")
+        let outputPath = SpecGeneration.outputFolder(parsed)
         var problems: [String] = []
         if let data = FileManager.default.contents(atPath: lockPath),
             let lock = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
@@ -43,15 +45,22 @@ public enum CheckCommand {
         } else {
             problems.append("\(lockPath): cannot read the lock's sha256")
         }
-        for difference in OutputWriter.differences(generation.result.files, in: URL(fileURLWithPath: outputPath)) {
-            problems.append("\(outputPath)/\(difference)")
+        var outputs = [(files: generation.result.files, path: outputPath)]
+        if let docsPath = SpecGeneration.documentationFolder(parsed) {
+            outputs.append((generation.result.documentation, docsPath))
+        }
+        for output in outputs {
+            for difference in OutputWriter.differences(output.files, in: URL(fileURLWithPath: output.path)) {
+                problems.append("\(output.path)/\(difference)")
+            }
         }
         if problems.isEmpty {
             let seconds = String(format: "%.3f", Date().timeIntervalSince(start))
             return CommandOutcome(
                 status: 0,
                 output:
-                    "check: \(generation.result.files.count) generated files match \(generation.spec) (\(seconds) s)\n")
+                    "check: \(outputs.map(\.files.count).reduce(0, +)) generated files match \(generation.spec) (\(seconds) s)\n"
+            )
         }
         let report =
             problems.joined(separator: "\n")

@@ -5,11 +5,14 @@ import OpenAIGeneratorCore
 public enum GenerateCommand {
     /// Usage text of `generate`.
     public static let usage = """
-        usage: openai-generator generate [--spec PATH] [--output DIR] [--access public|package|internal]
-                                         [--overrides PATH] [--force] [--strict] [--line-cap N]
+        usage: openai-generator generate [--spec PATH] [--output DIR] [--docs-output DIR|none]
+                                         [--access public|package|internal] [--overrides PATH] [--force]
+                                         [--strict] [--line-cap N]
 
-        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --overrides Spec/overrides.json
-        (skipped when absent; a path given must exist; `none`: no overrides), --access public,
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output the Generated
+        folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
+        curate the generated API; `none`: not written), --overrides Spec/overrides.json (skipped when absent; a
+        path given must exist; `none`: no overrides), --access public,
         --line-cap \(GeneratorConfiguration.defaultLineCap).
         Writes only into an empty folder or one it wrote before (its Manifest.swift), and replaces or removes
         only its own files; --force writes into another folder (still touching only its own files, and
@@ -34,7 +37,8 @@ public enum GenerateCommand {
         case .failure(let stop): return stop.outcome
         }
         let result = generation.result
-        let outputPath = parsed.value("--output", default: "Sources/OpenAI/Generated")
+        let outputPath = SpecGeneration.outputFolder(parsed)
+        let docsPath = SpecGeneration.documentationFolder(parsed)
         let warnings = result.diagnostics.filter { $0.severity == .warning }
         var errorOutput = ""
         if parsed.has("--strict") && !warnings.isEmpty {
@@ -42,14 +46,27 @@ public enum GenerateCommand {
             errorOutput += "generate --strict: \(warnings.count) warning(s); the output folder was not changed.\n"
             return CommandOutcome(status: 1, errorOutput: errorOutput)
         }
-        let written: Int
+        var outputs = [(files: result.files, path: outputPath)]
+        if let docsPath { outputs.append((result.documentation, docsPath)) }
+        var written = 0
         do {
-            written = try OutputWriter.write(
-                result.files, to: URL(fileURLWithPath: outputPath), force: parsed.has("--force"))
-        } catch let error as OutputWriter.OwnershipError {
-            return .failure(1, "\(error)\nThe output folder was not changed.")
+            // Both folders are judged before either is written: a refusal changes neither.
+            for output in outputs {
+                try OutputWriter.verifyOwnership(
+                    output.files, in: URL(fileURLWithPath: output.path), force: parsed.has("--force"))
+            }
         } catch {
-            return .failure(3, "cannot write \(outputPath): \(error)")
+            let unchanged =
+                outputs.count == 1 ? "The output folder was not changed." : "Neither output folder was changed."
+            return .failure(1, "\(error)\n\(unchanged)")
+        }
+        for output in outputs {
+            do {
+                written += try OutputWriter.write(
+                    output.files, to: URL(fileURLWithPath: output.path), force: parsed.has("--force"))
+            } catch {
+                return .failure(3, "cannot write \(output.path): \(error)")
+            }
         }
         for diagnostic in result.diagnostics { errorOutput += "\(diagnostic)\n" }
         var byKind: [String: Int] = [:]
@@ -62,7 +79,8 @@ public enum GenerateCommand {
             "operations: \(result.operationCount) (methods: \(result.operationCount))",
             "schemas: \(result.schemaCount); types: \(result.typeCount) "
                 + "(inline schemas emitted as an equal component: \(result.reusedComponents))",
-            "files: \(result.files.count) (\(lines) lines) in \(outputPath); \(written) changed",
+            "files: \(result.files.count) (\(lines) lines) in \(outputPath)"
+                + (docsPath.map { ", \(result.documentation.count) in \($0)" } ?? "") + "; \(written) changed",
             "warnings: \(warnings.count); notes: \(result.diagnostics.count - warnings.count)",
         ]
         for kind in byKind.keys.sorted() { report.append("  \(kind): \(byKind[kind] ?? 0)") }

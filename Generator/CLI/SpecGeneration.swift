@@ -13,7 +13,33 @@ struct SpecGeneration {
     var result: GenerationResult
 
     /// The options `generate` and `check` both take, with their defaults.
-    private static let valuedOptions: Set<String> = ["--spec", "--output", "--overrides", "--line-cap", "--access"]
+    private static let valuedOptions: Set<String> = [
+        "--spec", "--output", "--docs-output", "--overrides", "--line-cap", "--access",
+    ]
+
+    /// The output folder `arguments` name (`--output`, by default `Sources/OpenAI/Generated`).
+    static func outputFolder(_ arguments: CommandArguments) -> String {
+        arguments.value("--output", default: "Sources/OpenAI/Generated")
+    }
+
+    /// The folder of the generated DocC articles (`--docs-output`), or `nil` when they are not
+    /// written or compared: by default the `Generated` folder of the `OpenAI.docc` catalog beside
+    /// the output folder (`Sources/OpenAI/OpenAI.docc/Generated`) when that catalog exists, so a
+    /// generation into a folder of its own leaves the catalog alone; `none` for never.
+    static func documentationFolder(_ arguments: CommandArguments) -> String? {
+        let given = arguments.value("--docs-output", default: "")
+        if given == "none" { return nil }
+        if !given.isEmpty { return given }
+        var output = Substring(outputFolder(arguments))
+        while output.count > 1 && output.hasSuffix("/") { output = output.dropLast() }
+        let parent = output.lastIndex(of: "/").map { String(output[...$0]) } ?? ""
+        let catalog = parent + "OpenAI.docc"
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: catalog, isDirectory: &isFolder), isFolder.boolValue else {
+            return nil
+        }
+        return catalog + "/Generated"
+    }
 
     /// Parses the command line of `generate` or `check` and generates.
     ///
@@ -68,8 +94,7 @@ struct SpecGeneration {
         }
         let configuration = GeneratorConfiguration(access: access, lineCap: lineCap, overrides: overrides)
         do {
-            let result = try SwiftGenerator.generate(
-                specBytes: bytes, specFile: spec, sha256: sha256, configuration: configuration)
+            let result = try GeneratorPipeline(configuration: configuration).run(bytes, file: spec, sha256: sha256)
             return .success(SpecGeneration(spec: spec, sha256: sha256, result: result))
         } catch let error as OpenAPIError {
             return .failure(Failure(.failure(1, "\(error)\nThe output folder was not changed.")))

@@ -2,7 +2,7 @@ import Foundation
 import OpenAIWebSocket
 
 /// Builds the JSON text of `input_audio_buffer.append` events (spec schema
-/// `RealtimeClientEventInputAudioBufferAppend`) straight into UTF-8 bytes: the audio is base64
+/// ``/OpenAI/RealtimeClientEventInputAudioBufferAppend``) straight into UTF-8 bytes: the audio is base64
 /// encoded (RFC 4648 section 4, with padding) between a fixed prefix and suffix, which needs no JSON
 /// escaping, so no `String` is built and nothing is validated or copied twice.
 ///

@@ -41,7 +41,7 @@ public struct RealtimeError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// A human-readable explanation; never contains credentials.
     public var message: String
-    /// The server's `error` event for ``Kind/serverError`` (schema `RealtimeServerEventError`).
+    /// The server's `error` event for ``Kind/serverError`` (schema ``/OpenAI/RealtimeServerEventError``).
     public var serverError: RealtimeServerEventError?
     /// How the connection closed, for ``Kind/closed``.
     public var closeInfo: WebSocketCloseInfo?

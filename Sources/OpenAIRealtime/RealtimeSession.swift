@@ -4,8 +4,8 @@ import OpenAIWebSocket
 
 /// A typed Realtime API session over WebSocket (`wss://api.openai.com/v1/realtime`).
 ///
-/// Client events are the generated `RealtimeClientEvent` types; server events arrive in ``events``
-/// as the generated `RealtimeServerEvent` union. Event types this SDK does not know (for example
+/// Client events are the generated ``/OpenAI/RealtimeClientEvent`` types; server events arrive in ``events``
+/// as the generated ``/OpenAI/RealtimeServerEvent`` union. Event types this SDK does not know (for example
 /// `transcription_session.updated`, or the beta name `response.audio_transcript.done`) arrive as
 /// `.unknown` with their raw JSON, and the session keeps running.
 ///
@@ -77,14 +77,14 @@ public final class RealtimeSession: Sendable {
 
     /// Opens a server-side session with the client's API key in the `Authorization` header.
     ///
-    /// With Azure settings (`OpenAIClient.Configuration.azure`) the session connects as
+    /// With Azure settings (``/OpenAI/OpenAIClient/Configuration/azure``) the session connects as
     /// openai-python's `AzureOpenAI` does: `wss://<resource>/openai/realtime` with the
     /// `api-version` query and `deployment` (the configured deployment, else the target's model)
     /// in place of `model`, and the key in an `api-key` header (a token provider's token as
     /// `Authorization: Bearer`).
     ///
     /// Sessions speak the GA protocol only: the beta protocol (`OpenAI-Beta: realtime=v1`) sends
-    /// events of other names and shapes than the generated `RealtimeServerEvent`, so a client or
+    /// events of other names and shapes than the generated ``/OpenAI/RealtimeServerEvent``, so a client or
     /// session header that asks for it is refused rather than decoded wrongly.
     ///
     /// - Parameters:
@@ -205,7 +205,7 @@ public final class RealtimeSession: Sendable {
     ///
     /// - Parameters:
     ///   - session: The configuration: `.realtime(...)` or `.transcription(...)`
-    ///     (schema `RealtimeClientEventSessionUpdate`).
+    ///     (schema ``/OpenAI/RealtimeClientEventSessionUpdate``).
     /// - Returns: The `session.updated` event with the effective configuration.
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/serverError`` (the server's `error`
     ///   event), ``RealtimeError/Kind/replyTimeout`` after ``RealtimeSessionOptions/replyTimeout``,
@@ -297,7 +297,7 @@ public final class RealtimeSession: Sendable {
     /// streams in ``events`` until `response.done`.
     ///
     /// - Parameters:
-    ///   - response: Per-response overrides (schema `RealtimeResponseCreateParams`), or `nil` to use
+    ///   - response: Per-response overrides (schema ``/OpenAI/RealtimeResponseCreateParams``), or `nil` to use
     ///     the session's configuration.
     /// - Returns: The `response.created` event.
     /// - Throws: ``RealtimeError``, ``WebSocketError`` if closed. See ``updateSession(_:)``.

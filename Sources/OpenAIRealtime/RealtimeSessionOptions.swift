@@ -17,7 +17,7 @@ public struct RealtimeSessionOptions: Sendable {
     public var replyTimeout: Duration
     /// The most PCM16 bytes per `input_audio_buffer.append` event (default 11,796,480 bytes, so the
     /// base64 text stays within the API's 15 MiB per event; spec schema
-    /// `RealtimeClientEventInputAudioBufferAppend`). Rounded down to a whole number of samples.
+    /// ``/OpenAI/RealtimeClientEventInputAudioBufferAppend``). Rounded down to a whole number of samples.
     public var maxAudioBytesPerAppend: Int
     /// How `events` keeps server events the caller has not read yet (default
     /// ``RealtimeEventBuffering/unbounded``). Helpers that await replies see every event either way.

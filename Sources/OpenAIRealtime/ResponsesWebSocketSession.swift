@@ -4,11 +4,11 @@ import OpenAIWebSocket
 
 /// The Responses API's WebSocket mode (`wss://api.openai.com/v1/responses`): one long-lived
 /// connection over which `response.create` events (the same fields as `POST /v1/responses`, spec
-/// schema `ResponsesClientEventResponseCreate`) start responses and their stream events come back
-/// as the generated `ResponsesServerEvent` union, each echoing the request's `stream_id` when one
+/// schema ``/OpenAI/ResponsesClientEventResponseCreate``) start responses and their stream events come back
+/// as the generated ``/OpenAI/ResponsesServerEvent`` union, each echoing the request's `stream_id` when one
 /// was given.
 ///
-/// The spec defines the events (`ResponsesClientEvent`, `ResponsesServerEvent`, `ResponseWsError`)
+/// The spec defines the events (``/OpenAI/ResponsesClientEvent``, ``/OpenAI/ResponsesServerEvent``, ``/OpenAI/ResponseWsError``)
 /// but not the URL; the URL and the `Authorization: Bearer` handshake are from OpenAI's API reference
 /// ("Connect", `WebSocket wss://api.openai.com/v1/responses`).
 ///
@@ -22,7 +22,7 @@ import OpenAIWebSocket
 /// await socket.close()
 /// ```
 public final class ResponsesWebSocketSession: Sendable {
-    /// The server events, in order; `error` events (schema `ResponseWsError`) included, unknown
+    /// The server events, in order; `error` events (schema ``/OpenAI/ResponseWsError``) included, unknown
     /// types as `.unknown` with their raw JSON. Finishes after a 1000 close or one this side started;
     /// throws ``WebSocketError`` for any other close. Buffered as ``RealtimeSessionOptions/eventBuffering``
     /// says (default: without limit until read).

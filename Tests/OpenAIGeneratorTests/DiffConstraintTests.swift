@@ -116,9 +116,8 @@ final class DiffConstraintTests: XCTestCase {
     func testAOneVariantUnionGainingAVariantIsAVariantAddedNotATypeChange() throws {
         // A one-variant `oneOf` is generated as its variant's type.
         let directory = DiffSnapshotTests.fixtures.appendingPathComponent("one-variant-union-gains-variant")
-        let generated = try SwiftGenerator.generate(
-            specBytes: [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml"))),
-            specFile: "old.yaml", sha256: "x", configuration: GeneratorConfiguration())
+        let generated = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml"))), file: "old.yaml", sha256: "x")
         XCTAssertTrue(generated.files.contains { $0.contents.contains("public var content: TextPart?") })
         let forward = try Rules.report("one-variant-union-gains-variant")
         XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])

@@ -16,7 +16,7 @@ final class DiffHistoryTests: XCTestCase {
     static func translated(_ url: URL) throws -> TranslatedSpec {
         let bytes = try [UInt8](Data(contentsOf: url))
         let document = try OpenAPILoader().load(bytes, file: url.lastPathComponent)
-        return TranslatedSpec(document: document, model: Translator().translate(document).model)
+        return TranslatedSpec(document: document, model: try Translator().translate(document).model)
     }
 
     static func historyFiles() throws -> [URL] {

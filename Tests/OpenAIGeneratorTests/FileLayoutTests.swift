@@ -106,9 +106,8 @@ final class FileLayoutTests: XCTestCase {
                 """
         }
         spec += "      discriminator: {propertyName: type}\n"
-        let result = try SwiftGenerator.generate(
-            specBytes: Array(spec.utf8), specFile: "split.yaml", sha256: String(repeating: "0", count: 64),
-            configuration: GeneratorConfiguration(lineCap: 100))
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration(lineCap: 100)).run(
+            Array(spec.utf8), file: "split.yaml", sha256: String(repeating: "0", count: 64))
         let files = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
         // Shape's own file, and the extensions with its nested types in files named for them (the
         // first of each file), every file under the cap but for a single type.
@@ -176,9 +175,8 @@ final class FileLayoutTests: XCTestCase {
             }
         }
         func resourceFiles(lineCap: Int) throws -> [String: String] {
-            let result = try SwiftGenerator.generate(
-                specBytes: Array(spec.utf8), specFile: "resources.yaml", sha256: String(repeating: "0", count: 64),
-                configuration: GeneratorConfiguration(lineCap: lineCap))
+            let result = try GeneratorPipeline(configuration: GeneratorConfiguration(lineCap: lineCap)).run(
+                Array(spec.utf8), file: "resources.yaml", sha256: String(repeating: "0", count: 64))
             return Dictionary(
                 uniqueKeysWithValues: result.files.filter { $0.path.hasPrefix("Resources/") }.map {
                     ($0.path, $0.contents)
@@ -212,8 +210,8 @@ final class FileLayoutTests: XCTestCase {
     /// type's file, and each file it names declares that type.
     func testTheLockedSpecsNamedTypesHaveTheirOwnFilesAndTheIndexFindsEveryType() throws {
         let (bytes, path) = try GeneratorRealSpecTests.lockedSpec()
-        let result = try SwiftGenerator.generate(
-            specBytes: bytes, specFile: path, sha256: SHA256.hex(bytes), configuration: GeneratorConfiguration())
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            bytes, file: path, sha256: SHA256.hex(bytes))
         let files = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
         for (type, file) in [
             ("Response", "Types/Responses/Response.swift"), ("CreateResponse", "Types/Responses/CreateResponse.swift"),
@@ -267,9 +265,8 @@ final class FileLayoutTests: XCTestCase {
             """
         let grown = text.replacingCharacters(in: range, with: marker + added)
         func generate(_ spec: String) throws -> [String: String] {
-            let result = try SwiftGenerator.generate(
-                specBytes: Array(spec.utf8), specFile: path, sha256: SHA256.hex(Array(spec.utf8)),
-                configuration: GeneratorConfiguration())
+            let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+                Array(spec.utf8), file: path, sha256: SHA256.hex(Array(spec.utf8)))
             return Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
         }
         let before = try generate(text)

@@ -12,8 +12,8 @@ final class GeneratorLimitsTests: XCTestCase {
 
     private func generate(_ text: String) throws -> GenerationResult {
         let bytes = Array(text.utf8)
-        return try SwiftGenerator.generate(
-            specBytes: bytes, specFile: "hostile.yaml", sha256: "x", configuration: GeneratorConfiguration())
+        return try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            bytes, file: "hostile.yaml", sha256: "x")
     }
 
     /// The error generating `text` throws, and how long it took.

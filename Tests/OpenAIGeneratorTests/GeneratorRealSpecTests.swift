@@ -35,7 +35,7 @@ final class GeneratorRealSpecTests: XCTestCase {
         XCTAssertEqual(specSchemas.count, 1422)
 
         let document = try OpenAPILoader().load(bytes, file: path)
-        let (model, _) = Translator().translate(document)
+        let (model, _) = try Translator().translate(document)
         let withMethod = Set(model.operations.map(\.operationID))
         XCTAssertEqual(withMethod, Set(specOperations), "operations without a method")
         let calls = Set(model.operations.map { ($0.resourcePath + [$0.methodName]).joined(separator: ".") })
@@ -58,8 +58,8 @@ final class GeneratorRealSpecTests: XCTestCase {
 
     func testSpecDefectsAreWarningsNamingSchemaAndProperty() throws {
         let (bytes, path) = try Self.lockedSpec()
-        let result = try SwiftGenerator.generate(
-            specBytes: bytes, specFile: path, sha256: "test", configuration: GeneratorConfiguration())
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            bytes, file: path, sha256: "test")
         let messages = result.diagnostics.map { "\($0.kind.rawValue) \($0.location.pointer) \($0.message)" }
         XCTAssertTrue(
             messages.contains {

@@ -69,9 +69,8 @@ final class MemberDocumentationTests: XCTestCase {
         """
 
     static func generated() throws -> String {
-        let result = try SwiftGenerator.generate(
-            specBytes: Array(spec.utf8), specFile: "docs.yaml", sha256: String(repeating: "0", count: 64),
-            configuration: GeneratorConfiguration())
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            Array(spec.utf8), file: "docs.yaml", sha256: String(repeating: "0", count: 64))
         return result.files.map(\.contents).joined(separator: "\n")
     }
 

@@ -95,9 +95,8 @@ final class ModulePlacementTests: XCTestCase {
         """
 
     static func generate() throws -> [String: String] {
-        let result = try SwiftGenerator.generate(
-            specBytes: Array(spec.utf8), specFile: "modules.yaml", sha256: String(repeating: "0", count: 64),
-            configuration: GeneratorConfiguration())
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            Array(spec.utf8), file: "modules.yaml", sha256: String(repeating: "0", count: 64))
         return Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
     }
 
@@ -160,9 +159,8 @@ final class ModulePlacementTests: XCTestCase {
 
     func testASpecWithoutAdminOperationsHasNoAdminFolder() throws {
         let spec = Self.spec.replacingOccurrences(of: "security: [{AdminApiKeyAuth: []}]", with: "security: []")
-        let result = try SwiftGenerator.generate(
-            specBytes: Array(spec.utf8), specFile: "modules.yaml", sha256: String(repeating: "0", count: 64),
-            configuration: GeneratorConfiguration())
+        let result = try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+            Array(spec.utf8), file: "modules.yaml", sha256: String(repeating: "0", count: 64))
         XCTAssertEqual(result.files.filter { $0.path.hasPrefix("Admin/") }.map(\.path), [])
     }
 }

@@ -163,7 +163,7 @@ final class OverridesLoadingTests: XCTestCase {
         var overrides = Overrides(bodyDefaults: ["createThing": ["name": "x", "color": "red"]])
         overrides.source = "custom/overrides.json"
         let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: overrides))
-        let (_, diagnostics) = pipeline.translate(try pipeline.load(Array(spec.utf8), file: "t.yaml"))
+        let (_, diagnostics) = try pipeline.translate(try pipeline.load(Array(spec.utf8), file: "t.yaml"))
         let entries = diagnostics.filter { $0.kind == .bodyDefault }
         XCTAssertEqual(entries.map(\.location.file), ["custom/overrides.json", "custom/overrides.json"])
         XCTAssertEqual(entries.map(\.location.pointer), ["#/body-defaults/createThing", "#/body-defaults/createThing"])

@@ -30,7 +30,7 @@ final class RouteNamingTests: XCTestCase {
             }
         }
         let document = try OpenAPILoader().load(Array(yaml.utf8), file: "routes.yaml")
-        let (model, diagnostics) = Translator().translate(document)
+        let (model, diagnostics) = try Translator().translate(document)
         var calls: [String: String] = [:]
         for operation in model.operations {
             calls[operation.operationID] = (operation.resourcePath + [operation.methodName]).joined(separator: ".")

@@ -39,9 +39,8 @@ enum SnapshotFixtures {
         // A fixture may bring its own overlay, as Spec/overrides.json is for the real spec.
         let overridesURL = root.appendingPathComponent(name).appendingPathComponent("overrides.json")
         let overrides = try Overrides.load(from: overridesURL.path)
-        return try SwiftGenerator.generate(
-            specBytes: bytes, specFile: "\(name)/spec.yaml", sha256: SHA256.hex(bytes),
-            configuration: GeneratorConfiguration(overrides: overrides))
+        return try GeneratorPipeline(configuration: GeneratorConfiguration(overrides: overrides)).run(
+            bytes, file: "\(name)/spec.yaml", sha256: SHA256.hex(bytes))
     }
 
     /// The `expected/` folder of the fixture `name`.
@@ -130,9 +129,8 @@ final class SnapshotTests: XCTestCase {
         let bytes = [UInt8](try Data(contentsOf: spec))
         let hash = SHA256.hex(bytes)
         func run() throws -> GenerationResult {
-            try SwiftGenerator.generate(
-                specBytes: bytes, specFile: "openapi.yaml", sha256: hash,
-                configuration: GeneratorConfiguration())
+            try GeneratorPipeline(configuration: GeneratorConfiguration()).run(
+                bytes, file: "openapi.yaml", sha256: hash)
         }
         let first = try run()
         let second = try run()

@@ -35,7 +35,7 @@ public struct SpecDiffer: Sendable {
             let result = Result {
                 let document = try pipeline.load(
                     index == 0 ? oldBytes : newBytes, file: index == 0 ? oldFile : newFile)
-                return TranslatedSpec(document: document, model: pipeline.translate(document).model)
+                return TranslatedSpec(document: document, model: try pipeline.translate(document).model)
             }
             box.set(index, result)
         }
@@ -49,11 +49,13 @@ public struct SpecDiffer: Sendable {
     ///   - old: The old document.
     ///   - new: The new document.
     /// - Returns: The report.
-    public func diff(old: OpenAPIDocument, new: OpenAPIDocument) -> SpecDiffReport {
+    /// - Throws: ``OpenAPIError`` when either has schemas that refer to each other through `$ref`
+    ///   alone (``GeneratorPipeline/translate(_:)``).
+    public func diff(old: OpenAPIDocument, new: OpenAPIDocument) throws -> SpecDiffReport {
         let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: configuration.overrides))
         return compare(
-            old: TranslatedSpec(document: old, model: pipeline.translate(old).model),
-            new: TranslatedSpec(document: new, model: pipeline.translate(new).model))
+            old: TranslatedSpec(document: old, model: try pipeline.translate(old).model),
+            new: TranslatedSpec(document: new, model: try pipeline.translate(new).model))
     }
 
     func compare(old: TranslatedSpec, new: TranslatedSpec) -> SpecDiffReport {

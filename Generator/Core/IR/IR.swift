@@ -261,10 +261,25 @@ public struct TopLevelDeclaration: Hashable, Sendable {
     public var schemaName: String?
     /// The module it is compiled in.
     public var module: SDKModule
-    /// A type a reader names (what an operation takes or returns, a stream's events, an event
-    /// union): in a file of its own, named after it (`Types/Responses/Response.swift`); the
+    /// What a reader uses it for: the types operations take and return and the event types each
+    /// get a file of their own and their own group in the documentation.
+    public var role: Role = .supporting
+
+    /// What a top-level type is to a reader.
+    public enum Role: Hashable, Sendable {
+        /// A component an operation's body or reply names directly (`CreateResponse`, `Response`).
+        case operationType
+        /// A stream's event type (the schema `Spec/overrides.json` names for a stream) or a union
+        /// of events (`ResponseStreamEvent`, `WebhookEvent`).
+        case event
+        /// Any other type: a member's type, a variant of a union.
+        case supporting
+    }
+
+    /// Whether it is a type a reader names (``Role/operationType`` or ``Role/event``): in a file
+    /// of its own, named after it (`Types/Responses/Response.swift`), when it is long enough; the
     /// others share their area's files.
-    public var hasOwnFile: Bool = false
+    public var hasOwnFile: Bool { role != .supporting }
 
     /// The types files' area, or `nil` for a type nested in a resource type.
     public var area: String? {
@@ -444,6 +459,8 @@ public struct APIModel: Sendable {
     /// The inline schemas emitted as the component of the same shape: JSON pointer → the
     /// component's Swift name (what `diff` compares at that pointer).
     public var reusedComponents: [String: String] = [:]
+    /// Area name → the spec's tag it comes from (`VectorStores` → `Vector stores`), for titles.
+    public var areaTitles: [String: String] = [:]
 }
 
 /// A resource of ``OpenAIClient``: `client.chat.completions` is the resource at `["chat",

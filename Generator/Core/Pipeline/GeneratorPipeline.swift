@@ -28,23 +28,25 @@ public struct GeneratorPipeline: Sendable {
     }
 
     /// Translates a loaded spec into the IR, with the diagnostics found on the way.
-    public func translate(_ document: OpenAPIDocument) -> (model: APIModel, diagnostics: [Diagnostic]) {
-        Translator().translate(
+    ///
+    /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
+    ///   describe no value, and Swift cannot declare them).
+    public func translate(_ document: OpenAPIDocument) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
+        try Translator().translate(
             document, overrides: configuration.overrides, adminModule: configuration.access != "internal")
     }
 
-    /// All four stages: the files of the SDK for the spec `bytes`.
+    /// All four stages: the files of the SDK for the spec `bytes`. The command line, `check`, the
+    /// tests and the benchmarks all generate through here.
     ///
     /// - Parameters:
     ///   - bytes: The spec (YAML or JSON).
     ///   - file: Its path, as locations name it.
     ///   - sha256: Its hash, for the manifest.
-    /// - Throws: ``OpenAPIError`` from ``load(_:file:)``, or when schemas refer to each other
-    ///   through `$ref` alone (they describe no value, and Swift cannot declare them).
+    /// - Throws: ``OpenAPIError`` from ``load(_:file:)`` or ``translate(_:)``.
     public func run(_ bytes: [UInt8], file: String, sha256: String) throws -> GenerationResult {
         let document = try load(bytes, file: file)
-        let (model, diagnostics) = translate(document)
-        try SwiftGenerator.rejectReferenceCycles(model, document: document)
+        let (model, diagnostics) = try translate(document)
         return SwiftGenerator.render(
             model, diagnostics: diagnostics, schemaCount: document.schemas.count, sha256: sha256,
             configuration: configuration)

@@ -43,22 +43,15 @@ public struct GenerationResult: Sendable {
     public var streamingOperations: Int
     /// How many inline schemas were emitted as the component of the same shape.
     public var reusedComponents: Int
+    /// The generated articles of the `OpenAI` module's DocC catalog and their manifest, paths
+    /// relative to the catalog's `Generated/` folder (``DocumentationCatalog``).
+    public var documentation: [GeneratedFile] = []
 }
 
-/// The render stage (IR → Swift files) and the generator's front door, spec bytes in, Swift
-/// files out (``GeneratorPipeline``'s three stages).
+/// The render stage of ``GeneratorPipeline``: the IR in, the Swift files and the DocC articles out.
 public enum SwiftGenerator {
     /// The generator's version, written into every file header.
     public static let version = "0.1.0"
-
-    /// Generates the SDK sources for the spec `bytes` (``GeneratorPipeline/run(_:file:sha256:)``).
-    ///
-    /// - Throws: ``OpenAPIError`` when the spec cannot be read.
-    public static func generate(
-        specBytes bytes: [UInt8], specFile: String, sha256: String, configuration: GeneratorConfiguration
-    ) throws -> GenerationResult {
-        try GeneratorPipeline(configuration: configuration).run(bytes, file: specFile, sha256: sha256)
-    }
 
     /// Renders the translated API: the types files by module and area, the resource files, the
     /// reply-type tables, the operation index and the manifest.
@@ -219,7 +212,8 @@ public enum SwiftGenerator {
             files: files, diagnostics: diagnostics, operationCount: model.operations.count,
             schemaCount: schemaCount, typeCount: typeCount, incompleteOperations: incomplete,
             streamingOperations: model.operations.filter { $0.streaming != nil }.count,
-            reusedComponents: model.reusedComponents.count)
+            reusedComponents: model.reusedComponents.count,
+            documentation: DocumentationCatalog.files(model))
     }
 
     /// One resource: its struct with the client and a property per sub-resource, then an
@@ -256,24 +250,6 @@ public enum SwiftGenerator {
                 body.append(type)
             }
         }
-    }
-
-    /// Fails on a component that is a `$ref` chain back to itself (`A: {$ref: B}`,
-    /// `B: {$ref: A}`): it describes nothing, and Swift cannot declare it.
-    ///
-    /// - Throws: ``OpenAPIError`` at the first component of the cycle.
-    static func rejectReferenceCycles(_ model: APIModel, document: OpenAPIDocument) throws {
-        guard let (top, chain) = AliasCycles.pureCycle(model.declarations) else { return }
-        // A long cycle is named by its ends: the message stays one readable line.
-        let shown =
-            chain.count <= 12
-            ? chain.joined(separator: " → ")
-            : (chain.prefix(5) + ["…"] + chain.suffix(2)).joined(separator: " → ")
-                + " (a cycle of \(chain.count - 1) schemas)"
-        throw OpenAPIError(
-            message:
-                "the schemas \(shown) refer to each other through $ref and nothing else, so they describe no value",
-            location: AliasCycles.location(of: top, in: document))
     }
 
     /// A struct or union without its nested types, and those types; `nil` when it has none.
@@ -374,17 +350,19 @@ public enum SwiftGenerator {
         return GeneratedFile(path: module.folder + "TypeIndex.swift", contents: lines.joined(separator: "\n") + "\n")
     }
 
-    /// The folder's manifest: the spec's sha256 and every file the generator owns there
-    /// (``OutputWriter``), as a Swift file of comments.
-    static func manifest(_ files: [GeneratedFile], sha256: String) -> GeneratedFile {
+    /// The folder's manifest: the spec's sha256 (when given) and every file the generator owns
+    /// there (``OutputWriter``), as a Swift file of comments.
+    static func manifest(_ files: [GeneratedFile], sha256: String?) -> GeneratedFile {
         var lines =
             headerLines + [
                 "//",
-                "// The manifest of this folder: the spec it was generated from and every file the generator owns here.",
+                "// The manifest of this folder: "
+                    + (sha256 == nil ? "" : "the spec it was generated from and ")
+                    + "every file the generator owns here.",
                 "// `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.",
                 "//",
-                "// spec-sha256: \(sha256)",
             ]
+        if let sha256 { lines.append("// spec-sha256: \(sha256)") }
         lines += files.map(\.path).sorted().map { "// file: \($0)" }
         return GeneratedFile(path: OutputWriter.manifestName, contents: lines.joined(separator: "\n") + "\n")
     }

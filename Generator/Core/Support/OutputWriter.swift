@@ -176,23 +176,7 @@ public enum OutputWriter {
         // ownership, and the staging folder goes beside it.
         let folder = folder.resolvingSymlinksInPath()
         let manager = FileManager.default
-        let existing = existingFiles(in: folder)
-        let owned = ownedFiles(in: folder)
-        let foreign = existing.filter { !owned.contains($0) }
-        let hasManifest = owned.contains(manifestName)
-        if !force && !hasManifest && !foreign.isEmpty {
-            throw OwnershipError(folder: folder.path, foreignFiles: foreign, wouldReplace: false)
-        }
-        let generated = Set(files.map(\.path))
-        let links = symbolicLinkFolders(for: generated, in: folder)
-        if !links.isEmpty {
-            throw OwnershipError(
-                folder: folder.path, foreignFiles: links, wouldReplace: false, throughSymbolicLink: true)
-        }
-        let replaced = foreign.filter { generated.contains($0) }
-        if !force && !replaced.isEmpty {
-            throw OwnershipError(folder: folder.path, foreignFiles: replaced, wouldReplace: true)
-        }
+        try verifyOwnership(files, in: folder, force: force)
         let changes = differences(files, in: folder).filter { difference in
             if case .foreign = difference { return false }
             return true
@@ -229,5 +213,33 @@ public enum OutputWriter {
             }
         }
         return changes.count
+    }
+
+    /// Throws when ``write(_:to:force:)`` would refuse `folder`: when it is not the generator's
+    /// (neither a manifest nor only generated files) and `force` is off, when a generated path lies
+    /// through a symbolic link, or when a generated file would replace one the generator did not
+    /// write and `force` is off. Writes nothing; a caller that writes several folders checks them
+    /// all first, so that a refusal leaves every one as it was.
+    ///
+    /// - Throws: ``OwnershipError``.
+    public static func verifyOwnership(_ files: [GeneratedFile], in folder: URL, force: Bool) throws {
+        let folder = folder.resolvingSymlinksInPath()
+        let existing = existingFiles(in: folder)
+        let owned = ownedFiles(in: folder)
+        let foreign = existing.filter { !owned.contains($0) }
+        let hasManifest = owned.contains(manifestName)
+        if !force && !hasManifest && !foreign.isEmpty {
+            throw OwnershipError(folder: folder.path, foreignFiles: foreign, wouldReplace: false)
+        }
+        let generated = Set(files.map(\.path))
+        let links = symbolicLinkFolders(for: generated, in: folder)
+        if !links.isEmpty {
+            throw OwnershipError(
+                folder: folder.path, foreignFiles: links, wouldReplace: false, throughSymbolicLink: true)
+        }
+        let replaced = foreign.filter { generated.contains($0) }
+        if !force && !replaced.isEmpty {
+            throw OwnershipError(folder: folder.path, foreignFiles: replaced, wouldReplace: true)
+        }
     }
 }

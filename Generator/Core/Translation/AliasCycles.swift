@@ -29,6 +29,24 @@ enum AliasCycles {
         return (top, cycle.members + [cycle.members[0]])
     }
 
+    /// Fails on a component that is a `$ref` chain back to itself (`A: {$ref: B}`,
+    /// `B: {$ref: A}`): it describes nothing, and Swift cannot declare it.
+    ///
+    /// - Throws: ``OpenAPIError`` at the first component of the cycle.
+    static func rejectPureCycles(_ declarations: [TopLevelDeclaration], document: OpenAPIDocument) throws {
+        guard let (top, chain) = pureCycle(declarations) else { return }
+        // A long cycle is named by its ends: the message stays one readable line.
+        let shown =
+            chain.count <= 12
+            ? chain.joined(separator: " → ")
+            : (chain.prefix(5) + ["…"] + chain.suffix(2)).joined(separator: " → ")
+                + " (a cycle of \(chain.count - 1) schemas)"
+        throw OpenAPIError(
+            message:
+                "the schemas \(shown) refer to each other through $ref and nothing else, so they describe no value",
+            location: location(of: top, in: document))
+    }
+
     /// Replaces the target of every alias that holds itself through arrays or dictionaries by
     /// `JSONValue`, reporting each.
     static func breakCollectionCycles(

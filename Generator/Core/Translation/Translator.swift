@@ -10,9 +10,11 @@ public struct Translator {
     ///   - overrides: `Spec/overrides.json`.
     ///   - adminModule: Whether admin-key resources go in `OpenAIAdmin` (not with `--access
     ///     internal`, where another module could not see the `OpenAI` types).
+    /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
+    ///   describe no value, and Swift cannot declare them), at the first schema of the cycle.
     public func translate(
         _ document: OpenAPIDocument, overrides: Overrides = Overrides(), adminModule: Bool = true
-    ) -> (model: APIModel, diagnostics: [Diagnostic]) {
+    ) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
         let (routes, routeDiagnostics) = RouteNaming(document: document, overrides: overrides).routes()
         let resourceTypeNames = Set(
             routes.values.flatMap { route in
@@ -30,10 +32,10 @@ public struct Translator {
             document, reach: reach, routes: routes, references: references, streaming: overrides.streaming)
         // The types a reader names, each in a file of its own: what operations send and return
         // (the components their bodies and replies name), their stream events, and the event unions.
-        var ownFiles = document.operations.reduce(into: Set<String>()) { result, operation in
+        let operationTypes = document.operations.reduce(into: Set<String>()) { result, operation in
             result.formUnion(references.roots(of: operation, parameters: false))
         }
-        ownFiles.formUnion(overrides.streaming.values.map(\.eventSchema))
+        let streamEvents = Set(overrides.streaming.values.map(\.eventSchema))
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
         let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
@@ -58,13 +60,18 @@ public struct Translator {
             {
                 var isEventUnion = false
                 if case .union = declaration { isEventUnion = declaration.name.hasSuffix("Event") }
+                var role = TopLevelDeclaration.Role.supporting
+                if declaration.name == schemas.componentTypeNames[name] {
+                    if streamEvents.contains(name) || isEventUnion {
+                        role = .event
+                    } else if operationTypes.contains(name) {
+                        role = .operationType
+                    }
+                }
                 declarations.append(
                     TopLevelDeclaration(
                         declaration: declaration, placement: .area(areas[name] ?? Self.fallbackArea(name)),
-                        schemaName: name,
-                        module: adminSchemas.contains(name) ? .admin : .openAI,
-                        hasOwnFile: declaration.name == schemas.componentTypeNames[name]
-                            && (ownFiles.contains(name) || isEventUnion)))
+                        schemaName: name, module: adminSchemas.contains(name) ? .admin : .openAI, role: role))
             }
         }
 
@@ -199,7 +206,7 @@ public struct Translator {
                 declarations.append(
                     TopLevelDeclaration(
                         declaration: declaration, placement: .area("Webhooks"), schemaName: nil, module: .openAI,
-                        hasOwnFile: true))
+                        role: .event))
             }
             for webhook in document.webhooks {
                 guard let payload = webhook.payload else { continue }
@@ -210,6 +217,7 @@ public struct Translator {
             }
         }
 
+        try AliasCycles.rejectPureCycles(declarations, document: document)
         var modelDiagnostics: [Diagnostic] = []
         declarations = AliasCycles.breakCollectionCycles(
             declarations, document: document, diagnostics: &modelDiagnostics)
@@ -226,9 +234,22 @@ public struct Translator {
         return (
             APIModel(
                 declarations: declarations, operations: operations, resources: ResourceDecl.tree(of: operations),
-                webhooks: webhooks, reusedComponents: schemas.reusedComponents),
+                webhooks: webhooks, reusedComponents: schemas.reusedComponents,
+                areaTitles: Self.areaTitles(document)),
             document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
         )
+    }
+
+    /// Area name → the operation tag it is made from (`VectorStores` → `Vector stores`); the first
+    /// tag met wins when two tags make one name.
+    static func areaTitles(_ document: OpenAPIDocument) -> [String: String] {
+        var titles: [String: String] = [:]
+        for operation in document.operations {
+            guard let tag = operation.tags.first else { continue }
+            let area = Naming.typeName(tag)
+            if titles[area] == nil { titles[area] = tag }
+        }
+        return titles
     }
 
     /// Whether the operation takes only the admin API key (`AdminApiKeyAuth` without `ApiKeyAuth`).
