@@ -60,7 +60,7 @@ public enum DiffCommand {
                     throw UsageError("invalid --severity \(value): expected KIND[@AUDIENCE]=info|warning|breaking")
                 }
                 let kind = parts[0].split(separator: "@").first.map(String.init) ?? ""
-                guard DiffRule.byKind[kind] != nil else {
+                guard ChangeKind(rawValue: kind) != nil else {
                     throw UsageError("unknown change kind \(kind) in --severity")
                 }
                 severityOverrides[parts[0]] = severity
@@ -135,7 +135,7 @@ public enum DiffCommand {
         for rule in DiffRule.catalogue {
             let verdicts = [rule.request, rule.response, rule.swift].map { $0?.rawValue ?? "-" }.joined(
                 separator: " / ")
-            lines.append("  \(rule.kind): \(verdicts) — \(rule.summary)")
+            lines.append("  \(rule.kind.rawValue): \(verdicts) — \(rule.summary)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

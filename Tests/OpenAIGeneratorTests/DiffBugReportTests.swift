@@ -18,7 +18,7 @@ final class DiffBugReportTests: XCTestCase {
 
     func testRequestEnumLosingMediumIsBreakingForCallers() throws {
         let change = try Self.change("request-enum-value-removed")
-        XCTAssertEqual(change.kind, "enum-value-removed")
+        XCTAssertEqual(change.kind, .enumValueRemoved)
         XCTAssertEqual(change.severity, .breaking)
         XCTAssertEqual(
             change.judgements,
@@ -30,14 +30,14 @@ final class DiffBugReportTests: XCTestCase {
 
     func testResponseEnumLosingMediumIsNotBreakingOnTheWire() throws {
         let change = try Self.change("response-enum-value-removed")
-        XCTAssertEqual(change.kind, "enum-value-removed")
+        XCTAssertEqual(change.kind, .enumValueRemoved)
         XCTAssertEqual(change.judgements.first { $0.audience == .wireResponse }?.severity, .info)
         XCTAssertNil(change.judgements.first { $0.audience == .wireRequest })
     }
 
     func testResponseEnumGainingXhighIsAWarning() throws {
         let change = try Self.change("response-enum-value-added")
-        XCTAssertEqual(change.kind, "enum-value-added")
+        XCTAssertEqual(change.kind, .enumValueAdded)
         XCTAssertEqual(change.message, "enum value \"xhigh\" added")
         XCTAssertEqual(change.severity, .warning)
         XCTAssertEqual(change.judgements.first { $0.audience == .swift }?.severity, .info)
@@ -118,14 +118,14 @@ final class DiffRuleFixtureTests: XCTestCase {
         // A variant inserted first shifts every other one; only the new one is reported, and no
         // Swift type is "renamed" from one variant to its neighbour.
         let forward = try Self.report("union-variants-reordered")
-        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])
+        XCTAssertEqual(forward.changes.map(\.kind), [.unionVariantAdded])
         XCTAssertEqual(forward.changes.first?.pointer, "#/components/schemas/Event/anyOf/0")
         XCTAssertEqual(
             forward.changes.first?.message, "variant with type \"queued\" added (a new case of the Swift enum)")
         let backward = try Self.report("union-variants-reordered", reversed: true)
-        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
+        XCTAssertEqual(backward.changes.map(\.kind), [.unionVariantRemoved])
         XCTAssertFalse(
-            (forward.changes + backward.changes).contains { $0.kind.hasSuffix("renamed") })
+            (forward.changes + backward.changes).contains { $0.kind.rawValue.hasSuffix("renamed") })
     }
 
     func testABetaQueryPathPairsWithItself() throws {
@@ -133,7 +133,7 @@ final class DiffRuleFixtureTests: XCTestCase {
             let report = try Self.report("beta-path-pairs-with-itself", reversed: reversed)
             XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
             let change = try XCTUnwrap(report.changes.first)
-            XCTAssertEqual(change.kind, reversed ? "parameter-removed" : "parameter-added")
+            XCTAssertEqual(change.kind, reversed ? .parameterRemoved : .parameterAdded)
             XCTAssertEqual(change.pointer, "#/paths/~1things~1{thing_id}?beta=true/get/parameters/1")
             XCTAssertEqual(change.swiftDeclaration, "client.things.retrieveBeta(thingID:openaiBeta:)")
         }
@@ -144,7 +144,7 @@ final class DiffRuleFixtureTests: XCTestCase {
             let report = try Self.report("one-entry-per-change", reversed: reversed)
             XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
             let change = try XCTUnwrap(report.changes.first)
-            XCTAssertEqual(change.kind, "type-changed")
+            XCTAssertEqual(change.kind, .typeChanged)
             XCTAssertEqual(
                 change.judgements.map(\.audience), [.wireRequest, .wireResponse, .swift])
         }
@@ -152,11 +152,11 @@ final class DiffRuleFixtureTests: XCTestCase {
 
     func testRemovingAValueFromAnOpenEnumIsNotBreakingOnTheWire() throws {
         let removed = try XCTUnwrap(Self.report("open-enum-value-removed").changes.first)
-        XCTAssertEqual(removed.kind, "open-enum-value-removed")
+        XCTAssertEqual(removed.kind, .openEnumValueRemoved)
         XCTAssertEqual(Self.verdict(removed, .wireRequest), .info)
         XCTAssertEqual(Self.verdict(removed, .swift), .breaking)  // the static constant is gone
         let added = try XCTUnwrap(Self.report("open-enum-value-removed", reversed: true).changes.first)
-        XCTAssertEqual(added.kind, "open-enum-value-added")
+        XCTAssertEqual(added.kind, .openEnumValueAdded)
         XCTAssertEqual(added.severity, .info)
         // A closed enum losing a value still breaks requests.
         let closed = try XCTUnwrap(Self.report("request-enum-value-removed").changes.first)
@@ -165,7 +165,7 @@ final class DiffRuleFixtureTests: XCTestCase {
 
     func testARequestSchemaThatWidensIsNotBreakingOnTheWireAndNarrowingIs() throws {
         let widened = try Self.report("request-widened")
-        XCTAssertEqual(widened.changes.map(\.kind), ["type-widened", "type-widened"])
+        XCTAssertEqual(widened.changes.map(\.kind), [.typeWidened, .typeWidened])
         XCTAssertEqual(
             widened.changes.map(\.swiftDeclaration),
             ["CreateThingRequest.metadata", "CreateThingRequest.size"])
@@ -177,13 +177,13 @@ final class DiffRuleFixtureTests: XCTestCase {
             widened.changes.first?.message,
             "now accepts any value instead of only object, and may now be null")  // `{}` takes null too
         let narrowed = try Self.report("request-widened", reversed: true)
-        XCTAssertEqual(narrowed.changes.map(\.kind), ["type-narrowed", "type-narrowed"])
+        XCTAssertEqual(narrowed.changes.map(\.kind), [.typeNarrowed, .typeNarrowed])
         XCTAssertTrue(narrowed.changes.allSatisfy { Self.verdict($0, .wireRequest) == .breaking })
     }
 
     func testASingleSchemaBecomingAUnionGainsAVariantAndSaysTheSwiftTypeChanges() throws {
         let forward = try Self.report("single-to-union")
-        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added", "union-variant-added"])
+        XCTAssertEqual(forward.changes.map(\.kind), [.unionVariantAdded, .unionVariantAdded])
         let request = try XCTUnwrap(
             forward.changes.first { $0.swiftDeclaration == "CreateThingRequest.content" })
         let reply = try XCTUnwrap(forward.changes.first { $0.swiftDeclaration == "Thing.content" })
@@ -193,7 +193,7 @@ final class DiffRuleFixtureTests: XCTestCase {
         XCTAssertEqual(Self.verdict(request, .swift), .breaking)
         XCTAssertTrue(request.message.contains("the Swift type changes"), request.message)
         let backward = try Self.report("single-to-union", reversed: true)
-        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed", "union-variant-removed"])
+        XCTAssertEqual(backward.changes.map(\.kind), [.unionVariantRemoved, .unionVariantRemoved])
         XCTAssertEqual(
             backward.changes.compactMap { Self.verdict($0, .wireRequest) }, [.breaking])
         XCTAssertEqual(backward.changes.compactMap { Self.verdict($0, .wireResponse) }, [.info])
@@ -274,12 +274,12 @@ final class DiffReportLimitsTests: XCTestCase {
         let report = try DiffRuleFixtureTests.report("type-and-nullability-at-once")
         XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
         let change = try XCTUnwrap(report.changes.first)
-        XCTAssertEqual(change.kind, "type-widened")
+        XCTAssertEqual(change.kind, .typeWidened)
         XCTAssertTrue(change.message.hasSuffix(", and may no longer be null"), change.message)
         XCTAssertEqual(DiffRuleFixtureTests.verdict(change, .wireRequest), .breaking)
         let backward = try XCTUnwrap(
             DiffRuleFixtureTests.report("type-and-nullability-at-once", reversed: true).changes.first)
-        XCTAssertEqual(backward.kind, "type-narrowed")
+        XCTAssertEqual(backward.kind, .typeNarrowed)
         XCTAssertEqual(DiffRuleFixtureTests.verdict(backward, .wireRequest), .breaking)
     }
 
@@ -287,11 +287,11 @@ final class DiffReportLimitsTests: XCTestCase {
         let report = try DiffRuleFixtureTests.report("open-enum-through-ref")
         let byPointer = Dictionary(uniqueKeysWithValues: report.changes.map { ($0.pointer, $0) })
         let open = try XCTUnwrap(byPointer["#/components/schemas/ModelName"])
-        XCTAssertEqual(open.kind, "open-enum-value-removed")
+        XCTAssertEqual(open.kind, .openEnumValueRemoved)
         XCTAssertEqual(DiffRuleFixtureTests.verdict(open, .wireRequest), .info)
         // Color is also used on its own (a request property and a reply property): closed.
         let closed = try XCTUnwrap(byPointer["#/components/schemas/Color"])
-        XCTAssertEqual(closed.kind, "enum-value-removed")
+        XCTAssertEqual(closed.kind, .enumValueRemoved)
         XCTAssertEqual(DiffRuleFixtureTests.verdict(closed, .wireRequest), .breaking)
     }
 

@@ -12,7 +12,7 @@ final class DiffConstraintTests: XCTestCase {
     /// The changes of `report` whose kind starts with `prefix`, by pointer.
     private func changes(_ report: SpecDiffReport, kind prefix: String) -> [String: SpecChange] {
         Dictionary(
-            report.changes.filter { $0.kind.hasPrefix(prefix) }.map { ($0.pointer, $0) },
+            report.changes.filter { $0.kind.rawValue.hasPrefix(prefix) }.map { ($0.pointer, $0) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -26,14 +26,14 @@ final class DiffConstraintTests: XCTestCase {
             Set(
                 ["name", "code", "tags", "count", "step"].map { request + $0 }
                     + ["id", "score"].map { reply + $0 }))
-        let expected: [(String, String, String, ChangeSeverity)] = [
-            ("name", "constraint-narrowed", "maxLength narrowed from 100 to 50", .breaking),
-            ("tags", "constraint-narrowed", "minItems 1 added (narrowed)", .breaking),
+        let expected: [(String, ChangeKind, String, ChangeSeverity)] = [
+            ("name", .constraintNarrowed, "maxLength narrowed from 100 to 50", .breaking),
+            ("tags", .constraintNarrowed, "minItems 1 added (narrowed)", .breaking),
             (
-                "step", "constraint-narrowed",
+                "step", .constraintNarrowed,
                 "multipleOf changed from 2 to 3 (cannot be ordered: treated as narrowed)", .breaking
             ),
-            ("count", "constraint-widened", "minimum 0 removed (widened)", .info),
+            ("count", .constraintWidened, "minimum 0 removed (widened)", .info),
         ]
         for (property, kind, message, severity) in expected {
             let change = try XCTUnwrap(forward[request + property], property)
@@ -48,7 +48,7 @@ final class DiffConstraintTests: XCTestCase {
         XCTAssertEqual(backward[request + "name"]?.message, "maxLength widened from 50 to 100")
         XCTAssertEqual(backward[request + "name"].flatMap { Rules.verdict($0, .wireRequest) }, .info)
         XCTAssertEqual(backward[request + "tags"]?.message, "minItems 1 removed (widened)")
-        XCTAssertEqual(backward[request + "count"]?.kind, "constraint-narrowed")
+        XCTAssertEqual(backward[request + "count"]?.kind, .constraintNarrowed)
         XCTAssertEqual(backward[request + "count"].flatMap { Rules.verdict($0, .wireRequest) }, .breaking)
     }
 
@@ -56,7 +56,7 @@ final class DiffConstraintTests: XCTestCase {
         for reversed in [false, true] {
             let report = changes(try Rules.report("constraint-changes", reversed: reversed), kind: "constraint-")
             let change = try XCTUnwrap(report[request + "code"])
-            XCTAssertEqual(change.kind, "constraint-narrowed")
+            XCTAssertEqual(change.kind, .constraintNarrowed)
             XCTAssertEqual(Rules.verdict(change, .wireRequest), .breaking)
             let (before, after) = reversed ? ("^[a-z0-9]+$", "^[a-z]+$") : ("^[a-z]+$", "^[a-z0-9]+$")
             XCTAssertEqual(
@@ -68,7 +68,7 @@ final class DiffConstraintTests: XCTestCase {
     func testAConstraintInAReplyIsJudgedTheOtherWayRound() throws {
         let forward = changes(try Rules.report("constraint-changes"), kind: "constraint-")
         let narrowed = try XCTUnwrap(forward[reply + "id"])
-        XCTAssertEqual(narrowed.kind, "constraint-narrowed")
+        XCTAssertEqual(narrowed.kind, .constraintNarrowed)
         XCTAssertEqual(narrowed.judgements.map(\.audience), [.wireResponse])
         XCTAssertEqual(Rules.verdict(narrowed, .wireResponse), .info)
         let widened = try XCTUnwrap(forward[reply + "score"])
@@ -98,7 +98,7 @@ final class DiffConstraintTests: XCTestCase {
         // `{}` and `true` accept every value, `null` included: a nullable value widened to
         // either is no narrowing of null.
         let forward = try Rules.report("request-widened-to-empty-schema")
-        XCTAssertEqual(forward.changes.map(\.kind), ["type-widened", "type-widened"])
+        XCTAssertEqual(forward.changes.map(\.kind), [.typeWidened, .typeWidened])
         XCTAssertEqual(
             forward.changes.map(\.message),
             ["now accepts any value instead of only object", "now accepts any value instead of only string"])
@@ -108,7 +108,7 @@ final class DiffConstraintTests: XCTestCase {
         // Back from `{}` to a nullable type refuses other values: breaking, still without a
         // nullability change.
         let backward = try Rules.report("request-widened-to-empty-schema", reversed: true)
-        XCTAssertEqual(backward.changes.map(\.kind), ["type-narrowed", "type-narrowed"])
+        XCTAssertEqual(backward.changes.map(\.kind), [.typeNarrowed, .typeNarrowed])
         XCTAssertTrue(backward.changes.allSatisfy { Rules.verdict($0, .wireRequest) == .breaking })
         XCTAssertFalse(backward.changes.contains { $0.message.contains("null") })
     }
@@ -120,7 +120,7 @@ final class DiffConstraintTests: XCTestCase {
             [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml"))), file: "old.yaml", sha256: "x")
         XCTAssertTrue(generated.files.contains { $0.contents.contains("public var content: TextPart?") })
         let forward = try Rules.report("one-variant-union-gains-variant")
-        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])
+        XCTAssertEqual(forward.changes.map(\.kind), [.unionVariantAdded])
         let added = try XCTUnwrap(forward.changes.first)
         XCTAssertEqual(added.pointer, "#/components/schemas/Thing/properties/content/oneOf/1")
         XCTAssertEqual(Rules.verdict(added, .wireResponse), .warning)
@@ -130,19 +130,19 @@ final class DiffConstraintTests: XCTestCase {
             "the value became a union: variant `ImagePart` added (the Swift type changes from a single type to an enum of cases)"
         )
         let backward = try Rules.report("one-variant-union-gains-variant", reversed: true)
-        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
+        XCTAssertEqual(backward.changes.map(\.kind), [.unionVariantRemoved])
         XCTAssertEqual(backward.changes.first.flatMap { Rules.verdict($0, .wireResponse) }, .info)
     }
 
     func testAUnionReadFromRepliesGainingACaseIsASwiftWarningThatSeverityOverrides() throws {
         let reply = try XCTUnwrap(
-            Rules.report("response-union-variant-added").changes.first { $0.kind == "union-variant-added" })
+            Rules.report("response-union-variant-added").changes.first { $0.kind == .unionVariantAdded })
         XCTAssertEqual(reply.message, "variant `AudioPart` added (a new case of the Swift enum)")
         XCTAssertEqual(Rules.verdict(reply, .wireResponse), .warning)
         XCTAssertEqual(Rules.verdict(reply, .swift), .warning)
         // A union the caller only builds (a request): no `switch` of the caller's breaks.
         let request = try XCTUnwrap(Rules.report("request-union-variant-added").changes.first)
-        XCTAssertEqual(request.kind, "union-variant-added")
+        XCTAssertEqual(request.kind, .unionVariantAdded)
         XCTAssertEqual(Rules.verdict(request, .wireRequest), .info)
         XCTAssertEqual(Rules.verdict(request, .swift), .info)
         // `--severity union-case-added=…` moves the Swift verdict of the reply's case only.

@@ -59,30 +59,30 @@ final class DiffHistoryTests: XCTestCase {
             let new = files.first(where: { $0.lastPathComponent.hasPrefix("2026-08-13") })
         else { throw Unavailable.skip("the 2026-08-05 and 2026-08-13 specs are not in ../shared/spec/history") }
         let report = SpecDiffer().compare(old: try Self.translated(old), new: try Self.translated(new))
-        func find(_ kind: String, _ pointer: String) -> SpecChange? {
+        func find(_ kind: ChangeKind, _ pointer: String) -> SpecChange? {
             report.changes.first { $0.kind == kind && $0.pointer == pointer }
         }
         // GET /videos: no `deprecated` before, `deprecated: true` after.
-        let deprecated = try XCTUnwrap(find("operation-deprecated", "#/paths/~1videos/get"))
+        let deprecated = try XCTUnwrap(find(.operationDeprecated, "#/paths/~1videos/get"))
         XCTAssertEqual(deprecated.swiftDeclaration, "client.videos.list(limit:order:after:)")
         XCTAssertEqual(deprecated.severity, .warning)
         // AuditLogEventType gained tenant.workload_identity.access_token.issued (a response enum: warning).
         let enumValue = try XCTUnwrap(
-            find("enum-value-added", "#/components/schemas/AuditLogEventType"))
+            find(.enumValueAdded, "#/components/schemas/AuditLogEventType"))
         XCTAssertEqual(
             enumValue.message, "enum value \"tenant.workload_identity.access_token.issued\" added")
         XCTAssertEqual(enumValue.judgements.first { $0.audience == .wireResponse }?.severity, .warning)
         // ModelResponseProperties lost service_tier (read in responses: breaking).
         let removed = try XCTUnwrap(
             find(
-                "property-removed", "#/components/schemas/ModelResponseProperties/properties/service_tier"))
+                .propertyRemoved, "#/components/schemas/ModelResponseProperties/properties/service_tier"))
         XCTAssertEqual(removed.severity, .breaking)
         // BetaServiceTier is gone (its users now reference BetaServiceTierResponses).
-        XCTAssertNotNil(find("schema-removed", "#/components/schemas/BetaServiceTier"))
-        XCTAssertNotNil(find("schema-added", "#/components/schemas/ServiceTierResponses"))
+        XCTAssertNotNil(find(.schemaRemoved, "#/components/schemas/BetaServiceTier"))
+        XCTAssertNotNil(find(.schemaAdded, "#/components/schemas/ServiceTierResponses"))
         // The four added and one removed components, exactly.
         XCTAssertEqual(
-            report.changes.filter { $0.kind == "schema-added" }.map(\.pointer).sorted(),
+            report.changes.filter { $0.kind == .schemaAdded }.map(\.pointer).sorted(),
             [
                 "#/components/schemas/BetaResponsesWebSocketStreamEvent",
                 "#/components/schemas/BetaServiceTierResponses",
@@ -92,13 +92,13 @@ final class DiffHistoryTests: XCTestCase {
         // ResponsesServerEvent's variants gained `stream_id` through allOf; not reported as variants removed.
         XCTAssertTrue(
             report.changes.contains {
-                $0.kind == "property-added"
+                $0.kind == .propertyAdded
                     && $0.pointer.hasPrefix("#/components/schemas/ResponsesServerEvent/anyOf/")
                     && $0.pointer.hasSuffix("/properties/stream_id")
             })
         XCTAssertFalse(
             report.changes.contains {
-                $0.kind == "union-variant-removed"
+                $0.kind == .unionVariantRemoved
                     && $0.pointer.hasPrefix("#/components/schemas/ResponseStreamEvent/")
             })
         // `/responses/{response_id}?beta=true` was paired with `/responses/{response_id}` before
@@ -106,7 +106,7 @@ final class DiffHistoryTests: XCTestCase {
         // did not change. ModelIdsShared is `anyOf: [string, enum]`: its new values are open.
         XCTAssertFalse(report.changes.contains { $0.pointer.contains("?beta=true") }, "\(report.changes)")
         XCTAssertEqual(
-            report.changes.filter { $0.kind == "open-enum-value-added" }.map(\.pointer).sorted(),
+            report.changes.filter { $0.kind == .openEnumValueAdded }.map(\.pointer).sorted(),
             [
                 "#/components/schemas/BetaModelIdsShared/anyOf/1",
                 "#/components/schemas/ModelIdsShared/anyOf/1",
@@ -128,13 +128,13 @@ final class DiffHistoryTests: XCTestCase {
         for index in 1..<specs.count {
             let report = SpecDiffer().compare(old: specs[index - 1], new: specs[index])
             struct Key: Hashable {
-                var kind: String
+                var kind: ChangeKind
                 var pointer: String
                 var message: String
             }
             let keys = report.changes.map { Key(kind: $0.kind, pointer: $0.pointer, message: $0.message) }
             let duplicates = keys.count - Set(keys).count
-            let renames = report.changes.filter { $0.kind == "swift-type-renamed" }
+            let renames = report.changes.filter { $0.kind == .swiftTypeRenamed }
             let markdown = report.rendered(.markdown)
             print(
                 "diff \(names[index - 1]) → \(names[index]): \(report.changes.count) entries, "
@@ -146,7 +146,7 @@ final class DiffHistoryTests: XCTestCase {
             // A beta path never pairs with its non-beta twin.
             XCTAssertFalse(
                 report.changes.contains {
-                    $0.kind == "swift-method-renamed" && ($0.swiftDeclaration ?? "").contains("Beta")
+                    $0.kind == .swiftMethodRenamed && ($0.swiftDeclaration ?? "").contains("Beta")
                 })
         }
     }

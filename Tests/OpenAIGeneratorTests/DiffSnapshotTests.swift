@@ -46,14 +46,14 @@ final class DiffSnapshotTests: XCTestCase {
         let nullable = try Self.report(
             Self.fixtures.appendingPathComponent("response-became-nullable"), reversed: false)
         XCTAssertEqual(
-            nullable.changes.map(\.kind), ["became-nullable", "became-nullable", "became-nullable"])
+            nullable.changes.map(\.kind), [.becameNullable, .becameNullable, .becameNullable])
         XCTAssertEqual(nullable.changes.map(\.swiftDeclaration), ["Thing.a", "Thing.b", "Thing.c"])
     }
 
     func testMovingAnInlineSchemaToAnEquivalentRefIsNoChange() throws {
         let report = try Self.report(
             Self.fixtures.appendingPathComponent("inline-schema-moved-to-ref"), reversed: false)
-        XCTAssertEqual(report.changes.map(\.kind), ["schema-added"])
+        XCTAssertEqual(report.changes.map(\.kind), [.schemaAdded])
         XCTAssertEqual(report.counts.breaking, 0)
     }
 
@@ -62,7 +62,7 @@ final class DiffSnapshotTests: XCTestCase {
             Self.fixtures.appendingPathComponent("schema-renamed"), reversed: false)
         XCTAssertEqual(report.changes.count, 1)
         let change = try XCTUnwrap(report.changes.first)
-        XCTAssertEqual(change.kind, "schema-renamed")
+        XCTAssertEqual(change.kind, .schemaRenamed)
         XCTAssertEqual(change.swiftDeclaration, "Owner → ThingOwner")
         XCTAssertEqual(change.judgements.first { $0.audience == .swift }?.severity, .breaking)
         XCTAssertEqual(change.judgements.first { $0.audience == .wireResponse }?.severity, .info)

@@ -18,7 +18,7 @@ struct ConstraintChange: Equatable {
     var direction: Direction
 
     /// The rule kind: `constraint-narrowed` or `constraint-widened`.
-    var kind: String { direction == .narrowed ? "constraint-narrowed" : "constraint-widened" }
+    var kind: ChangeKind { direction == .narrowed ? .constraintNarrowed : .constraintWidened }
 
     /// The entry's message: `maxLength narrowed from 100 to 50`, `pattern "^a" added`.
     var message: String {

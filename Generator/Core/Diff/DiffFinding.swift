@@ -6,7 +6,7 @@ import OpenAIGeneratorYAML
 struct DiffFinding {
     enum Side { case old, new }
 
-    var kind: String
+    var kind: ChangeKind
     var pointer: String
     /// Which spec ``pointer`` is in.
     var side: Side
@@ -26,13 +26,13 @@ struct DiffFinding {
     var mark: Mark? = nil
     /// Kinds of findings folded into this one (a nullability change at the same place as a
     /// type change); each audience's verdict is the worst over ``kind`` and these.
-    var foldedKinds: [String] = []
+    var foldedKinds: [ChangeKind] = []
 
     /// Findings that say the same thing at the same place (a schema reached from requests and
     /// from replies is compared once per direction) merged into one, in first-seen order.
     static func merged(_ findings: [DiffFinding]) -> [DiffFinding] {
         struct Key: Hashable {
-            var kind: String
+            var kind: ChangeKind
             var pointer: String
             var old: Bool
             var message: String
@@ -58,7 +58,7 @@ struct DiffFinding {
         var result = order.map { byKey[$0]! }
         // A value that changes type and nullability at once (`{object}` to `anyOf: [$ref, null]`)
         // is one change: the type change's entry says it.
-        let typeKinds: Set<String> = ["type-changed", "type-widened", "type-narrowed"]
+        let typeKinds: Set<ChangeKind> = [.typeChanged, .typeWidened, .typeNarrowed]
         var typeChanges: [String: Int] = [:]
         for (index, finding) in result.enumerated()
         where typeKinds.contains(finding.kind) && finding.side == .new {
@@ -66,10 +66,10 @@ struct DiffFinding {
         }
         var folded: Set<Int> = []
         for (index, finding) in result.enumerated()
-        where finding.kind == "became-nullable" || finding.kind == "became-non-nullable" {
+        where finding.kind == .becameNullable || finding.kind == .becameNonNullable {
             guard let target = typeChanges[finding.pointer] else { continue }
             result[target].message +=
-                finding.kind == "became-nullable" ? ", and may now be null" : ", and may no longer be null"
+                finding.kind == .becameNullable ? ", and may now be null" : ", and may no longer be null"
             result[target].directions.formUnion(finding.directions)
             result[target].swift = result[target].swift || finding.swift
             result[target].foldedKinds.append(finding.kind)

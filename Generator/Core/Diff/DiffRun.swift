@@ -32,7 +32,7 @@ struct DiffRun {
             let directions = (oldUsage[name] ?? []).union(newUsage[name] ?? [])
             if schemaA.deprecated != schemaB.deprecated, schemaB.deprecated {
                 add(
-                    "schema-deprecated", schemaB.location.pointer, .new, "schema \(name) became deprecated",
+                    .schemaDeprecated, schemaB.location.pointer, .new, "schema \(name) became deprecated",
                     directions)
             }
             comparator.compare(
@@ -48,7 +48,7 @@ struct DiffRun {
     }
 
     private mutating func add(
-        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
+        _ kind: ChangeKind, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
         swiftDeclaration: String? = nil, mark: Mark? = nil
     ) {
@@ -92,19 +92,19 @@ struct DiffRun {
                 let from = oldIndex.components[name] ?? name
                 let to = newIndex.components[target] ?? target
                 add(
-                    "schema-renamed", new.document.schema(named: target)!.location.pointer, .new,
+                    .schemaRenamed, new.document.schema(named: target)!.location.pointer, .new,
                     "schema \(name) renamed to \(target) (same shape)", newUsage[target] ?? [],
                     swiftDeclaration: from == to ? to : "\(from) → \(to)")
             } else {
                 add(
-                    "schema-removed", schema.location.pointer, .old, "schema \(name) removed",
+                    .schemaRemoved, schema.location.pointer, .old, "schema \(name) removed",
                     oldUsage[name] ?? [])
             }
         }
         for (name, schema) in new.document.schemas
         where !oldNames.contains(name) && !renamedTo.contains(name) {
             add(
-                "schema-added", schema.location.pointer, .new, "schema \(name) added", newUsage[name] ?? [])
+                .schemaAdded, schema.location.pointer, .new, "schema \(name) added", newUsage[name] ?? [])
         }
     }
 
@@ -139,7 +139,7 @@ struct DiffRun {
         for operation in old.document.operations
         where !newKeys.contains(SwiftNameIndex.operationKey(operation)) {
             add(
-                "operation-removed", operation.location.pointer, .old,
+                .operationRemoved, operation.location.pointer, .old,
                 "\(operation.method.uppercased()) \(operation.path) removed", .request,
                 mark: operation.location.mark)
         }
@@ -147,13 +147,13 @@ struct DiffRun {
             let title = "\(b.method.uppercased()) \(b.path)"
             guard let a = oldByKey[SwiftNameIndex.operationKey(b)] else {
                 add(
-                    "operation-added", b.location.pointer, .new, "\(title) added", .request,
+                    .operationAdded, b.location.pointer, .new, "\(title) added", .request,
                     mark: b.location.mark)
                 continue
             }
             if a.deprecated != b.deprecated {
                 add(
-                    b.deprecated ? "operation-deprecated" : "operation-undeprecated", b.location.pointer,
+                    b.deprecated ? .operationDeprecated : .operationUndeprecated, b.location.pointer,
                     .new,
                     "\(title) \(b.deprecated ? "became deprecated" : "is no longer deprecated")", .request,
                     mark: b.location.mark)
@@ -185,13 +185,13 @@ struct DiffRun {
         for (key, parameter) in before {
             guard let newParameter = afterByKey[key] else {
                 add(
-                    "parameter-removed", parameter.source.pointer, .old,
+                    .parameterRemoved, parameter.source.pointer, .old,
                     "\(parameter.location.rawValue) parameter `\(parameter.name)` removed", .request)
                 continue
             }
             if parameter.required != newParameter.required {
                 add(
-                    newParameter.required ? "parameter-became-required" : "parameter-became-optional",
+                    newParameter.required ? .parameterBecameRequired : .parameterBecameOptional,
                     newParameter.source.pointer, .new,
                     "parameter `\(newParameter.name)` became \(newParameter.required ? "required" : "optional")",
                     .request)
@@ -202,7 +202,7 @@ struct DiffRun {
         }
         for (key, parameter) in after where !beforeKeys.contains(key) {
             add(
-                parameter.required ? "required-parameter-added" : "parameter-added",
+                parameter.required ? .requiredParameterAdded : .parameterAdded,
                 parameter.source.pointer, .new,
                 "\(parameter.required ? "required " : "")\(parameter.location.rawValue) parameter `\(parameter.name)` added",
                 .request)
@@ -218,13 +218,13 @@ struct DiffRun {
         case (nil, nil):
             return
         case (.some, nil):
-            add("request-body-removed", pointerA, .old, "the request body was removed", .request)
+            add(.requestBodyRemoved, pointerA, .old, "the request body was removed", .request)
         case (nil, .some):
-            add("request-body-added", pointerB, .new, "a request body was added", .request)
+            add(.requestBodyAdded, pointerB, .new, "a request body was added", .request)
         case (let bodyA?, let bodyB?):
             if bodyA.required != bodyB.required {
                 add(
-                    bodyB.required ? "request-body-became-required" : "request-body-became-optional",
+                    bodyB.required ? .requestBodyBecameRequired : .requestBodyBecameOptional,
                     pointerB, .new,
                     "the request body became \(bodyB.required ? "required" : "optional")", .request)
             }
@@ -246,7 +246,9 @@ struct DiffRun {
             guard let newMedia = afterByType[media.contentType] else {
                 let streaming = media.contentType == "text/event-stream" && directions == .response
                 add(
-                    streaming ? "streaming-removed" : "\(prefix)-content-type-removed",
+                    streaming
+                        ? .streamingRemoved
+                        : directions == .request ? .requestContentTypeRemoved : .responseContentTypeRemoved,
                     pointerA + "/" + escapePointerToken(media.contentType), .old,
                     "\(prefix) content type \(media.contentType) removed", directions)
                 continue
@@ -258,7 +260,8 @@ struct DiffRun {
         for media in after where !beforeTypes.contains(media.contentType) {
             let streaming = media.contentType == "text/event-stream" && directions == .response
             add(
-                streaming ? "streaming-added" : "\(prefix)-content-type-added",
+                streaming
+                    ? .streamingAdded : directions == .request ? .requestContentTypeAdded : .responseContentTypeAdded,
                 pointerB + "/" + escapePointerToken(media.contentType), .new,
                 "\(prefix) content type \(media.contentType) added", directions)
         }
@@ -275,7 +278,7 @@ struct DiffRun {
         for response in a.responses {
             guard let newResponse = afterByCode[response.statusCode] else {
                 add(
-                    "status-code-removed", pointerA + escapePointerToken(response.statusCode), .old,
+                    .statusCodeRemoved, pointerA + escapePointerToken(response.statusCode), .old,
                     "response \(response.statusCode) removed", .response)
                 continue
             }
@@ -287,7 +290,7 @@ struct DiffRun {
         }
         for response in b.responses where !beforeCodes.contains(response.statusCode) {
             add(
-                "status-code-added", pointerB + escapePointerToken(response.statusCode), .new,
+                .statusCodeAdded, pointerB + escapePointerToken(response.statusCode), .new,
                 "response \(response.statusCode) added", .response)
         }
     }
@@ -301,7 +304,7 @@ struct DiffRun {
         for webhook in old.document.webhooks {
             guard let newWebhook = afterByName[webhook.name] else {
                 add(
-                    "webhook-removed", webhook.location.pointer, .old, "webhook \(webhook.name) removed",
+                    .webhookRemoved, webhook.location.pointer, .old, "webhook \(webhook.name) removed",
                     .response)
                 continue
             }
@@ -311,7 +314,7 @@ struct DiffRun {
         }
         for webhook in new.document.webhooks where !beforeNames.contains(webhook.name) {
             add(
-                "webhook-added", webhook.location.pointer, .new, "webhook \(webhook.name) added", .response)
+                .webhookAdded, webhook.location.pointer, .new, "webhook \(webhook.name) added", .response)
         }
     }
 
@@ -329,7 +332,7 @@ struct DiffRun {
                 continue
             }
             add(
-                "swift-type-renamed", "#/components/schemas/" + escapePointerToken(name), .new,
+                .swiftTypeRenamed, "#/components/schemas/" + escapePointerToken(name), .new,
                 "Swift type \(before) is now \(after)", [], swiftDeclaration: "\(before) → \(after)",
                 mark: new.document.schema(named: name)?.location.mark)
         }
@@ -349,14 +352,14 @@ struct DiffRun {
                 && !pointerB.dropFirst(componentPrefix.count).contains("/")
             if !isComponent, Self.lastComponent(before) != Self.lastComponent(after) {
                 add(
-                    "swift-type-renamed", pointerB, .new, "Swift type \(before) is now \(after)", [],
+                    .swiftTypeRenamed, pointerB, .new, "Swift type \(before) is now \(after)", [],
                     swiftDeclaration: "\(before) → \(after)")
             }
             if let casesA = oldIndex.enumCases[before], let casesB = newIndex.enumCases[after] {
                 for (raw, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
                     guard let caseB = casesB[raw], caseA != caseB else { continue }
                     add(
-                        "swift-case-renamed", pointerB, .new, "case .\(caseA) (\"\(raw)\") is now .\(caseB)", [],
+                        .swiftCaseRenamed, pointerB, .new, "case .\(caseA) (\"\(raw)\") is now .\(caseB)", [],
                         swiftDeclaration: "\(after).\(caseB)")
                 }
             }
@@ -364,7 +367,7 @@ struct DiffRun {
                 for (type, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
                     guard let caseB = casesB[type], caseA != caseB else { continue }
                     add(
-                        "swift-case-renamed", pointerB, .new, "case .\(caseA)(\(type)) is now .\(caseB)", [],
+                        .swiftCaseRenamed, pointerB, .new, "case .\(caseA)(\(type)) is now .\(caseB)", [],
                         swiftDeclaration: "\(after).\(caseB)")
                 }
             }
@@ -374,7 +377,7 @@ struct DiffRun {
                 Self.lastComponent(before) != Self.lastComponent(after)
             else { continue }
             add(
-                "swift-property-renamed", pointerB, .new, "Swift property \(before) is now \(after)", [],
+                .swiftPropertyRenamed, pointerB, .new, "Swift property \(before) is now \(after)", [],
                 swiftDeclaration: "\(before) → \(after)")
         }
         for operation in new.document.operations {
@@ -386,7 +389,7 @@ struct DiffRun {
             let callAfter = SwiftNameIndex.call(after)
             if before.resourcePath != after.resourcePath || before.methodName != after.methodName {
                 add(
-                    "swift-method-renamed", operation.location.pointer, .new,
+                    .swiftMethodRenamed, operation.location.pointer, .new,
                     "\(callBefore) is now \(callAfter)", [],
                     swiftDeclaration: "\(callBefore) → \(callAfter)")
             }
@@ -395,7 +398,7 @@ struct DiffRun {
             for parameter in before.parameters {
                 guard let label = labelsAfter[parameter.wireName], label != parameter.name else { continue }
                 add(
-                    "swift-parameter-label-changed", operation.location.pointer, .new,
+                    .swiftParameterLabelChanged, operation.location.pointer, .new,
                     "argument label \(parameter.name): is now \(label):", [], swiftDeclaration: callAfter)
             }
         }

@@ -32,10 +32,10 @@ struct SchemaComparator {
     mutating func fingerprint(_ schema: Schema) -> String { fingerprints.fingerprint(schema) }
 
     private mutating func emit(
-        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
+        _ kind: ChangeKind, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
         swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil,
-        foldedKinds: [String] = []
+        foldedKinds: [ChangeKind] = []
     ) {
         findings.append(
             DiffFinding(
@@ -90,14 +90,14 @@ struct SchemaComparator {
             let kindB = shapeB.map(Self.kindName) ?? "any"
             if kindA != kindB {
                 emit(
-                    "type-changed", pointer, .new,
+                    .typeChanged, pointer, .new,
                     "now references `\(rb)` (\(Self.readable(kindB))) instead of `\(ra)` (\(Self.readable(kindA)))",
                     directions, at: b)
             } else {
                 let sameShape =
                     old.schema(named: ra).map { fingerprint($0) } == new.schema(named: rb).map { fingerprint($0) }
                 emit(
-                    "ref-changed", pointer, .new,
+                    .refChanged, pointer, .new,
                     "now references `\(rb)` instead of `\(ra)`\(sameShape ? " (same shape)" : "")",
                     sameShape ? [] : directions, at: b)
             }
@@ -135,7 +135,7 @@ struct SchemaComparator {
         let optionalBefore = required.map { !$0.0 || before } ?? before
         let optionalAfter = required.map { !$0.1 || after } ?? after
         emit(
-            after ? "became-nullable" : "became-non-nullable", pointer, .new,
+            after ? .becameNullable : .becameNonNullable, pointer, .new,
             after ? "may now be null" : "may no longer be null", directions,
             swift: optionalBefore != optionalAfter, at: at)
     }
@@ -202,7 +202,7 @@ struct SchemaComparator {
         }
         if a.format != b.format {
             emit(
-                "format-changed", pointer, .new,
+                .formatChanged, pointer, .new,
                 "format changed from \(a.format ?? "none") to \(b.format ?? "none")",
                 directions, swift: (a.format == "binary") != (b.format == "binary"), at: b)
         }
@@ -214,7 +214,7 @@ struct SchemaComparator {
             let before = a.constValue.map(ShapeFingerprinter.text) ?? "none"
             let after = b.constValue.map(ShapeFingerprinter.text) ?? "none"
             emit(
-                "const-changed", pointer, .new, "constant changed from \(before) to \(after)", directions,
+                .constChanged, pointer, .new, "constant changed from \(before) to \(after)", directions,
                 at: b)
         }
         compareProperties(a, b, directions, origins: origins)
@@ -225,7 +225,7 @@ struct SchemaComparator {
         case (.schema, _), (_, .schema), (.allowed(false), .absent), (.allowed(false), .allowed(true)),
             (.absent, .allowed(false)), (.allowed(true), .allowed(false)):
             emit(
-                "additional-properties-changed", pointer, .new, "additionalProperties changed", directions,
+                .additionalPropertiesChanged, pointer, .new, "additionalProperties changed", directions,
                 at: b)
         default:
             break
@@ -257,15 +257,15 @@ struct SchemaComparator {
         let kindB = Self.readable(Self.kindName(sb))
         if Self.widens(sa, to: sb) {
             emit(
-                "type-widened", site.location.pointer, .new, "now accepts \(kindB) instead of only \(kindA)",
+                .typeWidened, site.location.pointer, .new, "now accepts \(kindB) instead of only \(kindA)",
                 directions, at: site)
         } else if Self.widens(sb, to: sa) {
             emit(
-                "type-narrowed", site.location.pointer, .new, "now accepts only \(kindB) instead of \(kindA)",
+                .typeNarrowed, site.location.pointer, .new, "now accepts only \(kindB) instead of \(kindA)",
                 directions, at: site)
         } else {
             emit(
-                "type-changed", site.location.pointer, .new, "type changed from \(kindA) to \(kindB)", directions,
+                .typeChanged, site.location.pointer, .new, "type changed from \(kindA) to \(kindB)", directions,
                 at: site)
         }
     }
@@ -280,7 +280,7 @@ struct SchemaComparator {
             let beforeSet = Set(before)
             for value in before where !afterSet.contains(value) {
                 emit(
-                    openness.removals ? "open-enum-value-removed" : "enum-value-removed",
+                    openness.removals ? .openEnumValueRemoved : .enumValueRemoved,
                     sa.schema.location.pointer, .old,
                     "enum value \(ShapeFingerprinter.text(value)) removed"
                         + (openness.removals ? " (any other string is still accepted)" : ""),
@@ -288,18 +288,18 @@ struct SchemaComparator {
             }
             for value in after where !beforeSet.contains(value) {
                 emit(
-                    openness.additions ? "open-enum-value-added" : "enum-value-added", pointer, .new,
+                    openness.additions ? .openEnumValueAdded : .enumValueAdded, pointer, .new,
                     "enum value \(ShapeFingerprinter.text(value)) added"
                         + (openness.additions ? " (any string was already accepted)" : ""),
                     directions, at: sb.schema)
             }
         case (.some, nil):
             emit(
-                "enum-constraint-removed", pointer, .new, "no longer restricted to an enum", directions,
+                .enumConstraintRemoved, pointer, .new, "no longer restricted to an enum", directions,
                 at: sb.schema)
         case (nil, .some):
             emit(
-                "enum-constraint-added", pointer, .new, "now restricted to an enum", directions, at: sb.schema)
+                .enumConstraintAdded, pointer, .new, "now restricted to an enum", directions, at: sb.schema)
         case (nil, nil):
             break
         }
@@ -358,7 +358,7 @@ struct SchemaComparator {
             guard let propertyB = newByName[name] else {
                 if let origin = propertyA.origin, flatB.origins.contains(origin) { continue }
                 emit(
-                    "property-removed", schemaA.location.pointer, .old, "property `\(name)` removed",
+                    .propertyRemoved, schemaA.location.pointer, .old, "property `\(name)` removed",
                     directions, at: schemaA)
                 continue
             }
@@ -371,7 +371,7 @@ struct SchemaComparator {
                 let nullableB = SchemaShape(schemaB).nullable
                 let swiftChanged = (!wasRequired || nullableA) != (!isRequired || nullableB)
                 emit(
-                    isRequired ? "became-required" : "became-optional", schemaB.location.pointer, .new,
+                    isRequired ? .becameRequired : .becameOptional, schemaB.location.pointer, .new,
                     "property `\(name)` became \(isRequired ? "required" : "optional")", directions,
                     swift: swiftChanged, at: schemaB)
             }
@@ -381,7 +381,7 @@ struct SchemaComparator {
             if let origin = propertyB.origin, flatA.origins.contains(origin) { continue }
             let isRequired = flatB.required.contains(propertyB.name)
             emit(
-                isRequired ? "required-property-added" : "property-added",
+                isRequired ? .requiredPropertyAdded : .propertyAdded,
                 propertyB.schema.location.pointer, .new,
                 "\(isRequired ? "required " : "")property `\(propertyB.name)` added", directions,
                 at: propertyB.schema)
@@ -466,7 +466,7 @@ struct SchemaComparator {
     ) {
         for variant in variants where key == nil || refKey(variant, old: false) != key {
             emit(
-                "union-variant-added", variant.location.pointer, .new,
+                .unionVariantAdded, variant.location.pointer, .new,
                 "\(single) became a union\(union.map { " (\($0))" } ?? ""): variant "
                     + "\(describe(variant, in: new)) added (the Swift type changes from a single type to an enum of cases)",
                 directions, swiftSeverity: .breaking, at: variant)
@@ -480,7 +480,7 @@ struct SchemaComparator {
     ) {
         for variant in variants where key == nil || refKey(variant, old: true) != key {
             emit(
-                "union-variant-removed", variant.location.pointer, .old,
+                .unionVariantRemoved, variant.location.pointer, .old,
                 "\(union.map { "the union \($0)" } ?? "a union") became \(single): variant "
                     + "\(describe(variant, in: old)) removed (the Swift type changes from an enum of cases to a single type)",
                 directions, swiftSeverity: .breaking, at: variant)
@@ -620,7 +620,7 @@ struct SchemaComparator {
             for index in before.indices where !pairedOld.contains(index) {
                 guard let variants = pureUnionTarget(before[index], in: old) else { continue }
                 emit(
-                    "union-variant-removed", before[index].location.pointer, .old,
+                    .unionVariantRemoved, before[index].location.pointer, .old,
                     "variant `\(before[index].ref!)` was flattened into its \(variants.count) variants", [],
                     at: before[index])
                 before.remove(at: index)
@@ -632,7 +632,7 @@ struct SchemaComparator {
                 for index in after.indices where !pairedNew.contains(index) {
                     guard let variants = pureUnionTarget(after[index], in: new) else { continue }
                     emit(
-                        "union-variant-added", after[index].location.pointer, .new,
+                        .unionVariantAdded, after[index].location.pointer, .new,
                         "variants were grouped as `\(after[index].ref!)`", [], at: after[index])
                     after.remove(at: index)
                     after += variants
@@ -653,7 +653,7 @@ struct SchemaComparator {
         let pairedNew = Set(pairs.map(\.1))
         for index in before.indices where !pairedOld.contains(index) {
             emit(
-                "union-variant-removed", before[index].location.pointer, .old,
+                .unionVariantRemoved, before[index].location.pointer, .old,
                 "variant \(describe(before[index], in: old)) removed", directions, at: before[index])
         }
         // Read from replies, the generated enum gains a case: a caller's exhaustive `switch`
@@ -661,10 +661,10 @@ struct SchemaComparator {
         let swiftCase = directions.contains(.response)
         for index in after.indices where !pairedNew.contains(index) {
             emit(
-                "union-variant-added", after[index].location.pointer, .new,
+                .unionVariantAdded, after[index].location.pointer, .new,
                 "variant \(describe(after[index], in: new)) added (a new case of the Swift enum)", directions,
                 at: after[index],
-                foldedKinds: swiftCase ? ["union-case-added"] : [])
+                foldedKinds: swiftCase ? [.unionCaseAdded] : [])
         }
     }
 }

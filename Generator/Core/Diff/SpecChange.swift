@@ -58,7 +58,7 @@ public struct ChangeJudgement: Hashable, Sendable, Codable {
 public struct SpecChange: Hashable, Sendable {
     /// The rule that found it, e.g. `property-removed`, `operation-added`, `became-nullable`
     /// (see ``DiffRule/catalogue``).
-    public var kind: String
+    public var kind: ChangeKind
     /// JSON pointer (RFC 6901, as `#/...`) in the new spec, or in the old one for something removed.
     public var pointer: String
     /// The API area (the Swift file group, e.g. `Chat`, `Responses`, `Shared`) for the summary.
@@ -91,7 +91,7 @@ public struct SpecChange: Hashable, Sendable {
     ///   - line: 1-based line in the new spec, if known.
     ///   - column: 1-based column in the new spec, if known.
     public init(
-        kind: String, pointer: String, area: String, swiftDeclaration: String?, message: String,
+        kind: ChangeKind, pointer: String, area: String, swiftDeclaration: String?, message: String,
         judgements: [ChangeJudgement], line: Int? = nil, column: Int? = nil
     ) {
         self.line = line

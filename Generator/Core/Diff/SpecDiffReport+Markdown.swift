@@ -25,11 +25,11 @@ extension SpecDiffReport {
     }
 
     /// Kinds that add something.
-    static let additions: Set<String> = [
-        "operation-added", "parameter-added", "request-content-type-added", "response-content-type-added",
-        "streaming-added", "status-code-added", "webhook-added", "schema-added", "property-added",
-        "required-property-added", "enum-value-added", "open-enum-value-added", "union-variant-added",
-        "request-body-added",
+    static let additions: Set<ChangeKind> = [
+        .operationAdded, .parameterAdded, .requestContentTypeAdded, .responseContentTypeAdded,
+        .streamingAdded, .statusCodeAdded, .webhookAdded, .schemaAdded, .propertyAdded,
+        .requiredPropertyAdded, .enumValueAdded, .openEnumValueAdded, .unionVariantAdded,
+        .requestBodyAdded,
     ]
 
     static func group(of change: SpecChange) -> Group {
@@ -50,13 +50,13 @@ extension SpecDiffReport {
         let message = markdown ? Markup.inline(change.message) : change.message
         func code(_ text: String) -> String { markdown ? Markup.code(text) : "`\(text)`" }
         let selfContained =
-            change.kind.hasPrefix("swift-") || change.kind.hasPrefix("schema-")
-            || change.kind.hasPrefix("operation-") || change.kind.hasPrefix("webhook-")
+            change.kind.rawValue.hasPrefix("swift-") || change.kind.rawValue.hasPrefix("schema-")
+            || change.kind.rawValue.hasPrefix("operation-") || change.kind.rawValue.hasPrefix("webhook-")
         var text: String
         if selfContained {
             text = capitalized(message)
-            if let swift = change.swiftDeclaration, !change.kind.hasPrefix("swift-"),
-                change.kind != "schema-renamed"
+            if let swift = change.swiftDeclaration, !change.kind.rawValue.hasPrefix("swift-"),
+                change.kind != .schemaRenamed
             {
                 text += " (\(code(swift)))"
             }
@@ -98,8 +98,8 @@ extension SpecDiffReport {
     }
 
     /// `12 × status code added` for a group summary (the kind's words).
-    static func countPhrase(_ kind: String, _ count: Int) -> String {
-        let noun = kind.split(separator: "-").joined(separator: " ")
+    static func countPhrase(_ kind: ChangeKind, _ count: Int) -> String {
+        let noun = kind.rawValue.split(separator: "-").joined(separator: " ")
         return "\(count) × \(noun)"
     }
 
@@ -211,7 +211,7 @@ extension SpecDiffReport {
         for change in tail { byArea[change.area, default: []].append(change) }
         for area in byArea.keys.sorted() {
             let list = byArea[area]!
-            var byKind: [String: [SpecChange]] = [:]
+            var byKind: [ChangeKind: [SpecChange]] = [:]
             for change in list { byKind[change.kind, default: []].append(change) }
             let kinds = byKind.keys.sorted { (byKind[$1]!.count, $0) < (byKind[$0]!.count, $1) }
             let summary = kinds.map { Self.countPhrase($0, byKind[$0]!.count) }.joined(separator: ", ")
@@ -340,7 +340,7 @@ extension SpecDiffReport {
                 if let column = change.column { properties.append("col=\(column)") }
             }
             properties.append(
-                "title=\(Self.escapeCommandProperty("\(change.kind) (\(Self.verdicts(change)))"))")
+                "title=\(Self.escapeCommandProperty("\(change.kind.rawValue) (\(Self.verdicts(change)))"))")
             let command = change.severity == .breaking ? "error" : "warning"
             let message = Self.sentence(change, verdict: false, markdown: false) + " " + change.pointer
             lines.append(

@@ -148,7 +148,7 @@ public struct SpecDiffReport: Sendable {
         ]
         for change in changes {
             var line =
-                "\(change.severity.rawValue.uppercased()) \(change.kind) \(change.pointer): \(change.message)"
+                "\(change.severity.rawValue.uppercased()) \(change.kind.rawValue) \(change.pointer): \(change.message)"
             if let swift = change.swiftDeclaration { line += " [Swift: \(swift)]" }
             if !change.judgements.isEmpty { line += " {\(Self.verdicts(change))}" }
             lines.append(line)
@@ -215,7 +215,7 @@ public struct SpecDiffReport: Sendable {
                 byArea: byArea),
             changes: changes.map { change in
                 JSONReport.Change(
-                    kind: change.kind, pointer: change.pointer, severity: change.severity.rawValue,
+                    kind: change.kind.rawValue, pointer: change.pointer, severity: change.severity.rawValue,
                     message: change.message, area: change.area, swift: change.swiftDeclaration,
                     judgements: Dictionary(
                         change.judgements.map { ($0.audience.rawValue, $0.severity.rawValue) },
