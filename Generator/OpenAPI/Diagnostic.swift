@@ -51,7 +51,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case recursiveAlias = "recursive-alias"
         /// An operation named after its operationId because the route rules gave a taken name.
         case routeFallback = "route-fallback"
-        /// A schema correction of the overlay whose pointer matches no schema.
+        /// An entry of the overlay that matches nothing in the spec: a schema correction or a
+        /// secret member whose pointer matches no schema, an operation's entry whose operationId
+        /// matches no operation. It is not applied.
         case overlayUnmatched = "overlay-unmatched"
         /// A `stream-endings` entry that is missing or does not fit its event type.
         case streamEnding = "stream-ending"

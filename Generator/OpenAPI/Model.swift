@@ -154,6 +154,58 @@ public struct Operation: Sendable {
     /// `x-oaiMeta.examples[*].response` strings (documentation examples of the reply body).
     public var responseExamples: [String]
     public var location: SourceLocation
+    /// What the project's overlay states about the operation that the spec does not; empty as
+    /// loaded, set by the overlay stage.
+    public var overlay = OperationOverlay()
+}
+
+/// What the project's overlay (`Spec/overrides.json`) says about one operation, keyed there by its
+/// operationId, beside what the spec says: set by the overlay stage, read by translation.
+public struct OperationOverlay: Hashable, Sendable {
+    /// The resource path and the method name, from the client down (`operations`: `threads.createAndRun`
+    /// is `["threads", "createAndRun"]`), where the route rules would pick a name OpenAI's SDKs do not use.
+    public var methodPath: [String]?
+    /// A stream the spec does not declare although the request's `stream` flag asks for one (`streaming`).
+    public var stream: UndeclaredStream?
+    /// What completes the operation's event stream besides `data: [DONE]` (`stream-endings`).
+    public var streamEnding: StreamEnding?
+    /// The media types, for `Accept`, of a reply that is a file's bytes although the spec says
+    /// otherwise (`binary-responses`).
+    public var binaryReplyTypes: [String]?
+    /// JSON body members (wire name → string value) the SDK sets when the caller left them unset
+    /// (`body-defaults`).
+    public var bodyDefaults: [String: String] = [:]
+
+    public init() {}
+}
+
+/// A stream the spec does not declare (`Spec/overrides.json` `streaming`).
+public struct UndeclaredStream: Hashable, Sendable {
+    /// The component schema of one event.
+    public var eventSchema: String
+    /// Whether the event's name travels in the SSE `event:` line (the Assistants run stream);
+    /// otherwise the event is the `data:` line alone.
+    public var eventNameInEventLine: Bool
+
+    public init(eventSchema: String, eventNameInEventLine: Bool) {
+        self.eventSchema = eventSchema
+        self.eventNameInEventLine = eventNameInEventLine
+    }
+}
+
+/// What completes one operation's event stream besides `data: [DONE]`: the spec does not say
+/// (`Spec/overrides.json` `stream-endings`).
+public struct StreamEnding: Hashable, Sendable {
+    /// Event types (discriminator values or `event:` names) that complete the stream.
+    public var terminalEvents: [String]
+    /// Whether the stream is complete once every choice has a `finish_reason` (Chat Completions,
+    /// Completions).
+    public var finishedChoices: Bool
+
+    public init(terminalEvents: [String] = [], finishedChoices: Bool = false) {
+        self.terminalEvents = terminalEvents
+        self.finishedChoices = finishedChoices
+    }
 }
 
 /// A webhook: its name and the payload schema the API posts.
@@ -180,6 +232,14 @@ public struct OpenAPIDocument: Sendable {
     public var defaultSecurity: [String]
     /// Spec problems found while loading (duplicate keys, duplicate `required` entries...).
     public var diagnostics: [Diagnostic]
+    /// The project's overlay file, as diagnostics about its entries name it; set by the overlay stage.
+    public var overlayFile = "Spec/overrides.json"
+    /// JSON pointers of properties whose values are credentials, never printed (the overlay's
+    /// `secret-members`, each matched to a property of the document).
+    public var secretMembers: Set<String> = []
+    /// JSON member names that memberwise initialisers take right after the required parameters,
+    /// in this order (the overlay's `leading-members`).
+    public var leadingMembers: [String] = []
 
     private var schemaIndex: [String: Int]
 

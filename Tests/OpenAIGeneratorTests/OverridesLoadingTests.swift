@@ -171,4 +171,81 @@ final class OverridesLoadingTests: XCTestCase {
         XCTAssertTrue(entries.contains { $0.message.contains("has no member `color`") }, "\(entries)")
         XCTAssertTrue(entries.contains { $0.message.contains("is required; the caller always sets it") }, "\(entries)")
     }
+
+    /// The overlay stage applies every section: what it knows of an operation lands on the
+    /// operation (translation reads nothing else), and an entry that matches nothing is an
+    /// `overlay-unmatched` warning at its pointer in the overrides file.
+    func testTheOverlayStageAppliesEverySectionAndReportsWhatMatchesNothing() throws {
+        let spec = """
+            openapi: 3.1.0
+            info: {title: t, version: 1.0.0}
+            paths:
+              /things:
+                post:
+                  operationId: createThing
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {$ref: '#/components/schemas/CreateThing'}
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: string}
+            components:
+              schemas:
+                CreateThing:
+                  type: object
+                  properties:
+                    stream: {type: boolean}
+                    format: {type: string}
+                    token: {type: string}
+                ThingEvent:
+                  type: object
+                  properties: {type: {type: string}}
+            """
+        var overrides = Overrides(
+            operations: ["createThing": "things.make", "renamedUpstream": "things.gone"],
+            streaming: ["createThing": (eventSchema: "ThingEvent", framing: "event")],
+            streamEndings: ["createThing": StreamEnding(terminalEvents: ["done"]), "alsoGone": StreamEnding()],
+            binaryResponses: ["createThing": ["*/*"]], bodyDefaults: ["createThing": ["format": "base64"]])
+        overrides.secretMembers = [
+            "#/components/schemas/CreateThing/properties/token", "#/components/schemas/Moved/properties/value",
+        ]
+        overrides.leadingMembers = ["format"]
+        overrides.source = "custom/overrides.json"
+        let pipeline = GeneratorPipeline(configuration: GeneratorConfiguration(overrides: overrides))
+        let document = try pipeline.load(Array(spec.utf8), file: "t.yaml")
+
+        let overlay = try XCTUnwrap(document.operations.first?.overlay)
+        XCTAssertEqual(overlay.methodPath, ["things", "make"])
+        XCTAssertEqual(overlay.stream, UndeclaredStream(eventSchema: "ThingEvent", eventNameInEventLine: true))
+        XCTAssertEqual(overlay.streamEnding, StreamEnding(terminalEvents: ["done"]))
+        XCTAssertEqual(overlay.binaryReplyTypes, ["*/*"])
+        XCTAssertEqual(overlay.bodyDefaults, ["format": "base64"])
+        XCTAssertEqual(document.secretMembers, ["#/components/schemas/CreateThing/properties/token"])
+        XCTAssertEqual(document.leadingMembers, ["format"])
+        XCTAssertEqual(document.overlayFile, "custom/overrides.json")
+
+        let unmatched = document.diagnostics.filter { $0.kind == .overlayUnmatched }
+        XCTAssertEqual(
+            unmatched.map(\.location.pointer),
+            [
+                "#/secret-members/#~1components~1schemas~1Moved~1properties~1value", "#/operations/renamedUpstream",
+                "#/stream-endings/alsoGone",
+            ])
+        XCTAssertEqual(Set(unmatched.map(\.location.file)), ["custom/overrides.json"])
+        XCTAssertEqual(Set(unmatched.map(\.severity)), [.warning])
+
+        // Translation takes it all from the document.
+        let (model, _) = try pipeline.translate(document)
+        let operation = try XCTUnwrap(model.operations.first)
+        XCTAssertEqual(operation.resourcePath + [operation.methodName], ["things", "make"])
+        XCTAssertEqual(operation.response, .binary)
+        XCTAssertEqual(operation.acceptTypes, ["*/*"])
+        XCTAssertEqual(operation.streaming?.framing, .eventNameAndData)
+        XCTAssertEqual(operation.streaming?.ending, .terminalEvents(["done"]))
+        XCTAssertEqual(operation.bodyDefaults.map(\.wireName), ["format"])
+    }
 }

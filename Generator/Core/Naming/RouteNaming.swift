@@ -2,10 +2,10 @@ import OpenAIGeneratorOpenAPI
 
 /// The names of the client's resources and methods: resources follow the URL path, verbs come
 /// from the HTTP method and the path shape, a name taken twice falls back to the operationId with
-/// a `route-fallback` warning, and `Spec/overrides.json` `operations` names any operation.
+/// a `route-fallback` warning, and `Spec/overrides.json` `operations` names any operation (laid
+/// on it by the overlay stage: ``OperationOverlay/methodPath``).
 struct RouteNaming {
     let document: OpenAPIDocument
-    let overrides: Overrides
 
     struct Route {
         var resourcePath: [String]
@@ -50,10 +50,9 @@ struct RouteNaming {
         var taken: [String: String] = [:]  // "resource.path#method" → operationId
         for operation in document.operations {
             let operationID = Translator.operationKey(operation)
-            if let override = overrides.operations[operationID] {
-                let parts = override.split(separator: ".").map(String.init)
-                result[operationID] = Route(resourcePath: Array(parts.dropLast()), methodName: parts.last!)
-                taken[override] = operationID
+            if let parts = operation.overlay.methodPath, let method = parts.last {
+                result[operationID] = Route(resourcePath: Array(parts.dropLast()), methodName: method)
+                taken[parts.joined(separator: ".")] = operationID
             }
         }
         for operation in document.operations {

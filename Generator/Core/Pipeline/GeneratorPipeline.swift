@@ -1,8 +1,8 @@
 import OpenAIGeneratorOpenAPI
 
 /// The generator's stages, in order, and the one place that wires them: **load** (YAML → the
-/// OpenAPI model), **overlay** (`Spec/overrides.json`'s schema corrections laid over that model,
-/// ``SchemaOverlay``), **translate** (→ the IR, ``APIModel``: names, shapes, modules and areas
+/// OpenAPI model), **overlay** (every section of `Spec/overrides.json` laid over that model,
+/// ``SpecOverlay``), **translate** (→ the IR, ``APIModel``: names, shapes, modules and areas
 /// decided), **render** (→ files: layout by content and Swift text). `generate` and `check` run
 /// all four, `diff` the first three, and the tests any of them.
 public struct GeneratorPipeline: Sendable {
@@ -12,7 +12,7 @@ public struct GeneratorPipeline: Sendable {
         self.configuration = configuration
     }
 
-    /// Parses the spec, then lays the overrides' schema corrections over it (``overlay(_:)``).
+    /// Parses the spec, then lays the overrides over it (``overlay(_:)``).
     ///
     /// - Throws: ``OpenAPIError`` naming file:line:column and the JSON pointer when the spec is
     ///   not YAML, not OpenAPI 3.x, or has a dangling `$ref`.
@@ -20,20 +20,19 @@ public struct GeneratorPipeline: Sendable {
         overlay(try OpenAPILoader().load(bytes, file: file))
     }
 
-    /// The overlay stage alone: `document` with `Spec/overrides.json`'s schema corrections applied,
-    /// and an `overlay-unmatched` diagnostic for each one that matches no schema.
+    /// The overlay stage alone: `document` with every section of `Spec/overrides.json` applied
+    /// (``SpecOverlay``), and an `overlay-unmatched` diagnostic for each entry that matches nothing.
     public func overlay(_ document: OpenAPIDocument) -> OpenAPIDocument {
-        SchemaOverlay(corrections: configuration.overrides.schemas, file: configuration.overrides.source)
-            .apply(to: document)
+        SpecOverlay(overrides: configuration.overrides).apply(to: document)
     }
 
-    /// Translates a loaded spec into the IR, with the diagnostics found on the way.
+    /// Translates a loaded spec (with the overlay laid over it) into the IR, with the diagnostics
+    /// found on the way.
     ///
     /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
     ///   describe no value, and Swift cannot declare them).
     public func translate(_ document: OpenAPIDocument) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
-        try Translator().translate(
-            document, overrides: configuration.overrides, adminModule: configuration.access != "internal")
+        try Translator().translate(document, adminModule: configuration.access != "internal")
     }
 
     /// All four stages: the files of the SDK for the spec `bytes`. The command line, `check`, the

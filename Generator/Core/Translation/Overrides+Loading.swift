@@ -81,7 +81,7 @@ extension Overrides {
                         "\(path): stream-endings.\(operationID): `terminal-events` is a list of strings, `finished-choices` a boolean"
                 )
             }
-            overrides.streamEndings[operationID] = StreamEndingOverride(
+            overrides.streamEndings[operationID] = StreamEnding(
                 terminalEvents: entry["terminal-events"] as? [String] ?? [],
                 finishedChoices: entry["finished-choices"] as? Bool ?? false)
         }

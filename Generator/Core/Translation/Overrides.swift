@@ -1,9 +1,10 @@
 import OpenAIGeneratorOpenAPI
 
 /// The project's overlay, `Spec/overrides.json`, as typed values (``load(from:)`` rejects unknown
-/// keys): method names, schema corrections (the overlay stage, ``SchemaOverlay``), undeclared
-/// streams and their endings, binary replies, body defaults, credential members and the order of
-/// initialiser parameters.
+/// keys): method names, schema corrections, undeclared streams and their endings, binary replies,
+/// body defaults, credential members and the order of initialiser parameters. The overlay stage
+/// (``SpecOverlay``) lays every section over the loaded document; translation reads only the
+/// document.
 public struct Overrides: Sendable {
     /// operationId → `resource.path.method`, e.g. `createImage` → `images.generate`.
     public var operations: [String: String]
@@ -13,7 +14,7 @@ public struct Overrides: Sendable {
     /// and `event` framing when the event name travels in the `event:` line.
     public var streaming: [String: (eventSchema: String, framing: String)]
     /// operationId → what completes its event stream.
-    public var streamEndings: [String: StreamEndingOverride]
+    public var streamEndings: [String: StreamEnding]
     /// operationId → the media types of a reply that is file bytes although the spec says
     /// otherwise (a JSON string, or no body), for `Accept`.
     public var binaryResponses: [String: [String]]
@@ -32,7 +33,7 @@ public struct Overrides: Sendable {
     public init(
         operations: [String: String] = [:], schemas: [String: SchemaCorrection] = [:],
         streaming: [String: (eventSchema: String, framing: String)] = [:],
-        streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:],
+        streamEndings: [String: StreamEnding] = [:], binaryResponses: [String: [String]] = [:],
         bodyDefaults: [String: [String: String]] = [:]
     ) {
         self.operations = operations
@@ -41,19 +42,5 @@ public struct Overrides: Sendable {
         self.streamEndings = streamEndings
         self.binaryResponses = binaryResponses
         self.bodyDefaults = bodyDefaults
-    }
-}
-
-/// What completes one operation's event stream besides `data: [DONE]`: the spec does not say.
-public struct StreamEndingOverride: Hashable, Sendable {
-    /// Event types (discriminator values or `event:` names) that complete the stream.
-    public var terminalEvents: [String]
-    /// Whether the stream is complete once every choice has a `finish_reason` (Chat Completions,
-    /// Completions).
-    public var finishedChoices: Bool
-
-    public init(terminalEvents: [String] = [], finishedChoices: Bool = false) {
-        self.terminalEvents = terminalEvents
-        self.finishedChoices = finishedChoices
     }
 }

@@ -17,7 +17,7 @@ extension Translator {
     /// many references (``SchemaReferences/depths(from:)``).
     static func schemaAreas(
         _ document: OpenAPIDocument, reach: [[String: Int]], routes: [String: RouteNaming.Route],
-        references: SchemaReferences, streaming: [String: (eventSchema: String, framing: String)]
+        references: SchemaReferences
     ) -> [String: String] {
         var depths: [String: [String: Int]] = [:]  // schema → area → fewest references
         var operationAreas: [String: String] = [:]
@@ -35,8 +35,11 @@ extension Translator {
             let areas = byArea.filter { $0.value == nearest }.keys
             return areas.count == 1 ? areas.first! : "Shared"
         }
-        for (key, stream) in streaming.sorted(by: { $0.key < $1.key }) where areas[stream.eventSchema] == nil {
-            if let area = operationAreas[key] { areas[stream.eventSchema] = area }
+        let streams = document.operations.compactMap { operation in
+            operation.overlay.stream.map { (key: Self.operationKey(operation), eventSchema: $0.eventSchema) }
+        }
+        for stream in streams.sorted(by: { $0.key < $1.key }) where areas[stream.eventSchema] == nil {
+            if let area = operationAreas[stream.key] { areas[stream.eventSchema] = area }
         }
         let referrers = references.referrers
         while true {

@@ -4,7 +4,7 @@ import OpenAIGeneratorOpenAPI
 /// `stream_format: "sse"` (speech), or `stream=true` in the query (retrieving a response).
 enum StreamingRequests {
     static func annotate(
-        _ operations: [OperationDecl], declarations: [TopLevelDeclaration], endings: [String: StreamEndingOverride],
+        _ operations: [OperationDecl], declarations: [TopLevelDeclaration], endings: [String: StreamEnding],
         overridesFile: String, diagnostics: inout [Diagnostic]
     ) -> [OperationDecl] {
         let index = TopLevelDeclaration.indexByPath(declarations)
@@ -51,7 +51,7 @@ enum StreamingRequests {
     /// values of the event union's discriminator; finished choices need a `choices` array whose
     /// items have `index` and `finish_reason`.
     static func ending(
-        of operation: OperationDecl, _ eventType: TypeRef, _ declared: StreamEndingOverride?,
+        of operation: OperationDecl, _ eventType: TypeRef, _ declared: StreamEnding?,
         structs: [String: StructDecl], unions: [String: UnionDecl], overridesFile: String,
         diagnostics: inout [Diagnostic]
     ) -> StreamEndingRule {

@@ -6,42 +6,42 @@ public struct Translator {
 
     /// Translates `document`, returning the model and the warnings.
     /// - Parameters:
-    ///   - document: The loaded spec.
-    ///   - overrides: `Spec/overrides.json`.
+    ///   - document: The loaded spec, with the overlay laid over it (``SpecOverlay``): the
+    ///     project's corrections and what it adds to operations are read from the document.
     ///   - adminModule: Whether admin-key resources go in `OpenAIAdmin` (not with `--access
     ///     internal`, where another module could not see the `OpenAI` types).
     /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
     ///   describe no value, and Swift cannot declare them), at the first schema of the cycle.
     public func translate(
-        _ document: OpenAPIDocument, overrides: Overrides = Overrides(), adminModule: Bool = true
+        _ document: OpenAPIDocument, adminModule: Bool = true
     ) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
-        let (routes, routeDiagnostics) = RouteNaming(document: document, overrides: overrides).routes()
+        let (routes, routeDiagnostics) = RouteNaming(document: document).routes()
         let resourceTypeNames = Set(
             routes.values.flatMap { route in
                 route.resourcePath.indices.map { ResourceNaming.typeName(Array(route.resourcePath[...$0])) }
             })
         var schemas = SchemaTranslator(document: document, reservedNames: resourceTypeNames)
-        schemas.secretPointers = overrides.secretMembers
-        schemas.leadingMembers = overrides.leadingMembers
+        schemas.secretPointers = document.secretMembers
+        schemas.leadingMembers = document.leadingMembers
 
         // Areas: the tag of the operations that reach a schema most directly; "Shared" when several tie.
         let references = SchemaReferences(document)
         // What each operation reaches, and through how many references: areas and modules both use it.
         let reach = document.operations.map { references.depths(from: references.roots(of: $0)) }
         let areas = Self.schemaAreas(
-            document, reach: reach, routes: routes, references: references, streaming: overrides.streaming)
+            document, reach: reach, routes: routes, references: references)
         // The types a reader names, each in a file of its own: what operations send and return
         // (the components their bodies and replies name), their stream events, and the event unions.
         let operationTypes = document.operations.reduce(into: Set<String>()) { result, operation in
             result.formUnion(references.roots(of: operation, parameters: false))
         }
-        let streamEvents = Set(overrides.streaming.values.map(\.eventSchema))
+        let streamEvents = Set(document.operations.compactMap(\.overlay.stream?.eventSchema))
         // Modules: root resources whose every operation needs the admin key (and is plain JSON),
         // and the schemas only they reach, are compiled in `OpenAIAdmin`.
-        let adminRoots = adminModule ? Self.adminRoots(document, routes: routes, overrides: overrides) : []
+        let adminRoots = adminModule ? Self.adminRoots(document, routes: routes) : []
         let adminSchemas = Self.adminOnlySchemas(
             document, references: references, reach: reach, routes: routes, adminRoots: adminRoots,
-            alsoCore: Set(overrides.streaming.values.map(\.eventSchema)))
+            alsoCore: streamEvents)
 
         // Component schemas sent as multipart forms: their binary fields are file uploads.
         var multipartSchemas: Set<String> = []
@@ -144,17 +144,15 @@ public struct Translator {
                     response = .text
                 }
             }
-            if let accept = overrides.binaryResponses[operationID] {
+            if let accept = operation.overlay.binaryReplyTypes {
                 // File bytes that the spec types as a JSON string or leaves undocumented.
                 response = .binary
                 acceptTypes = accept
             }
-            if let declared = overrides.streaming[operationID],
-                let name = schemas.componentTypeNames[declared.eventSchema]
-            {
+            if let declared = operation.overlay.stream, let name = schemas.componentTypeNames[declared.eventSchema] {
                 // A stream the spec does not declare (the request's `stream` flag), from Spec/overrides.json.
                 eventType = .named(name)
-                framing = declared.framing == "event" ? .eventNameAndData : .data
+                framing = declared.eventNameInEventLine ? .eventNameAndData : .data
                 streams = true
             }
             let (path, fixedQuery) = RouteNaming.splitPath(operation.path)
@@ -222,13 +220,16 @@ public struct Translator {
         declarations = AliasCycles.breakCollectionCycles(
             declarations, document: document, diagnostics: &modelDiagnostics)
         declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
+        let overlays = Dictionary(
+            document.operations.map { (Self.operationKey($0), $0.overlay) }, uniquingKeysWith: { first, _ in first })
         operations = StreamingRequests.annotate(
-            operations, declarations: declarations, endings: overrides.streamEndings, overridesFile: overrides.source,
-            diagnostics: &modelDiagnostics)
+            operations, declarations: declarations, endings: overlays.compactMapValues(\.streamEnding),
+            overridesFile: document.overlayFile, diagnostics: &modelDiagnostics)
         operations = PaginationDetector.annotate(operations, declarations: declarations)
         operations = BodyDefaults.annotate(
-            operations, declarations: declarations, defaults: overrides.bodyDefaults, overridesFile: overrides.source,
-            diagnostics: &modelDiagnostics)
+            operations, declarations: declarations,
+            defaults: overlays.mapValues(\.bodyDefaults).filter { !$0.value.isEmpty },
+            overridesFile: document.overlayFile, diagnostics: &modelDiagnostics)
         // Last: the passes above look declarations up by their unqualified paths.
         declarations = ShadowedReferences.qualify(declarations)
         return (
@@ -262,7 +263,7 @@ public struct Translator {
     /// and is plain JSON: a stream, a multipart form or a body default needs runtime API that only
     /// the `OpenAI` module sees.
     static func adminRoots(
-        _ document: OpenAPIDocument, routes: [String: RouteNaming.Route], overrides: Overrides
+        _ document: OpenAPIDocument, routes: [String: RouteNaming.Route]
     ) -> Set<String> {
         var adminOnly: [String: Bool] = [:]
         for operation in document.operations {
@@ -273,7 +274,7 @@ public struct Translator {
                 + operation.responses.flatMap { $0.content.map(\.contentType) }
             let plain =
                 !media.contains("multipart/form-data") && !media.contains("text/event-stream")
-                && overrides.streaming[key] == nil && overrides.bodyDefaults[key] == nil
+                && operation.overlay.stream == nil && operation.overlay.bodyDefaults.isEmpty
             adminOnly[root] = (adminOnly[root] ?? true) && needsAdminKey(operation, document: document) && plain
         }
         return Set(adminOnly.filter(\.value).keys)
