@@ -18,7 +18,7 @@
 #              in the lock, which fetch-spec.sh then reads). The https URLs are served by a curl stub from files
 #              (no network);
 #   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
-#              lock exactly as expected, `openai-generator check` passes, only Admin/Types/Invites.swift and
+#              lock exactly as expected, `openai-generator check` passes, only the file declaring InviteRequest and
 #              Manifest.swift changed (the other files keep their modification time), the spec is in the cache. It runs
 #              first of the scenarios that build: its build (cold in a clean clone) leaves the copy's scratch warm,
 #              so that the failing builds below are incremental (the failed ones leave it as it was);

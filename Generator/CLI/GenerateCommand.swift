@@ -7,7 +7,7 @@ public enum GenerateCommand {
     public static let usage = """
         usage: openai-generator generate [--spec PATH] [--output DIR] [--docs-output DIR|none]
                                          [--access public|package|internal] [--overrides PATH] [--force]
-                                         [--strict] [--line-cap N]
+                                         [--strict] [--line-cap N] [--fresh-layout]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output the Generated
         folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
@@ -19,6 +19,9 @@ public enum GenerateCommand {
         replacing others at generated paths); --strict fails on any warning (exit status 1, the output folder
         left as it was); --line-cap sets the most lines per types file (measured: see CONTRIBUTING.md "Build
         cost").
+        Types keep the folder and file the output folder's TypeIndex.swift gives them (a spec update moves a
+        type only when its area's operations no longer reach it or its file grows over the line cap);
+        --fresh-layout lays every type out from the spec alone, as in an empty folder.
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.
         """
@@ -32,7 +35,9 @@ public enum GenerateCommand {
         let start = Date()
         let parsed: CommandArguments
         let generation: SpecGeneration
-        switch SpecGeneration.start("generate", arguments, flags: ["--force", "--strict"], usage: usage) {
+        switch SpecGeneration.start(
+            "generate", arguments, flags: ["--force", "--strict", "--fresh-layout"], usage: usage)
+        {
         case .success(let started): (parsed, generation) = started
         case .failure(let stop): return stop.outcome
         }

@@ -66,10 +66,11 @@ struct SpecGeneration {
         }
     }
 
-    /// Reads the spec and the overrides `arguments` name and generates.
+    /// Reads the spec and the overrides `arguments` name and generates, keeping the areas of the
+    /// output folder's previous generation.
     ///
     /// - Parameter arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`,
-    ///   `--access`: the access level of the generated declarations).
+    ///   `--access`: the access level of the generated declarations, `--output`, `--fresh-layout`).
     /// - Returns: The generation, or the failing outcome: status 3 when the spec cannot be read,
     ///   1 when it or the overrides are invalid (naming file:line:column and the JSON pointer).
     /// - Throws: ``UsageError`` for a `--line-cap` under 100 or an unknown `--access`.
@@ -92,7 +93,8 @@ struct SpecGeneration {
         } catch {
             return .failure(Failure(.failure(1, "\(error)")))
         }
-        let configuration = GeneratorConfiguration(access: access, lineCap: lineCap, overrides: overrides)
+        let configuration = GeneratorConfiguration(
+            access: access, lineCap: lineCap, overrides: overrides, previousLayout: previousLayout(arguments))
         do {
             let result = try GeneratorPipeline(configuration: configuration).run(bytes, file: spec, sha256: sha256)
             return .success(SpecGeneration(spec: spec, sha256: sha256, result: result))
@@ -101,6 +103,18 @@ struct SpecGeneration {
         } catch {
             return .failure(Failure(.failure(1, "\(error)")))
         }
+    }
+
+    /// What the previous generation into the output folder decided (``PreviousLayout``), from its
+    /// `TypeIndex.swift` files; empty when there are none or with `--fresh-layout`.
+    private static func previousLayout(_ arguments: CommandArguments) -> PreviousLayout {
+        if arguments.has("--fresh-layout") { return PreviousLayout() }
+        let folder = outputFolder(arguments)
+        let indexes = SDKModule.allCases.compactMap { module in
+            FileManager.default.contents(atPath: folder + "/" + module.folder + "TypeIndex.swift")
+                .map { (moduleFolder: module.folder, text: String(decoding: $0, as: UTF8.self)) }
+        }
+        return PreviousLayout(typeIndexes: indexes)
     }
 
     /// A command that ends before (or instead of) writing or comparing, with what it reports.

@@ -283,4 +283,119 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertTrue(after[holder]!.contains("public struct ZebraCrossingNote: Codable"), holder)
         XCTAssertNotNil(before[holder], "the type joins an existing file: \(holder)")
     }
+
+    /// With the previous generation's files, every type stays in its file: a new type joins the
+    /// file of the type before it, a file taken over the cap is cut inside itself (its first
+    /// piece keeps its name) and no other file changes; without previous files, the layout of
+    /// the spec alone.
+    func testThePreviousLayoutKeepsEveryTypeInItsFile() {
+        let names = (0..<400).map { "Type\($0)" }
+        let units = Self.units(names)
+        let fresh = FileLayout.files(area: "Shared", units: units, lineCap: 4000)
+        var previous: [String: String] = [:]
+        for file in fresh { for unit in units[file.units] { previous[unit.name] = file.name } }
+        XCTAssertEqual(
+            FileLayout.files(area: "Shared", units: units, lineCap: 4000, previous: previous).map(\.name),
+            fresh.map(\.name))
+        XCTAssertEqual(
+            FileLayout.files(area: "Shared", units: units, lineCap: 4000, previous: [:]).map(\.units),
+            fresh.map(\.units))
+
+        // New types: one sorted first (joins the first file), one after the first type of the
+        // third file, and a large one that takes the second file over the cap.
+        let second = units[fresh[1].units.lowerBound].name
+        let third = units[fresh[2].units.lowerBound].name
+        var grown = units
+        grown.append(FileLayout.Unit(name: "A0", lines: 50))
+        grown.append(FileLayout.Unit(name: third + "x", lines: 50))
+        let secondLines = units[fresh[1].units].reduce(0) { $0 + $1.lines + 1 }
+        grown.append(FileLayout.Unit(name: second + "x", lines: 4000 - secondLines + 200))
+        grown.sort { $0.name < $1.name }
+        let after = FileLayout.files(area: "Shared", units: grown, lineCap: 4000, previous: previous)
+        func holder(_ name: String) -> String { after.first { grown[$0.units].contains { $0.name == name } }!.name }
+        XCTAssertEqual(holder("A0"), fresh[0].name)
+        XCTAssertEqual(holder(third + "x"), fresh[2].name)
+        var moved: [String] = []
+        for unit in units where holder(unit.name) != previous[unit.name] { moved.append(unit.name) }
+        let secondFile = Set(units[fresh[1].units].map(\.name))
+        XCTAssertFalse(moved.isEmpty, "the second file went over the cap and was cut")
+        XCTAssertTrue(moved.allSatisfy(secondFile.contains), "only types of the file over the cap move: \(moved)")
+        XCTAssertTrue(after.contains { $0.name == fresh[1].name }, "its first piece keeps its name")
+        for file in after where file.units.count > 1 {
+            XCTAssertLessThanOrEqual(grown[file.units].reduce(0) { $0 + $1.lines + 1 }, 4000, file.name)
+        }
+        // A name that is not one of the area's files (a type's own file, another area) is no
+        // previous file: the unit joins its neighbour's.
+        let foreign = previous.merging(["Type1": "Type1", "Type2": "Other+Type2"]) { _, new in new }
+        let kept = FileLayout.files(area: "Shared", units: units, lineCap: 4000, previous: foreign)
+        XCTAssertEqual(kept.map(\.units), fresh.map(\.units))
+    }
+
+    /// A spec update in which operations of another area come to reach a type as directly as its
+    /// own: generated over the previous output (its type index), the type keeps its folder and
+    /// file; generated afresh it moves to `Shared`. Once no operation of its area reaches it, it
+    /// moves.
+    func testAnUpdateKeepsATypeInItsAreaWhileItsAreaStillReachesIt() throws {
+        func spec(notes: Bool, pins: Bool) -> String {
+            var text = """
+                openapi: 3.1.0
+                info: {title: areas, version: 1.0.0}
+                paths:
+
+                """
+            for (path, tag, present) in [("/notes", "Notes", notes), ("/pins", "Pins", pins)] where present {
+                text += """
+                      \(path):
+                        get:
+                          operationId: get\(tag)
+                          tags: [\(tag)]
+                          responses:
+                            '200':
+                              description: ok
+                              content:
+                                application/json:
+                                  schema: {$ref: '#/components/schemas/Note'}
+
+                    """
+            }
+            text += """
+                components:
+                  schemas:
+                    Note:
+                      type: object
+                      properties:
+                        text: {type: string}
+
+                """
+            return text
+        }
+        func generate(_ text: String, previous: PreviousLayout) throws -> [String: String] {
+            let result = try GeneratorPipeline(configuration: GeneratorConfiguration(previousLayout: previous)).run(
+                Array(text.utf8), file: "areas.yaml", sha256: String(repeating: "0", count: 64))
+            return Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
+        }
+        func noteFile(_ files: [String: String]) -> String? {
+            files.first { $0.key.hasPrefix("Types/") && $0.value.contains("public struct Note: Codable") }?.key
+        }
+        let first = try generate(spec(notes: true, pins: false), previous: PreviousLayout())
+        XCTAssertEqual(noteFile(first), "Types/Notes/Notes.swift")
+        let layout = PreviousLayout(typeIndexes: [("", try XCTUnwrap(first["TypeIndex.swift"]))])
+        XCTAssertEqual(layout.areas, ["Note": "Notes"])
+        XCTAssertEqual(layout.files, ["Note": "Types/Notes/Notes.swift"])
+
+        let both = spec(notes: true, pins: true)
+        XCTAssertEqual(noteFile(try generate(both, previous: PreviousLayout())), "Types/Shared/Shared.swift")
+        let kept = try generate(both, previous: layout)
+        XCTAssertEqual(noteFile(kept), "Types/Notes/Notes.swift")
+        // Regenerating over that output changes nothing.
+        let again = PreviousLayout(typeIndexes: [("", try XCTUnwrap(kept["TypeIndex.swift"]))])
+        XCTAssertEqual(try generate(both, previous: again), kept)
+
+        XCTAssertEqual(
+            noteFile(try generate(spec(notes: false, pins: true), previous: layout)), "Types/Pins/Pins.swift")
+        // Lines that are not index entries give nothing.
+        XCTAssertEqual(
+            PreviousLayout(typeIndexes: [("", "// Note → Sources/x.swift\nNote → Types/A/A.swift\n")]), PreviousLayout()
+        )
+    }
 }

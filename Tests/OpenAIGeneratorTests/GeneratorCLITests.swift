@@ -260,4 +260,60 @@ final class GeneratorCLITests: XCTestCase {
         XCTAssertTrue(run.output.contains("The output folder was not changed."), run.output)
         XCTAssertEqual(OutputWriter.existingFiles(in: checkout), [".git/config", "README.md", "spec.yaml"])
     }
+
+    /// `generate` over its own output keeps each type's folder from the folder's `TypeIndex.swift`,
+    /// `check` compares with that layout, and `--fresh-layout` lays the types out from the spec alone.
+    func testGenerateKeepsTheOutputFoldersLayoutAndFreshLayoutDropsIt() throws {
+        func spec(pins: Bool) -> String {
+            var text = """
+                openapi: 3.1.0
+                info: {title: layout, version: 1.0.0}
+                paths:
+
+                """
+            for tag in ["Notes"] + (pins ? ["Pins"] : []) {
+                text += """
+                      /\(tag.lowercased()):
+                        get:
+                          operationId: get\(tag)
+                          tags: [\(tag)]
+                          responses:
+                            '200':
+                              description: ok
+                              content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}
+
+                    """
+            }
+            return text + "components:\n  schemas:\n    Note: {type: object, properties: {text: {type: string}}}\n"
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("first.yaml")
+        let second = folder.appendingPathComponent("second.yaml")
+        let output = folder.appendingPathComponent("Generated")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(spec(pins: false).utf8).write(to: first)
+        try Data(spec(pins: true).utf8).write(to: second)
+        func exists(_ path: String) -> Bool {
+            FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path)
+        }
+        let common = ["--output", output.path, "--overrides", "none"]
+        XCTAssertEqual(try run(["generate", "--spec", first.path] + common).status, 0)
+        XCTAssertTrue(exists("Types/Notes/Notes.swift"))
+
+        let kept = try run(["generate", "--spec", second.path] + common)
+        XCTAssertEqual(kept.status, 0, kept.output)
+        XCTAssertTrue(exists("Types/Notes/Notes.swift"), "Note stays in Notes while getNotes reaches it")
+        XCTAssertFalse(exists("Types/Shared/Shared.swift"))
+        let lock = folder.appendingPathComponent("lock.json")
+        let sha = SHA256.hex([UInt8](try Data(contentsOf: second)))
+        try Data(#"{"sha256": "\#(sha)"}"#.utf8).write(to: lock)
+        let check = try run(["check", "--spec", second.path, "--lock", lock.path] + common)
+        XCTAssertEqual(check.status, 0, check.output)
+
+        let fresh = try run(["generate", "--spec", second.path, "--fresh-layout"] + common)
+        XCTAssertEqual(fresh.status, 0, fresh.output)
+        XCTAssertTrue(exists("Types/Shared/Shared.swift"), "afresh, two tags reach Note equally: Shared")
+        XCTAssertFalse(exists("Types/Notes/Notes.swift"))
+    }
 }

@@ -10,7 +10,9 @@
 /// half the spacing, and so on down to every type: where a file ends depends only on the names and
 /// sizes of the types in it. The first file is `<Area>.swift`, each later one is named for the area
 /// and its first type, `<Area>+<FirstType>.swift`. (Counting files, `Shared1…Shared9`, renumbered every later file;
-/// cutting where the cap is reached moved every later file's types along.)
+/// cutting where the cap is reached moved every later file's types along.) That is the layout of a
+/// first generation; after it, ``files(area:units:lineCap:previous:)`` keeps each type in the file
+/// the previous generation gave it.
 enum FileLayout {
     /// One top-level type (or a nested type of a type larger than the cap, `Outer.Nested`, in an
     /// extension of it): its Swift name and its rendered line count.
@@ -45,6 +47,49 @@ enum FileLayout {
             range.lowerBound == 0
                 ? (area, range)
                 : ("\(area)+\(units[range.lowerBound].name.replacingOccurrences(of: ".", with: "+"))", range)
+        }
+    }
+
+    /// The files of an area laid out as the previous generation laid them (`previous`: unit name →
+    /// the name of the file that held it, as ``PreviousLayout/files`` gives), so that a spec update
+    /// moves no type to another file: each unit stays in its file, a new unit joins the file of the
+    /// unit before it (the first file when it comes first), a file that grows over the cap is cut
+    /// inside itself as ``files(area:units:lineCap:)`` cuts an area (its first piece keeps its
+    /// name), and files are never joined. Falls back to ``files(area:units:lineCap:)`` when no unit
+    /// has a previous file of this area (a new area, a first generation).
+    static func files(
+        area: String, units: [Unit], lineCap: Int, previous: [String: String]
+    ) -> [(name: String, units: Range<Int>)] {
+        // Only names of this area's shared files count: `Area` or `Area+…`, not a type's own file.
+        func previousFile(_ unit: Unit) -> String? {
+            guard let file = previous[unit.name], file != unit.name, file == area || file.hasPrefix(area + "+")
+            else { return nil }
+            return file
+        }
+        guard let firstKnown = units.firstIndex(where: { previousFile($0) != nil }) else {
+            return files(area: area, units: units, lineCap: lineCap)
+        }
+        var runs: [(name: String, units: Range<Int>)] = []
+        var used: Set<String> = []
+        var current = previousFile(units[firstKnown])!
+        for index in units.indices {
+            // A file seen before, after another (its types no longer contiguous), is not reopened.
+            if let file = previousFile(units[index]), file != current, !used.contains(file) { current = file }
+            if let last = runs.last, last.name == current {
+                runs[runs.count - 1].units = last.units.lowerBound..<(index + 1)
+            } else {
+                used.insert(current)
+                runs.append((current, index..<(index + 1)))
+            }
+        }
+        return runs.flatMap { run -> [(name: String, units: Range<Int>)] in
+            let lines = units[run.units].reduce(0) { $0 + $1.lines + 1 }
+            guard lines > lineCap, run.units.count > 1 else { return [run] }
+            return cut(units, run.units, spacing: anchorSpacing, lineCap: lineCap).map { piece in
+                piece.lowerBound == run.units.lowerBound
+                    ? (run.name, piece)
+                    : ("\(area)+\(units[piece.lowerBound].name.replacingOccurrences(of: ".", with: "+"))", piece)
+            }
         }
     }
 

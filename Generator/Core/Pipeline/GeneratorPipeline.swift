@@ -32,7 +32,9 @@ public struct GeneratorPipeline: Sendable {
     /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
     ///   describe no value, and Swift cannot declare them).
     public func translate(_ document: OpenAPIDocument) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
-        try Translator().translate(document, adminModule: configuration.access != "internal")
+        try Translator().translate(
+            document, adminModule: configuration.access != "internal", previousAreas: configuration.previousLayout.areas
+        )
     }
 
     /// All four stages: the files of the SDK for the spec `bytes`. The command line, `check`, the

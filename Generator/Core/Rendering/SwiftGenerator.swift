@@ -9,6 +9,9 @@ public struct GeneratorConfiguration: Sendable {
     public var lineCap: Int
     /// Naming overrides and spec corrections.
     public var overrides: Overrides
+    /// What the previous generation into the output folder decided that this one keeps (the
+    /// areas of types); empty: the output depends on the spec and the overrides alone.
+    public var previousLayout: PreviousLayout
 
     /// The most lines per types file unless told otherwise (`generate --line-cap`), measured for
     /// compile time (README, "Build cost"); `Scripts/lint.sh` holds the generated files to it.
@@ -16,11 +19,12 @@ public struct GeneratorConfiguration: Sendable {
 
     public init(
         access: String = "public", lineCap: Int = GeneratorConfiguration.defaultLineCap,
-        overrides: Overrides = Overrides()
+        overrides: Overrides = Overrides(), previousLayout: PreviousLayout = PreviousLayout()
     ) {
         self.access = access
         self.lineCap = lineCap
         self.overrides = overrides
+        self.previousLayout = previousLayout
     }
 }
 
@@ -146,7 +150,16 @@ public enum SwiftGenerator {
         for key in byArea.keys.sorted() {
             let types = byArea[key]!.sorted { $0.name < $1.name }
             let units = types.map { FileLayout.Unit(name: $0.name, lines: $0.printer.lines.count) }
-            add(key, FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap), types)
+            // The file each type had in the previous generation, when it was one of this area's.
+            let folder = "\(key.module.folder)Types/\(key.area)/"
+            let previous = types.reduce(into: [String: String]()) { previous, type in
+                guard let path = configuration.previousLayout.files[type.name], path.hasPrefix(folder) else { return }
+                previous[type.name] = String(path.dropFirst(folder.count).dropLast(".swift".count))
+            }
+            add(
+                key,
+                FileLayout.files(area: key.area, units: units, lineCap: configuration.lineCap, previous: previous),
+                types)
         }
         for module in SDKModule.allCases {
             guard let entries = index[module] else { continue }

@@ -13,11 +13,18 @@ extension Translator {
     ///    rounds until no schema gets one more (ties: the first area by name);
     /// 4. its name's prefix (``fallbackArea(_:)``).
     ///
+    /// A schema keeps its area of the previous generation (`previous`, ``PreviousLayout``) while
+    /// that area is still among the evidence: an operation of the area reaches it at any depth
+    /// (`Shared`: operations of several areas do), the schemas that refer to it (else that it
+    /// refers to) include the area, or nothing places it and the area still has types. So a spec update moves a type to
+    /// another folder only when its area no longer reaches it, not when an operation elsewhere
+    /// comes to reach it more directly.
+    ///
     /// `reach` holds, for each operation in document order, the schemas it reaches and through how
     /// many references (``SchemaReferences/depths(from:)``).
     static func schemaAreas(
         _ document: OpenAPIDocument, reach: [[String: Int]], routes: [String: RouteNaming.Route],
-        references: SchemaReferences
+        references: SchemaReferences, previous: [String: String] = [:]
     ) -> [String: String] {
         var depths: [String: [String: Int]] = [:]  // schema → area → fewest references
         var operationAreas: [String: String] = [:]
@@ -30,10 +37,15 @@ extension Translator {
                 depths[name, default: [:]][area] = min(depths[name]?[area] ?? .max, depth)
             }
         }
-        var areas = depths.mapValues { byArea in
+        var areas = depths.reduce(into: [String: String]()) { areas, entry in
+            let (name, byArea) = entry
+            if let kept = previous[name], byArea[kept] != nil || (kept == "Shared" && byArea.count > 1) {
+                areas[name] = kept
+                return
+            }
             let nearest = byArea.values.min()!
-            let areas = byArea.filter { $0.value == nearest }.keys
-            return areas.count == 1 ? areas.first! : "Shared"
+            let nearestAreas = byArea.filter { $0.value == nearest }.keys
+            areas[name] = nearestAreas.count == 1 ? nearestAreas.first! : "Shared"
         }
         let streams = document.operations.compactMap { operation in
             operation.overlay.stream.map { (key: Self.operationKey(operation), eventSchema: $0.eventSchema) }
@@ -47,12 +59,21 @@ extension Translator {
             for (name, _) in document.schemas where areas[name] == nil {
                 let from = (referrers[name] ?? []).compactMap { areas[$0] }
                 let to = references.references(of: name).compactMap { areas[$0] }
-                if let area = mostCommon(from.isEmpty ? to : from) { found[name] = area }
+                let evidence = from.isEmpty ? to : from
+                if let kept = previous[name], evidence.contains(kept) {
+                    found[name] = kept
+                } else if let area = mostCommon(evidence) {
+                    found[name] = area
+                }
             }
             if found.isEmpty { break }
             areas.merge(found) { old, _ in old }
         }
-        for (name, _) in document.schemas where areas[name] == nil { areas[name] = fallbackArea(name) }
+        let placed = Set(areas.values)
+        for (name, _) in document.schemas where areas[name] == nil {
+            // Nothing places it: it stays where it was while that folder still has types.
+            areas[name] = previous[name].flatMap { placed.contains($0) ? $0 : nil } ?? fallbackArea(name)
+        }
         return areas
     }
 

@@ -10,10 +10,12 @@ public struct Translator {
     ///     project's corrections and what it adds to operations are read from the document.
     ///   - adminModule: Whether admin-key resources go in `OpenAIAdmin` (not with `--access
     ///     internal`, where another module could not see the `OpenAI` types).
+    ///   - previousAreas: The area each component schema had in the previous generation
+    ///     (``PreviousLayout``), kept while the spec still supports it.
     /// - Throws: ``OpenAPIError`` when schemas refer to each other through `$ref` alone (they
     ///   describe no value, and Swift cannot declare them), at the first schema of the cycle.
     public func translate(
-        _ document: OpenAPIDocument, adminModule: Bool = true
+        _ document: OpenAPIDocument, adminModule: Bool = true, previousAreas: [String: String] = [:]
     ) throws -> (model: APIModel, diagnostics: [Diagnostic]) {
         let (routes, routeDiagnostics) = RouteNaming(document: document).routes()
         let resourceTypeNames = Set(
@@ -29,7 +31,7 @@ public struct Translator {
         // What each operation reaches, and through how many references: areas and modules both use it.
         let reach = document.operations.map { references.depths(from: references.roots(of: $0)) }
         let areas = Self.schemaAreas(
-            document, reach: reach, routes: routes, references: references)
+            document, reach: reach, routes: routes, references: references, previous: previousAreas)
         // The types a reader names, each in a file of its own: what operations send and return
         // (the components their bodies and replies name), their stream events, and the event unions.
         let operationTypes = document.operations.reduce(into: Set<String>()) { result, operation in
