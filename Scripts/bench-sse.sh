@@ -8,6 +8,8 @@
 #    typed path (client.chat.completions.createStream / client.responses.createStream over an
 #    in-memory transport: framing, error checks and decoding into the generated event types),
 #    compared with JSONDecoder decoding the same payloads alone.
+#    Then the generated code alone: JSONEncoder encoding a chat and a Responses request, JSONDecoder decoding a
+#    Response, and `==` on two equal Responses, per second (`coding_…_per_s` lines).
 # 3. Memory: peak RSS streaming 10x vs 1x as many events from a generator (the input is never held
 #    in memory), through the typed client path (SwiftPM build) and through ServerSentEventStream.
 #
@@ -66,6 +68,8 @@ if [[ -n "$spm" ]]; then
     "$spm" decode "$(( runs < 5 ? runs : 5 ))" "$events" >"$scratch/decode.txt"
     grep -v '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt"
     decode_line="$(grep '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt")"
+    # The generated code alone: requests encoded, Responses decoded and compared per second.
+    "$spm" coding "$(( runs < 5 ? runs : 5 ))" "$(( events < 20000 ? events : 20000 ))"
 fi
 
 measure_rss() {  # binary mode multiplier -> median peak RSS (kB) of rss_runs runs; fails when a run fails

@@ -10,6 +10,9 @@
 //   openai-bench-sse decode [runs] [events]    SwiftPM build only: framing + decoding into the generated
 //                                   event types through the client (OpenAIStream) vs JSONDecoder
 //                                   decoding the same payloads alone
+//   openai-bench-sse coding [runs] [count]     SwiftPM build only: values per second through the generated
+//                                   code alone: JSONEncoder encoding a chat and a Responses request,
+//                                   JSONDecoder decoding a Response, and `==` on two equal Responses
 // `events` is the length of each stream (default 100,000; Scripts/bench-sse.sh's smoke mode passes a
 // few hundred).
 
@@ -353,6 +356,82 @@ func peakRSSKilobytes() -> Int {
         return ratios.max()!
     }
 
+    /// A chat request and a Responses request as apps send them (messages, tools, parameters),
+    /// and a Response as the API returns it.
+    let codingChatRequest = #"""
+        {"model":"gpt-4o","temperature":0.2,"max_completion_tokens":512,"parallel_tool_calls":true,
+         "messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Weather in Paris?"},
+          {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
+           "function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},
+          {"role":"tool","tool_call_id":"call_1","content":"18 C, clear"}],
+         "tools":[{"type":"function","function":{"name":"get_weather","description":"Current weather",
+          "parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}],
+         "response_format":{"type":"text"},"metadata":{"user":"u_1"}}
+        """#
+    let codingResponsesRequest = #"""
+        {"model":"gpt-4.1","instructions":"Answer briefly.","temperature":0.7,"top_p":1,"store":false,
+         "input":[{"role":"user","content":[{"type":"input_text","text":"Summarise the file."},
+          {"type":"input_file","file_id":"file-1"}]}],
+         "tools":[{"type":"function","name":"lookup","description":"Look a term up","strict":true,
+          "parameters":{"type":"object","properties":{"term":{"type":"string"}},"required":["term"],
+           "additionalProperties":false}},{"type":"web_search"}],
+         "text":{"format":{"type":"text"}},"reasoning":{"effort":"low"},"metadata":{"run":"bench"}}
+        """#
+    let codingResponse = #"""
+        {"id":"resp_1","object":"response","created_at":1780693557,"status":"completed","model":"gpt-4.1-2025-04-14",
+         "output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant",
+          "content":[{"type":"output_text","text":"The file describes the build.","annotations":[],"logprobs":[]}]},
+          {"type":"function_call","id":"fc_1","call_id":"call_1","name":"lookup","arguments":"{\"term\":\"SDK\"}",
+           "status":"completed"}],
+         "parallel_tool_calls":true,"tool_choice":"auto","tools":[],"temperature":0.7,"top_p":1,
+         "usage":{"input_tokens":120,"input_tokens_details":{"cached_tokens":0},"output_tokens":30,
+          "output_tokens_details":{"reasoning_tokens":0},"total_tokens":150},
+         "text":{"format":{"type":"text"}},"reasoning":{"effort":"low","summary":null},"metadata":{"run":"bench"},
+         "store":false,"truncation":"disabled","error":null,"incomplete_details":null,"instructions":null}
+        """#
+
+    /// Values per second (median of `runs`) for each of `count` encodings, decodings and comparisons.
+    func benchCoding(runs: Int, count: Int) throws {
+        let decoder = JSONDecoder()
+        let chat = try decoder.decode(CreateChatCompletionRequest.self, from: Data(codingChatRequest.utf8))
+        let responsesRequest = try decoder.decode(CreateResponse.self, from: Data(codingResponsesRequest.utf8))
+        let responseData = Data(codingResponse.utf8)
+        let response = try decoder.decode(Response.self, from: responseData)
+        let other = try decoder.decode(Response.self, from: responseData)
+        for (name, deviations) in [
+            ("chat request", chat.specDeviations), ("Responses request", responsesRequest.specDeviations),
+            ("Response", response.specDeviations),
+        ] where !deviations.isEmpty {
+            print("coding: the \(name) sample differs from the spec: \(deviations)")
+        }
+        func rate(_ body: () throws -> Int) rethrows -> Double {
+            var rates: [Double] = []
+            for _ in 0..<runs {
+                let start = now()
+                let checksum = try body()
+                precondition(checksum > 0)
+                rates.append(Double(count) / (Double(now() - start) / 1e9))
+            }
+            return median(rates)
+        }
+        let encoder = JSONEncoder()
+        let chatRate = try rate { try (0..<count).reduce(0) { sum, _ in sum + (try encoder.encode(chat)).count } }
+        let responsesRate = try rate {
+            try (0..<count).reduce(0) { sum, _ in sum + (try encoder.encode(responsesRequest)).count }
+        }
+        let decodeRate = try rate {
+            try (0..<count).reduce(0) { sum, _ in
+                sum + (try decoder.decode(Response.self, from: responseData)).output.count
+            }
+        }
+        let equalRate = rate { (0..<count).reduce(0) { sum, _ in sum + (response == other ? 1 : 0) } }
+        let format = { (value: Double) in String(format: "%.0f", value) }
+        print("coding_encode_chat_request_per_s: \(format(chatRate))")
+        print("coding_encode_responses_request_per_s: \(format(responsesRate))")
+        print("coding_decode_response_per_s: \(format(decodeRate))")
+        print("coding_equal_response_per_s: \(format(equalRate))")
+    }
+
     /// Streams `multiplier` x `events` generated chat chunks through the typed client stream.
     func clientRSS(multiplier: Int, events: Int) async throws -> Int {
         let events = events * multiplier
@@ -382,6 +461,12 @@ case "decode":
         print("decode_ratio_vs_jsondecoder: \(String(format: "%.3f", ratio))")
     #else
         print("decode_ratio_vs_jsondecoder: unavailable (standalone build has no generated types)")
+    #endif
+case "coding":
+    #if canImport(OpenAI)
+        try benchCoding(runs: argument(1, 5), count: argument(2, 20_000))
+    #else
+        print("coding: unavailable (standalone build has no generated types)")
     #endif
 case "rss-client":
     #if canImport(OpenAI)

@@ -90,8 +90,9 @@ struct DeclarationRenderer {
             body.line()
             renderMemberwiseInit(decl, stored: stored, into: &body)
             body.line()
-            // Members are keyed by their JSON names (`AnyCodingKey` string literals), not a
-            // `CodingKeys` enum per type: the same wire format for a ninth of the compiled code.
+            // Members are keyed by their JSON names (`StaticString` literals that `ObjectReader` and
+            // `ObjectWriter` take), not a `CodingKeys` enum per type: the same wire format for a
+            // ninth of the compiled code.
             renderDecoder(decl, stored: stored, constants: constants, into: &body)
             body.line()
             renderEncoder(decl, stored: stored, constants: constants, into: &body)
@@ -261,18 +262,16 @@ struct DeclarationRenderer {
         printer.line("///")
         printer.line("/// - Throws: `EncodingError` when a member cannot be encoded.")
         printer.block("\(access) func encode(to encoder: any Encoder) throws") { body in
-            if !keyed.isEmpty { body.line("var container = encoder.container(keyedBy: AnyCodingKey.self)") }
+            if !keyed.isEmpty { body.line("var writer = ObjectWriter(encoder)") }
             for property in constants {
-                body.line(
-                    "try container.encode(\(property.constant!.swiftLiteral), forKey: \(property.wireName.swiftLiteral))"
-                )
+                body.line("try writer.encode(\(property.constant!.swiftLiteral), \(property.wireName.swiftLiteral))")
             }
             for property in stored {
                 var value = "self." + property.storageName
                 if property.boxed { value += property.isOptional ? "?.value" : ".value" }
                 // Required and nullable: `nil` is sent as an explicit `null`.
                 let method = property.required || !property.isOptional ? "encode" : "encodeIfPresent"
-                body.line("try container.\(method)(\(value), forKey: \(property.wireName.swiftLiteral))")
+                body.line("try writer.\(method)(\(value), \(property.wireName.swiftLiteral))")
             }
             if decl.additionalProperties != nil {
                 body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)")

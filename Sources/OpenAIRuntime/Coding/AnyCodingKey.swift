@@ -10,6 +10,13 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
         self.intValue = nil
     }
 
+    /// Creates a key for the JSON object member `name`, a literal of generated code
+    /// (``ObjectReader``, ``ObjectWriter``).
+    package init(_ name: StaticString) {
+        self.stringValue = name.description
+        self.intValue = nil
+    }
+
     public init(stringValue: String) {
         self.init(stringValue)
     }

@@ -8,9 +8,14 @@ import Foundation
 /// ``DecodingMode/lenient`` a member's failure (absent, `null`, another type, a constant with
 /// another value) is recorded and the member takes its placeholder or `nil`; only a value that
 /// is not a JSON object at all fails the object.
-package struct ObjectReader<Key: CodingKey> {
+///
+/// Members are named by their JSON names as `StaticString` literals
+/// (`reader.required(Int.self, "created_at")`), which pass as a pointer and a length: a key value
+/// built at each of the thousands of call sites was about half of what the optimizer spent on the
+/// generated decoders (CONTRIBUTING.md, "Build cost").
+package struct ObjectReader {
     private let decoder: any Decoder
-    private let container: KeyedDecodingContainer<Key>
+    private let container: KeyedDecodingContainer<AnyCodingKey>
     private let strict: Bool
     /// How many placeholder structs enclose this one (0 for real JSON).
     private let placeholderDepth: Int
@@ -23,7 +28,7 @@ package struct ObjectReader<Key: CodingKey> {
     /// Opens the object.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object.
-    package init(_ decoder: any Decoder, keyedBy type: Key.Type) throws {
+    package init(_ decoder: any Decoder) throws {
         if let caseDecoder = decoder as? UnionCaseDecoder {
             // A union trying this type as one of its cases: the case's own members decide.
             self.decoder = caseDecoder.base
@@ -40,7 +45,7 @@ package struct ObjectReader<Key: CodingKey> {
             strict = !userInfo.isEmpty && (userInfo[.openAIDecodingMode] as? DecodingMode) == .strict
             placeholderDepth = 0
         }
-        container = try self.decoder.container(keyedBy: Key.self)
+        container = try self.decoder.container(keyedBy: AnyCodingKey.self)
     }
 
     /// The deviations found, for the struct's ``SpecDeviationReporting/specDeviations``.
@@ -54,7 +59,8 @@ package struct ObjectReader<Key: CodingKey> {
     /// both modes and is not recorded: replies leave out empty collections.
     ///
     /// - Throws: In strict mode, the `DecodingError` of a missing, `null` or ill-typed member.
-    package mutating func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+    package mutating func required<T: Decodable>(_ type: T.Type, _ name: StaticString) throws -> T {
+        let key = AnyCodingKey(name)
         asked += 1
         requiresAny = true
         do {
@@ -71,7 +77,8 @@ package struct ObjectReader<Key: CodingKey> {
     /// (thousands) was release-build time spent on the SDK's rarest path.
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
-    private mutating func recoverRequired<T: Decodable>(_ type: T.Type, _ key: Key, from error: DecodingError) throws
+    private mutating func recoverRequired<T: Decodable>(_ type: T.Type, _ key: AnyCodingKey, from error: DecodingError)
+        throws
         -> T
     {
         let kind = classify(error, key)
@@ -98,7 +105,8 @@ package struct ObjectReader<Key: CodingKey> {
     /// An optional member, or a required member whose schema allows `null`.
     ///
     /// - Throws: In strict mode, the `DecodingError` of a member of another type.
-    package mutating func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+    package mutating func optional<T: Decodable>(_ type: T.Type, _ name: StaticString) throws -> T? {
+        let key = AnyCodingKey(name)
         asked += 1
         do {
             let value = try container.decodeIfPresent(T.self, forKey: key)
@@ -115,12 +123,13 @@ package struct ObjectReader<Key: CodingKey> {
     /// A constant member (OpenAPI `const` or a single-value `enum`): checked, not stored.
     ///
     /// - Parameters:
-    ///   - key: The member.
+    ///   - name: The member's JSON name.
     ///   - expected: The schema's value.
     ///   - required: Whether the schema requires the member.
     /// - Throws: In strict mode, `DecodingError` when the member is missing (and required), or not
     ///   `expected`.
-    package mutating func constant(_ key: Key, is expected: String, required: Bool) throws {
+    package mutating func constant(_ name: StaticString, is expected: String, required: Bool) throws {
+        let key = AnyCodingKey(name)
         asked += 1
         if required { requiresAny = true }
         let value: String?
@@ -193,7 +202,7 @@ package struct ObjectReader<Key: CodingKey> {
     }
 
     /// Whether `error` is about the member `key` itself being absent or `null`, or about its value.
-    private func classify(_ error: DecodingError, _ key: Key) -> Failure {
+    private func classify(_ error: DecodingError, _ key: AnyCodingKey) -> Failure {
         let depth = container.codingPath.count
         switch error {
         case .keyNotFound(let missing, let context)
@@ -207,7 +216,7 @@ package struct ObjectReader<Key: CodingKey> {
         }
     }
 
-    private mutating func record(_ failure: Failure, _ key: Key) {
+    private mutating func record(_ failure: Failure, _ key: AnyCodingKey) {
         let kind: SpecDeviations.Deviation.Kind
         switch failure {
         case .missing: kind = .missing
@@ -217,14 +226,5 @@ package struct ObjectReader<Key: CodingKey> {
             kind = .unexpectedConstant(received: (try? container.decode(JSONValue.self, forKey: key)) ?? .null)
         }
         deviations.append(.init(member: key.stringValue, kind: kind))
-    }
-}
-
-extension ObjectReader where Key == AnyCodingKey {
-    /// Opens the object, its members keyed by their JSON names (`reader.required(Int.self, "created_at")`).
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object.
-    package init(_ decoder: any Decoder) throws {
-        try self.init(decoder, keyedBy: AnyCodingKey.self)
     }
 }

@@ -60,11 +60,11 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` when the value is not an object, or in
         ///   ``DecodingMode/strict`` when `index` is missing.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant(.type, is: "function", required: false)
-            index = try reader.required(Int.self, .index)
-            id = try reader.optional(String.self, .id)
-            function = try reader.optional(FunctionFragment.self, .function)
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "function", required: false)
+            index = try reader.required(Int.self, "index")
+            id = try reader.optional(String.self, "id")
+            function = try reader.optional(FunctionFragment.self, "function")
             specDeviations = reader.finish()
         }
 
@@ -130,11 +130,11 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` when the value is not an object, or in
         ///   ``DecodingMode/strict`` when `index` is missing.
         public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            try reader.constant(.type, is: "custom", required: false)
-            index = try reader.required(Int.self, .index)
-            id = try reader.optional(String.self, .id)
-            custom = try reader.optional(CustomFragment.self, .custom)
+            var reader = try ObjectReader(decoder)
+            try reader.constant("type", is: "custom", required: false)
+            index = try reader.required(Int.self, "index")
+            id = try reader.optional(String.self, "id")
+            custom = try reader.optional(CustomFragment.self, "custom")
             specDeviations = reader.finish()
         }
 

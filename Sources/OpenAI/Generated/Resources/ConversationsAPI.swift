@@ -266,8 +266,8 @@ extension ConversationsItemsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.items, forKey: "items")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.items, "items")
         }
     }
 }

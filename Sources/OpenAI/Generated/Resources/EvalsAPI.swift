@@ -207,9 +207,9 @@ extension EvalsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.metadata, forKey: "metadata")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.metadata, "metadata")
         }
     }
 
@@ -249,10 +249,10 @@ extension EvalsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.object, forKey: "object")
-            try container.encode(self.deleted, forKey: "deleted")
-            try container.encode(self.evalID, forKey: "eval_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.object, "object")
+            try writer.encode(self.deleted, "deleted")
+            try writer.encode(self.evalID, "eval_id")
         }
     }
 }
@@ -476,10 +476,10 @@ extension EvalsRunsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.object, forKey: "object")
-            try container.encodeIfPresent(self.deleted, forKey: "deleted")
-            try container.encodeIfPresent(self.runID, forKey: "run_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.object, "object")
+            try writer.encodeIfPresent(self.deleted, "deleted")
+            try writer.encodeIfPresent(self.runID, "run_id")
         }
     }
 }

@@ -208,9 +208,9 @@ extension OrganizationAdminAPIKeysAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encodeIfPresent(self.expiresInSeconds, forKey: "expires_in_seconds")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encodeIfPresent(self.expiresInSeconds, "expires_in_seconds")
         }
     }
 
@@ -247,10 +247,10 @@ extension OrganizationAdminAPIKeysAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("organization.admin_api_key.deleted", forKey: "object")
-            try container.encode(self.id, forKey: "id")
-            try container.encode(self.deleted, forKey: "deleted")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("organization.admin_api_key.deleted", "object")
+            try writer.encode(self.id, "id")
+            try writer.encode(self.deleted, "deleted")
         }
     }
 }
@@ -405,11 +405,11 @@ extension OrganizationAuditLogsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.gt, forKey: "gt")
-            try container.encodeIfPresent(self.gte, forKey: "gte")
-            try container.encodeIfPresent(self.lt, forKey: "lt")
-            try container.encodeIfPresent(self.lte, forKey: "lte")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.gt, "gt")
+            try writer.encodeIfPresent(self.gte, "gte")
+            try writer.encodeIfPresent(self.lt, "lt")
+            try writer.encodeIfPresent(self.lte, "lte")
         }
     }
 }

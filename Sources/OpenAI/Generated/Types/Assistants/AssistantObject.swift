@@ -132,20 +132,20 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("assistant", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.instructions, forKey: "instructions")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolResources, forKey: "tool_resources")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("assistant", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.instructions, "instructions")
+        try writer.encode(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolResources, "tool_resources")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -224,9 +224,9 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -261,8 +261,8 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -298,8 +298,8 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
             }
         }
     }

@@ -51,11 +51,11 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.fileSearch, forKey: "file_search")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.fileSearch, "file_search")
     }
 }
 
@@ -106,11 +106,11 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.function, "function")
     }
 
     /// The definition of the function that was called.
@@ -159,10 +159,10 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.arguments, forKey: "arguments")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.arguments, "arguments")
+            try writer.encodeIfPresent(self.output, "output")
         }
     }
 }
@@ -200,9 +200,9 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_calls", forKey: "type")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_calls", "type")
+        try writer.encodeIfPresent(self.toolCalls, "tool_calls")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -277,9 +277,9 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message_creation", forKey: "type")
-        try container.encode(self.messageCreation, forKey: "message_creation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message_creation", "type")
+        try writer.encode(self.messageCreation, "message_creation")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
@@ -312,8 +312,8 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.messageID, forKey: "message_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.messageID, "message_id")
         }
     }
 }
@@ -359,10 +359,10 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.codeInterpreter, forKey: "code_interpreter")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.codeInterpreter, "code_interpreter")
     }
 
     /// The Code Interpreter tool call definition.
@@ -405,9 +405,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.input, forKey: "input")
-            try container.encode(self.outputs, forKey: "outputs")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.input, "input")
+            try writer.encode(self.outputs, "outputs")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -478,9 +478,9 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image", forKey: "type")
-        try container.encode(self.image, forKey: "image")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image", "type")
+        try writer.encode(self.image, "image")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
@@ -513,8 +513,8 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.fileID, "file_id")
         }
     }
 }
@@ -552,9 +552,9 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encode(self.logs, forKey: "logs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encode(self.logs, "logs")
     }
 }
 
@@ -599,10 +599,10 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.fileSearch, forKey: "file_search")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.fileSearch, "file_search")
     }
 
     /// For now, this is always going to be an empty object.
@@ -645,9 +645,9 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
-            try container.encodeIfPresent(self.results, forKey: "results")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
+            try writer.encodeIfPresent(self.results, "results")
         }
     }
 }
@@ -694,9 +694,9 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.ranker, forKey: "ranker")
-        try container.encode(self.scoreThreshold, forKey: "score_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.ranker, "ranker")
+        try writer.encode(self.scoreThreshold, "score_threshold")
     }
 }
 
@@ -754,11 +754,11 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.fileName, forKey: "file_name")
-        try container.encode(self.score, forKey: "score")
-        try container.encodeIfPresent(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.fileName, "file_name")
+        try writer.encode(self.score, "score")
+        try writer.encodeIfPresent(self.content, "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
@@ -792,9 +792,9 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("text", forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("text", "type")
+            try writer.encodeIfPresent(self.text, "text")
         }
     }
 }
@@ -840,10 +840,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.function, "function")
     }
 
     /// The definition of the function that was called.
@@ -892,10 +892,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.output, "output")
         }
     }
 }
@@ -933,9 +933,9 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_calls", forKey: "type")
-        try container.encode(self.toolCalls, forKey: "tool_calls")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_calls", "type")
+        try writer.encode(self.toolCalls, "tool_calls")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1105,23 +1105,23 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.run.step", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.runID, forKey: "run_id")
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.stepDetails, forKey: "step_details")
-        try container.encode(self.lastError, forKey: "last_error")
-        try container.encode(self.expiredAt, forKey: "expired_at")
-        try container.encode(self.cancelledAt, forKey: "cancelled_at")
-        try container.encode(self.failedAt, forKey: "failed_at")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.run.step", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.assistantID, "assistant_id")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.runID, "run_id")
+        try writer.encode(self.type, "type")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.stepDetails, "step_details")
+        try writer.encode(self.lastError, "last_error")
+        try writer.encode(self.expiredAt, "expired_at")
+        try writer.encode(self.cancelledAt, "cancelled_at")
+        try writer.encode(self.failedAt, "failed_at")
+        try writer.encode(self.completedAt, "completed_at")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.usage, "usage")
     }
 
     /// The type of run step, which can be either `message_creation` or `tool_calls`.
@@ -1250,9 +1250,9 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.code, "code")
+            try writer.encode(self.message, "message")
         }
 
         /// One of `server_error` or `rate_limit_exceeded`.
@@ -1317,10 +1317,10 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.function, "function")
     }
 
     /// The function definition.
@@ -1363,9 +1363,9 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.arguments, forKey: "arguments")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encode(self.arguments, "arguments")
         }
     }
 }
@@ -1408,9 +1408,9 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.toolOutputs, forKey: "tool_outputs")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.toolOutputs, "tool_outputs")
+        try writer.encodeIfPresent(self.stream, "stream")
     }
 
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
@@ -1451,9 +1451,9 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.toolCallID, forKey: "tool_call_id")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.toolCallID, "tool_call_id")
+            try writer.encodeIfPresent(self.output, "output")
         }
     }
 }
@@ -1516,12 +1516,12 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.toolResources, forKey: "tool_resources")
-        try container.encode(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.toolResources, "tool_resources")
+        try writer.encode(self.metadata, "metadata")
     }
 
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -1558,9 +1558,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -1595,8 +1595,8 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -1632,8 +1632,8 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
             }
         }
     }
@@ -1680,10 +1680,10 @@ public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.created", forKey: "event")
-        try container.encodeIfPresent(self.enabled, forKey: "enabled")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.created", "event")
+        try writer.encodeIfPresent(self.enabled, "enabled")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -1729,9 +1729,9 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.lastMessages, forKey: "last_messages")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.lastMessages, "last_messages")
     }
 
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.

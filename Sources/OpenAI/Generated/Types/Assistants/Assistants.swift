@@ -244,8 +244,8 @@ public struct AssistantToolsCode: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter", "type")
     }
 }
 
@@ -282,9 +282,9 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
-        try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
+        try writer.encodeIfPresent(self.fileSearch, "file_search")
     }
 
     /// Overrides for the file search tool.
@@ -333,9 +333,9 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
-            try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
+            try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
         }
     }
 }
@@ -366,8 +366,8 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
     }
 }
 
@@ -400,9 +400,9 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.function, "function")
     }
 }
 
@@ -552,9 +552,9 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.function, "function")
     }
 
     /// The type of the tool. If type is `function`, the function name must be set
@@ -636,11 +636,11 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.attachments, forKey: "attachments")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.attachments, "attachments")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// The role of the entity that is creating the message. Allowed values include:
@@ -789,9 +789,9 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.tools, "tools")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -885,10 +885,10 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.messages, forKey: "messages")
-        try container.encodeIfPresent(self.toolResources, forKey: "tool_resources")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.messages, "messages")
+        try writer.encodeIfPresent(self.toolResources, "tool_resources")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -925,9 +925,9 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -962,8 +962,8 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -1009,9 +1009,9 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
-                try container.encodeIfPresent(self.vectorStores, forKey: "vector_stores")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encodeIfPresent(self.vectorStores, "vector_stores")
             }
 
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
@@ -1065,10 +1065,10 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-                    try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-                    try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                    try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+                    try writer.encodeIfPresent(self.metadata, "metadata")
                 }
 
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
@@ -1147,10 +1147,10 @@ public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("assistant.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("assistant.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1187,10 +1187,10 @@ public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.message.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.message.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1227,10 +1227,10 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1261,9 +1261,9 @@ public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("done", forKey: "event")
-        try container.encode("[DONE]", forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("done", "event")
+        try writer.encode("[DONE]", "data")
     }
 }
 
@@ -1296,9 +1296,9 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "event")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "event")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -1365,9 +1365,9 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.ranker, forKey: "ranker")
-        try container.encode(self.scoreThreshold, forKey: "score_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.ranker, "ranker")
+        try writer.encode(self.scoreThreshold, "score_threshold")
     }
 }
 
@@ -1415,12 +1415,12 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1476,12 +1476,12 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1537,12 +1537,12 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1598,12 +1598,12 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1644,9 +1644,9 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_file", forKey: "type")
-        try container.encode(self.imageFile, forKey: "image_file")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_file", "type")
+        try writer.encode(self.imageFile, "image_file")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
@@ -1689,9 +1689,9 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.detail, "detail")
         }
     }
 }
@@ -1725,9 +1725,9 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_url", forKey: "type")
-        try container.encode(self.imageURL, forKey: "image_url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_url", "type")
+        try writer.encode(self.imageURL, "image_url")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
@@ -1770,9 +1770,9 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.url, forKey: "url")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.url, "url")
+            try writer.encodeIfPresent(self.detail, "detail")
         }
     }
 }
@@ -1806,9 +1806,9 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("refusal", forKey: "type")
-        try container.encode(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("refusal", "type")
+        try writer.encode(self.refusal, "refusal")
     }
 }
 
@@ -1864,12 +1864,12 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.fileCitation, forKey: "file_citation")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.fileCitation, "file_citation")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
@@ -1902,8 +1902,8 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.fileID, "file_id")
         }
     }
 }
@@ -1960,12 +1960,12 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_path", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.filePath, forKey: "file_path")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_path", "type")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.filePath, "file_path")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
@@ -1998,8 +1998,8 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.fileID, "file_id")
         }
     }
 }
@@ -2033,9 +2033,9 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
@@ -2075,9 +2075,9 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.value, forKey: "value")
-            try container.encode(self.annotations, forKey: "annotations")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.value, "value")
+            try writer.encode(self.annotations, "annotations")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2159,10 +2159,10 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_file", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.imageFile, forKey: "image_file")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_file", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.imageFile, "image_file")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
@@ -2205,9 +2205,9 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.detail, "detail")
         }
     }
 }
@@ -2252,10 +2252,10 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_url", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_url", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
@@ -2298,9 +2298,9 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.url, forKey: "url")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.url, "url")
+            try writer.encodeIfPresent(self.detail, "detail")
         }
     }
 }
@@ -2345,10 +2345,10 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("refusal", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("refusal", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.refusal, "refusal")
     }
 }
 
@@ -2410,13 +2410,13 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.fileCitation, forKey: "file_citation")
-        try container.encodeIfPresent(self.startIndex, forKey: "start_index")
-        try container.encodeIfPresent(self.endIndex, forKey: "end_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.fileCitation, "file_citation")
+        try writer.encodeIfPresent(self.startIndex, "start_index")
+        try writer.encodeIfPresent(self.endIndex, "end_index")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
@@ -2457,9 +2457,9 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.quote, forKey: "quote")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.quote, "quote")
         }
     }
 }
@@ -2522,13 +2522,13 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_path", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.filePath, forKey: "file_path")
-        try container.encodeIfPresent(self.startIndex, forKey: "start_index")
-        try container.encodeIfPresent(self.endIndex, forKey: "end_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_path", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.filePath, "file_path")
+        try writer.encodeIfPresent(self.startIndex, "start_index")
+        try writer.encodeIfPresent(self.endIndex, "end_index")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
@@ -2561,8 +2561,8 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
         }
     }
 }
@@ -2607,10 +2607,10 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.text, "text")
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
@@ -2650,9 +2650,9 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.value, forKey: "value")
-            try container.encodeIfPresent(self.annotations, forKey: "annotations")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.value, "value")
+            try writer.encodeIfPresent(self.annotations, "annotations")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2735,10 +2735,10 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.message.delta", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.message.delta", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.delta, "delta")
     }
 
     /// The delta containing the fields that have changed on the Message.
@@ -2781,9 +2781,9 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.role, forKey: "role")
-            try container.encodeIfPresent(self.content, forKey: "content")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.role, "role")
+            try writer.encodeIfPresent(self.content, "content")
         }
 
         /// The entity that produced the message. One of `user` or `assistant`.
@@ -2887,9 +2887,9 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -2977,9 +2977,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.message.created", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.message.created", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -3016,9 +3016,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.message.in_progress", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.message.in_progress", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -3055,9 +3055,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.message.delta", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.message.delta", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -3094,9 +3094,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.message.completed", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.message.completed", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -3133,9 +3133,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.message.incomplete", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.message.incomplete", "event")
+            try writer.encode(self.data, "data")
         }
     }
 }
@@ -3175,8 +3175,8 @@ public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 }
 
@@ -3215,8 +3215,8 @@ public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 }
 
@@ -3263,9 +3263,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.toolResources, forKey: "tool_resources")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.toolResources, "tool_resources")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -3302,9 +3302,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -3339,8 +3339,8 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -3376,8 +3376,8 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
             }
         }
     }
@@ -3429,10 +3429,10 @@ public struct RunCompletionUsage: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.completionTokens, forKey: "completion_tokens")
-        try container.encode(self.promptTokens, forKey: "prompt_tokens")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.completionTokens, "completion_tokens")
+        try writer.encode(self.promptTokens, "prompt_tokens")
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 }
 
@@ -3482,10 +3482,10 @@ public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.completionTokens, forKey: "completion_tokens")
-        try container.encode(self.promptTokens, forKey: "prompt_tokens")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.completionTokens, "completion_tokens")
+        try writer.encode(self.promptTokens, "prompt_tokens")
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 }
 
@@ -3530,10 +3530,10 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.run.step.delta", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.run.step.delta", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.delta, "delta")
     }
 
     /// The delta containing the fields that have changed on the run step.
@@ -3568,8 +3568,8 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.stepDetails, forKey: "step_details")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.stepDetails, "step_details")
         }
 
         /// The details of the run step.
@@ -3642,9 +3642,9 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message_creation", forKey: "type")
-        try container.encodeIfPresent(self.messageCreation, forKey: "message_creation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message_creation", "type")
+        try writer.encodeIfPresent(self.messageCreation, "message_creation")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
@@ -3677,8 +3677,8 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.messageID, forKey: "message_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.messageID, "message_id")
         }
     }
 }
@@ -3730,11 +3730,11 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
     }
 
     /// The Code Interpreter tool call definition.
@@ -3777,9 +3777,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.outputs, forKey: "outputs")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.outputs, "outputs")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -3861,10 +3861,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.image, forKey: "image")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.image, "image")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
@@ -3897,8 +3897,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
         }
     }
 }
@@ -3944,9 +3944,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.logs, forKey: "logs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.logs, "logs")
     }
 }

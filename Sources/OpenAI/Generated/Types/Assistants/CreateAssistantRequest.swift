@@ -129,18 +129,18 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolResources, forKey: "tool_resources")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolResources, "tool_resources")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -358,9 +358,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -395,8 +395,8 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -442,9 +442,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
-                try container.encodeIfPresent(self.vectorStores, forKey: "vector_stores")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encodeIfPresent(self.vectorStores, "vector_stores")
             }
 
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
@@ -498,10 +498,10 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-                    try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-                    try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                    try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+                    try writer.encodeIfPresent(self.metadata, "metadata")
                 }
 
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.

@@ -156,23 +156,23 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encodeIfPresent(self.thread, forKey: "thread")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolResources, forKey: "tool_resources")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.maxPromptTokens, forKey: "max_prompt_tokens")
-        try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
-        try container.encodeIfPresent(self.truncationStrategy, forKey: "truncation_strategy")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.assistantID, "assistant_id")
+        try writer.encodeIfPresent(self.thread, "thread")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolResources, "tool_resources")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.maxPromptTokens, "max_prompt_tokens")
+        try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
+        try writer.encodeIfPresent(self.truncationStrategy, "truncation_strategy")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
     }
 
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
@@ -378,9 +378,9 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
-            try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+            try writer.encodeIfPresent(self.fileSearch, "file_search")
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
@@ -415,8 +415,8 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.fileIDs, "file_ids")
             }
         }
 
@@ -452,8 +452,8 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.vectorStoreIDs, forKey: "vector_store_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
             }
         }
     }

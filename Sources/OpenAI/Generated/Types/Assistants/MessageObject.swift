@@ -116,21 +116,21 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.message", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.incompleteAt, forKey: "incomplete_at")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encode(self.runID, forKey: "run_id")
-        try container.encode(self.attachments, forKey: "attachments")
-        try container.encode(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.message", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.incompleteDetails, "incomplete_details")
+        try writer.encode(self.completedAt, "completed_at")
+        try writer.encode(self.incompleteAt, "incomplete_at")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.assistantID, "assistant_id")
+        try writer.encode(self.runID, "run_id")
+        try writer.encode(self.attachments, "attachments")
+        try writer.encode(self.metadata, "metadata")
     }
 
     /// On an incomplete message, details about why the message is incomplete.
@@ -165,8 +165,8 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.reason, forKey: "reason")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.reason, "reason")
         }
 
         /// The reason the message is incomplete.
@@ -302,9 +302,9 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.tools, "tools")
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.

@@ -212,34 +212,34 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thread.run", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.assistantID, forKey: "assistant_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.requiredAction, forKey: "required_action")
-        try container.encode(self.lastError, forKey: "last_error")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.startedAt, forKey: "started_at")
-        try container.encode(self.cancelledAt, forKey: "cancelled_at")
-        try container.encode(self.failedAt, forKey: "failed_at")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.incompleteDetails, forKey: "incomplete_details")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.instructions, forKey: "instructions")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encode(self.maxPromptTokens, forKey: "max_prompt_tokens")
-        try container.encode(self.maxCompletionTokens, forKey: "max_completion_tokens")
-        try container.encode(self.truncationStrategy, forKey: "truncation_strategy")
-        try container.encode(self.toolChoice, forKey: "tool_choice")
-        try container.encode(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encode(self.responseFormat, forKey: "response_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thread.run", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.assistantID, "assistant_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.requiredAction, "required_action")
+        try writer.encode(self.lastError, "last_error")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.startedAt, "started_at")
+        try writer.encode(self.cancelledAt, "cancelled_at")
+        try writer.encode(self.failedAt, "failed_at")
+        try writer.encode(self.completedAt, "completed_at")
+        try writer.encode(self.incompleteDetails, "incomplete_details")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.instructions, "instructions")
+        try writer.encode(self.tools, "tools")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.usage, "usage")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encode(self.maxPromptTokens, "max_prompt_tokens")
+        try writer.encode(self.maxCompletionTokens, "max_completion_tokens")
+        try writer.encode(self.truncationStrategy, "truncation_strategy")
+        try writer.encode(self.toolChoice, "tool_choice")
+        try writer.encode(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encode(self.responseFormat, "response_format")
     }
 
     /// The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
@@ -315,9 +315,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("submit_tool_outputs", forKey: "type")
-            try container.encode(self.submitToolOutputs, forKey: "submit_tool_outputs")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("submit_tool_outputs", "type")
+            try writer.encode(self.submitToolOutputs, "submit_tool_outputs")
         }
 
         /// Details on the tool outputs needed for this run to continue.
@@ -352,8 +352,8 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.toolCalls, forKey: "tool_calls")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.toolCalls, "tool_calls")
             }
         }
     }
@@ -398,9 +398,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.code, "code")
+            try writer.encode(self.message, "message")
         }
 
         /// One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
@@ -458,8 +458,8 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.reason, forKey: "reason")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.reason, "reason")
         }
 
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.

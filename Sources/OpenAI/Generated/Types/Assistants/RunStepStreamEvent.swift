@@ -98,9 +98,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.created", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.created", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -137,9 +137,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.in_progress", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.in_progress", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -176,9 +176,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.delta", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.delta", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -215,9 +215,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.completed", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.completed", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -254,9 +254,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.failed", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.failed", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -293,9 +293,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.cancelled", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.cancelled", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -332,9 +332,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.step.expired", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.step.expired", "event")
+            try writer.encode(self.data, "data")
         }
     }
 }

@@ -113,9 +113,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.created", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.created", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -152,9 +152,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.queued", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.queued", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -191,9 +191,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.in_progress", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.in_progress", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -230,9 +230,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.requires_action", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.requires_action", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -269,9 +269,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.completed", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.completed", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -308,9 +308,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.incomplete", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.incomplete", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -347,9 +347,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.failed", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.failed", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -386,9 +386,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.cancelling", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.cancelling", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -425,9 +425,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.cancelled", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.cancelled", "event")
+            try writer.encode(self.data, "data")
         }
     }
 
@@ -464,9 +464,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("thread.run.expired", forKey: "event")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("thread.run.expired", "event")
+            try writer.encode(self.data, "data")
         }
     }
 }

@@ -113,14 +113,14 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.input, forKey: "input")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encode(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.speed, forKey: "speed")
-        try container.encodeIfPresent(self.streamFormat, forKey: "stream_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encode(self.input, "input")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encode(self.voice, "voice")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.speed, "speed")
+        try writer.encodeIfPresent(self.streamFormat, "stream_format")
     }
 
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
@@ -371,21 +371,21 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.file, forKey: "file")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.language, forKey: "language")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.keywords, forKey: "keywords")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.timestampGranularities, forKey: "timestamp_granularities")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-        try container.encodeIfPresent(self.knownSpeakerNames, forKey: "known_speaker_names")
-        try container.encodeIfPresent(self.knownSpeakerReferences, forKey: "known_speaker_references")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.file, "file")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.language, "language")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.keywords, "keywords")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.timestampGranularities, "timestamp_granularities")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+        try writer.encodeIfPresent(self.knownSpeakerNames, "known_speaker_names")
+        try writer.encodeIfPresent(self.knownSpeakerReferences, "known_speaker_references")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -549,12 +549,12 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcribe", forKey: "task")
-        try container.encode(self.duration, forKey: "duration")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.segments, forKey: "segments")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcribe", "task")
+        try writer.encode(self.duration, "duration")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.segments, "segments")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 
     /// Token or duration usage statistics for the request.
@@ -649,11 +649,11 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
@@ -700,10 +700,10 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.token, forKey: "token")
-            try container.encodeIfPresent(self.logprob, forKey: "logprob")
-            try container.encodeIfPresent(self.bytes, forKey: "bytes")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.token, "token")
+            try writer.encodeIfPresent(self.logprob, "logprob")
+            try writer.encodeIfPresent(self.bytes, "bytes")
         }
     }
 
@@ -853,13 +853,13 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.language, forKey: "language")
-        try container.encode(self.duration, forKey: "duration")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.words, forKey: "words")
-        try container.encodeIfPresent(self.segments, forKey: "segments")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.language, "language")
+        try writer.encode(self.duration, "duration")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.words, "words")
+        try writer.encodeIfPresent(self.segments, "segments")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 }
 
@@ -925,12 +925,12 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.file, forKey: "file")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.file, "file")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.temperature, "temperature")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1012,8 +1012,8 @@ public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -1067,11 +1067,11 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.language, forKey: "language")
-        try container.encode(self.duration, forKey: "duration")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.segments, forKey: "segments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.language, "language")
+        try writer.encode(self.duration, "duration")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.segments, "segments")
     }
 }
 
@@ -1124,10 +1124,10 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.recording, forKey: "recording")
-        try container.encode(self.language, forKey: "language")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encode(self.recording, "recording")
+        try writer.encode(self.language, "language")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1186,10 +1186,10 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.audioSample, forKey: "audio_sample")
-        try container.encode(self.consent, forKey: "consent")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encode(self.audioSample, "audio_sample")
+        try writer.encode(self.consent, "consent")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1245,10 +1245,10 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
     }
 }
 
@@ -1332,15 +1332,15 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.transcript, forKey: "transcript")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.transcript, "transcript")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encode(self.usage, "usage")
     }
 
     /// Usage statistics for the transcription.
@@ -1442,13 +1442,13 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encodeIfPresent(self.contentIndex, forKey: "content_index")
-        try container.encodeIfPresent(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encodeIfPresent(self.contentIndex, "content_index")
+        try writer.encodeIfPresent(self.delta, "delta")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
     }
 }
 
@@ -1532,15 +1532,15 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.transcript, forKey: "transcript")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.transcript, "transcript")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encode(self.usage, "usage")
     }
 
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
@@ -1616,9 +1616,9 @@ public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("speech.audio.delta", forKey: "type")
-        try container.encode(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("speech.audio.delta", "type")
+        try writer.encode(self.audio, "audio")
     }
 }
 
@@ -1655,9 +1655,9 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("speech.audio.done", forKey: "type")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("speech.audio.done", "type")
+        try writer.encode(self.usage, "usage")
     }
 
     /// Token usage statistics for the request.
@@ -1706,10 +1706,10 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.inputTokens, forKey: "input_tokens")
-            try container.encode(self.outputTokens, forKey: "output_tokens")
-            try container.encode(self.totalTokens, forKey: "total_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.inputTokens, "input_tokens")
+            try writer.encode(self.outputTokens, "output_tokens")
+            try writer.encode(self.totalTokens, "total_tokens")
         }
     }
 }
@@ -1761,11 +1761,11 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcript.text.delta", forKey: "type")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encodeIfPresent(self.segmentID, forKey: "segment_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcript.text.delta", "type")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encodeIfPresent(self.segmentID, "segment_id")
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
@@ -1812,10 +1812,10 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.token, forKey: "token")
-            try container.encodeIfPresent(self.logprob, forKey: "logprob")
-            try container.encodeIfPresent(self.bytes, forKey: "bytes")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.token, "token")
+            try writer.encodeIfPresent(self.logprob, "logprob")
+            try writer.encodeIfPresent(self.bytes, "bytes")
         }
     }
 }
@@ -1873,12 +1873,12 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcript.text.done", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcript.text.done", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
@@ -1925,10 +1925,10 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.token, forKey: "token")
-            try container.encodeIfPresent(self.logprob, forKey: "logprob")
-            try container.encodeIfPresent(self.bytes, forKey: "bytes")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.token, "token")
+            try writer.encodeIfPresent(self.logprob, "logprob")
+            try writer.encodeIfPresent(self.bytes, "bytes")
         }
     }
 }
@@ -1992,13 +1992,13 @@ public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcript.text.segment", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.speaker, forKey: "speaker")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcript.text.segment", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.speaker, "speaker")
     }
 }
 
@@ -2035,9 +2035,9 @@ public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("duration", forKey: "type")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("duration", "type")
+        try writer.encode(self.seconds, "seconds")
     }
 }
 
@@ -2094,12 +2094,12 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tokens", forKey: "type")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encodeIfPresent(self.inputTokenDetails, forKey: "input_token_details")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tokens", "type")
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 
     /// Details about the input tokens billed for this request.
@@ -2142,9 +2142,9 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-            try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.textTokens, "text_tokens")
+            try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
         }
     }
 }
@@ -2253,13 +2253,13 @@ public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcript.text.segment", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.speaker, forKey: "speaker")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcript.text.segment", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.speaker, "speaker")
     }
 }
 
@@ -2309,8 +2309,8 @@ public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
     }
 }
 
@@ -2400,17 +2400,17 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.seek, forKey: "seek")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.tokens, forKey: "tokens")
-        try container.encode(self.temperature, forKey: "temperature")
-        try container.encode(self.avgLogprob, forKey: "avg_logprob")
-        try container.encode(self.compressionRatio, forKey: "compression_ratio")
-        try container.encode(self.noSpeechProb, forKey: "no_speech_prob")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.seek, "seek")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.tokens, "tokens")
+        try writer.encode(self.temperature, "temperature")
+        try writer.encode(self.avgLogprob, "avg_logprob")
+        try writer.encode(self.compressionRatio, "compression_ratio")
+        try writer.encode(self.noSpeechProb, "no_speech_prob")
     }
 }
 
@@ -2458,10 +2458,10 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.word, forKey: "word")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.word, "word")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
     }
 }
 
@@ -2495,8 +2495,8 @@ public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -2556,11 +2556,11 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("server_vad", forKey: "type")
-        try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-        try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
-        try container.encodeIfPresent(self.threshold, forKey: "threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("server_vad", "type")
+        try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+        try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+        try writer.encodeIfPresent(self.threshold, "threshold")
     }
 }
 
@@ -2602,10 +2602,10 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("audio.voice_consent", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("audio.voice_consent", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -2650,12 +2650,12 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2720,12 +2720,12 @@ public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("audio.voice_consent", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.language, forKey: "language")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("audio.voice_consent", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.language, "language")
+        try writer.encode(self.createdAt, "created_at")
     }
 }
 
@@ -2776,10 +2776,10 @@ public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("audio.voice", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("audio.voice", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
     }
 }

@@ -54,11 +54,11 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.code, forKey: "code")
-        try container.encodeIfPresent(self.message, forKey: "message")
-        try container.encodeIfPresent(self.param, forKey: "param")
-        try container.encodeIfPresent(self.line, forKey: "line")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.code, "code")
+        try writer.encodeIfPresent(self.message, "message")
+        try writer.encodeIfPresent(self.param, "param")
+        try writer.encodeIfPresent(self.line, "line")
     }
 }
 
@@ -97,9 +97,9 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("created_at", forKey: "anchor")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("created_at", "anchor")
+        try writer.encode(self.seconds, "seconds")
     }
 }
 
@@ -149,10 +149,10 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.total, forKey: "total")
-        try container.encode(self.completed, forKey: "completed")
-        try container.encode(self.failed, forKey: "failed")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.total, "total")
+        try writer.encode(self.completed, "completed")
+        try writer.encode(self.failed, "failed")
     }
 }
 
@@ -216,12 +216,12 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("24h", forKey: "completion_window")
-        try container.encode(self.inputFileID, forKey: "input_file_id")
-        try container.encode(self.endpoint, forKey: "endpoint")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.outputExpiresAfter, forKey: "output_expires_after")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("24h", "completion_window")
+        try writer.encode(self.inputFileID, "input_file_id")
+        try writer.encode(self.endpoint, "endpoint")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.outputExpiresAfter, "output_expires_after")
     }
 
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
@@ -303,12 +303,12 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).

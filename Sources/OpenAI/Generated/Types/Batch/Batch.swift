@@ -165,29 +165,29 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("batch", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.endpoint, forKey: "endpoint")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.errors, forKey: "errors")
-        try container.encode(self.inputFileID, forKey: "input_file_id")
-        try container.encode(self.completionWindow, forKey: "completion_window")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.outputFileID, forKey: "output_file_id")
-        try container.encodeIfPresent(self.errorFileID, forKey: "error_file_id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.inProgressAt, forKey: "in_progress_at")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.finalizingAt, forKey: "finalizing_at")
-        try container.encodeIfPresent(self.completedAt, forKey: "completed_at")
-        try container.encodeIfPresent(self.failedAt, forKey: "failed_at")
-        try container.encodeIfPresent(self.expiredAt, forKey: "expired_at")
-        try container.encodeIfPresent(self.cancellingAt, forKey: "cancelling_at")
-        try container.encodeIfPresent(self.cancelledAt, forKey: "cancelled_at")
-        try container.encodeIfPresent(self.requestCounts, forKey: "request_counts")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("batch", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.endpoint, "endpoint")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.errors, "errors")
+        try writer.encode(self.inputFileID, "input_file_id")
+        try writer.encode(self.completionWindow, "completion_window")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.outputFileID, "output_file_id")
+        try writer.encodeIfPresent(self.errorFileID, "error_file_id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.inProgressAt, "in_progress_at")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.finalizingAt, "finalizing_at")
+        try writer.encodeIfPresent(self.completedAt, "completed_at")
+        try writer.encodeIfPresent(self.failedAt, "failed_at")
+        try writer.encodeIfPresent(self.expiredAt, "expired_at")
+        try writer.encodeIfPresent(self.cancellingAt, "cancelling_at")
+        try writer.encodeIfPresent(self.cancelledAt, "cancelled_at")
+        try writer.encodeIfPresent(self.requestCounts, "request_counts")
+        try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
@@ -227,9 +227,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.object, forKey: "object")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.object, "object")
+            try writer.encodeIfPresent(self.data, "data")
         }
     }
 
@@ -330,12 +330,12 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.inputTokens, forKey: "input_tokens")
-            try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
-            try container.encode(self.outputTokens, forKey: "output_tokens")
-            try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
-            try container.encode(self.totalTokens, forKey: "total_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.inputTokens, "input_tokens")
+            try writer.encode(self.inputTokensDetails, "input_tokens_details")
+            try writer.encode(self.outputTokens, "output_tokens")
+            try writer.encode(self.outputTokensDetails, "output_tokens_details")
+            try writer.encode(self.totalTokens, "total_tokens")
         }
 
         /// A detailed breakdown of the input tokens.
@@ -371,8 +371,8 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.cachedTokens, forKey: "cached_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.cachedTokens, "cached_tokens")
             }
         }
 
@@ -408,8 +408,8 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.reasoningTokens, "reasoning_tokens")
             }
         }
     }

@@ -128,14 +128,14 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.refusal, forKey: "refusal")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-        try container.encodeIfPresent(self.annotations, forKey: "annotations")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self._functionCall, forKey: "function_call")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.content, "content")
+        try writer.encode(self.refusal, "refusal")
+        try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+        try writer.encodeIfPresent(self.annotations, "annotations")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self._functionCall, "function_call")
+        try writer.encodeIfPresent(self.audio, "audio")
     }
 
     /// A URL citation when using web search.
@@ -171,9 +171,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("url_citation", forKey: "type")
-            try container.encode(self.urlCitation, forKey: "url_citation")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("url_citation", "type")
+            try writer.encode(self.urlCitation, "url_citation")
         }
 
         /// A URL citation when using web search.
@@ -228,11 +228,11 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.endIndex, forKey: "end_index")
-                try container.encode(self.startIndex, forKey: "start_index")
-                try container.encode(self.url, forKey: "url")
-                try container.encode(self.title, forKey: "title")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.endIndex, "end_index")
+                try writer.encode(self.startIndex, "start_index")
+                try writer.encode(self.url, "url")
+                try writer.encode(self.title, "title")
             }
         }
     }
@@ -307,9 +307,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.name, "name")
         }
     }
 
@@ -369,11 +369,11 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.id, forKey: "id")
-            try container.encode(self.expiresAt, forKey: "expires_at")
-            try container.encode(self.data, forKey: "data")
-            try container.encode(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.id, "id")
+            try writer.encode(self.expiresAt, "expires_at")
+            try writer.encode(self.data, "data")
+            try writer.encode(self.transcript, "transcript")
         }
     }
 }
@@ -471,12 +471,12 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self._functionCall, forKey: "function_call")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-        try container.encodeIfPresent(self.role, forKey: "role")
-        try container.encodeIfPresent(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self._functionCall, "function_call")
+        try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+        try writer.encodeIfPresent(self.role, "role")
+        try writer.encodeIfPresent(self.refusal, "refusal")
     }
 
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
@@ -521,9 +521,9 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.arguments, forKey: "arguments")
-            try container.encodeIfPresent(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.arguments, "arguments")
+            try writer.encodeIfPresent(self.name, "name")
         }
     }
 
@@ -606,11 +606,11 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.topLogprobs, forKey: "top_logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.topLogprobs, "top_logprobs")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob/properties/top_logprobs/items`.
@@ -657,10 +657,10 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.token, forKey: "token")
-            try container.encode(self.logprob, forKey: "logprob")
-            try container.encode(self.bytes, forKey: "bytes")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.token, "token")
+            try writer.encode(self.logprob, "logprob")
+            try writer.encode(self.bytes, "bytes")
         }
     }
 }
@@ -694,9 +694,9 @@ public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.function, "function")
     }
 }
 
@@ -865,17 +865,17 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chat.completion", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.choices, forKey: "choices")
-        try container.encode(self.created, forKey: "created")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self._systemFingerprint, forKey: "system_fingerprint")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chat.completion", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.choices, "choices")
+        try writer.encode(self.created, "created")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encodeIfPresent(self._systemFingerprint, "system_fingerprint")
+        try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encodeIfPresent(self.moderation, "moderation")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
@@ -932,11 +932,11 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.finishReason, forKey: "finish_reason")
-            try container.encode(self.index, forKey: "index")
-            try container.encode(self.message, forKey: "message")
-            try container.encode(self.logprobs, forKey: "logprobs")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.finishReason, "finish_reason")
+            try writer.encode(self.index, "index")
+            try writer.encode(self.message, "message")
+            try writer.encode(self.logprobs, "logprobs")
         }
 
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -1011,9 +1011,9 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.content, forKey: "content")
-                try container.encode(self.refusal, forKey: "refusal")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.content, "content")
+                try writer.encode(self.refusal, "refusal")
             }
         }
     }
@@ -1130,17 +1130,17 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chat.completion.chunk", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.choices, forKey: "choices")
-        try container.encode(self.created, forKey: "created")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self._systemFingerprint, forKey: "system_fingerprint")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chat.completion.chunk", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.choices, "choices")
+        try writer.encode(self.created, "created")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encodeIfPresent(self._systemFingerprint, "system_fingerprint")
+        try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encodeIfPresent(self.moderation, "moderation")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
@@ -1196,11 +1196,11 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-            try container.encode(self.finishReason, forKey: "finish_reason")
-            try container.encode(self.index, forKey: "index")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.logprobs, "logprobs")
+            try writer.encode(self.finishReason, "finish_reason")
+            try writer.encode(self.index, "index")
         }
 
         /// Log probability information for the choice.
@@ -1243,9 +1243,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.content, forKey: "content")
-                try container.encode(self.refusal, forKey: "refusal")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.content, "content")
+                try writer.encode(self.refusal, "refusal")
             }
         }
 
@@ -1315,9 +1315,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.custom, forKey: "custom")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.custom, "custom")
     }
 
     /// Properties of the custom tool.
@@ -1366,10 +1366,10 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encodeIfPresent(self.description, forKey: "description")
-            try container.encodeIfPresent(self.format, forKey: "format")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encodeIfPresent(self.description, "description")
+            try writer.encodeIfPresent(self.format, "format")
         }
 
         /// The input format for the custom tool. Default is unconstrained text.
@@ -1443,9 +1443,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode("grammar", forKey: "type")
-                    try container.encode(self.grammar, forKey: "grammar")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode("grammar", "type")
+                    try writer.encode(self.grammar, "grammar")
                 }
 
                 /// Your chosen grammar.
@@ -1488,9 +1488,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var container = encoder.container(keyedBy: AnyCodingKey.self)
-                        try container.encode(self.definition, forKey: "definition")
-                        try container.encode(self.syntax, forKey: "syntax")
+                        var writer = ObjectWriter(encoder)
+                        try writer.encode(self.definition, "definition")
+                        try writer.encode(self.syntax, "syntax")
                     }
                 }
             }
@@ -1568,15 +1568,15 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("assistant", forKey: "role")
-        try container.encodeIfPresent(self.weight, forKey: "weight")
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self.refusal, forKey: "refusal")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-        try container.encodeIfPresent(self.functionCall, forKey: "function_call")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("assistant", "role")
+        try writer.encodeIfPresent(self.weight, "weight")
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self.refusal, "refusal")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+        try writer.encodeIfPresent(self.functionCall, "function_call")
     }
 
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
@@ -1664,9 +1664,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.name, "name")
         }
     }
 }
@@ -2291,9 +2291,9 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("content", forKey: "type")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("content", "type")
+        try writer.encode(self.content, "content")
     }
 
     /// The content that should be matched when generating a model response.
@@ -2368,7 +2368,7 @@ public struct PromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("explicit", forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("explicit", "mode")
     }
 }

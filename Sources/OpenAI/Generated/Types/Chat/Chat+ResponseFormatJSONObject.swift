@@ -33,8 +33,8 @@ public struct ResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("json_object", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("json_object", "type")
     }
 }
 
@@ -72,9 +72,9 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("json_schema", forKey: "type")
-        try container.encode(self.jsonSchema, forKey: "json_schema")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("json_schema", "type")
+        try writer.encode(self.jsonSchema, "json_schema")
     }
 
     /// Structured Outputs configuration options, including a JSON Schema.
@@ -138,11 +138,11 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.description, forKey: "description")
-            try container.encode(self.name, forKey: "name")
-            try container.encodeIfPresent(self.schema, forKey: "schema")
-            try container.encodeIfPresent(self.strict, forKey: "strict")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.description, "description")
+            try writer.encode(self.name, "name")
+            try writer.encodeIfPresent(self.schema, "schema")
+            try writer.encodeIfPresent(self.strict, "strict")
         }
     }
 }
@@ -179,8 +179,8 @@ public struct ResponseFormatText: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
     }
 }
 
@@ -345,10 +345,10 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.country, "country")
+        try writer.encodeIfPresent(self.region, "region")
+        try writer.encodeIfPresent(self.city, "city")
+        try writer.encodeIfPresent(self.timezone, "timezone")
     }
 }

@@ -57,9 +57,9 @@ public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.mode, forKey: "mode")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.mode, "mode")
+        try writer.encode(self.tools, "tools")
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -120,9 +120,9 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("allowed_tools", forKey: "type")
-        try container.encode(self.allowedTools, forKey: "allowed_tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("allowed_tools", "type")
+        try writer.encode(self.allowedTools, "allowed_tools")
     }
 }
 
@@ -165,10 +165,10 @@ public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chat.completion.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chat.completion.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -204,8 +204,8 @@ public struct ChatCompletionFunctionCallOption: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -257,10 +257,10 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.parameters, "parameters")
     }
 }
 
@@ -317,12 +317,12 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -375,10 +375,10 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.custom, forKey: "custom")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.custom, "custom")
     }
 
     /// The custom tool that the model called.
@@ -421,9 +421,9 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.input, forKey: "input")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encode(self.input, "input")
         }
     }
 }
@@ -469,10 +469,10 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.function, "function")
     }
 
     /// The function that the model called.
@@ -515,9 +515,9 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.arguments, forKey: "arguments")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encode(self.arguments, "arguments")
         }
     }
 }
@@ -565,11 +565,11 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.index, "index")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.function, "function")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk/properties/function`.
@@ -610,9 +610,9 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.arguments, forKey: "arguments")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.arguments, "arguments")
         }
     }
 }
@@ -719,9 +719,9 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encode(self.output, "output")
     }
 
     /// Moderation for the request input.
@@ -844,10 +844,10 @@ public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -892,10 +892,10 @@ public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("moderation_results", forKey: "type")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("moderation_results", "type")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.results, "results")
     }
 }
 
@@ -928,9 +928,9 @@ public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.function, forKey: "function")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.function, "function")
     }
 }
 
@@ -963,9 +963,9 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.custom, forKey: "custom")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.custom, "custom")
     }
 }
 
@@ -1035,14 +1035,14 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("assistant", forKey: "role")
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self.refusal, forKey: "refusal")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-        try container.encodeIfPresent(self.functionCall, forKey: "function_call")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("assistant", "role")
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self.refusal, "refusal")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+        try writer.encodeIfPresent(self.functionCall, "function_call")
     }
 
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
@@ -1130,9 +1130,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.name, "name")
         }
     }
 }
@@ -1217,10 +1217,10 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("developer", forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("developer", "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.name, "name")
     }
 
     /// The contents of the developer message.
@@ -1310,10 +1310,10 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "role")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -1414,10 +1414,10 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio", forKey: "type")
-        try container.encode(self.inputAudio, forKey: "input_audio")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio", "type")
+        try writer.encode(self.inputAudio, "input_audio")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio`.
@@ -1458,9 +1458,9 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.data, forKey: "data")
-            try container.encode(self.format, forKey: "format")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.data, "data")
+            try writer.encode(self.format, "format")
         }
 
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
@@ -1524,10 +1524,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file", forKey: "type")
-        try container.encode(self.file, forKey: "file")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file", "type")
+        try writer.encode(self.file, "file")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile/properties/file`.
@@ -1576,10 +1576,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.filename, forKey: "filename")
-            try container.encodeIfPresent(self.fileData, forKey: "file_data")
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.filename, "filename")
+            try writer.encodeIfPresent(self.fileData, "file_data")
+            try writer.encodeIfPresent(self.fileID, "file_id")
         }
     }
 }
@@ -1624,10 +1624,10 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_url", forKey: "type")
-        try container.encode(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_url", "type")
+        try writer.encode(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url`.
@@ -1670,9 +1670,9 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.url, forKey: "url")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.url, "url")
+            try writer.encodeIfPresent(self.detail, "detail")
         }
     }
 }
@@ -1710,9 +1710,9 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("refusal", forKey: "type")
-        try container.encode(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("refusal", "type")
+        try writer.encode(self.refusal, "refusal")
     }
 }
 
@@ -1757,10 +1757,10 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -1807,10 +1807,10 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("system", forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("system", "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.name, "name")
     }
 
     /// The contents of the system message.
@@ -1901,10 +1901,10 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool", forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.toolCallID, forKey: "tool_call_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool", "role")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.toolCallID, "tool_call_id")
     }
 
     /// The contents of the tool message.
@@ -1996,10 +1996,10 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("user", forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("user", "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.name, "name")
     }
 
     /// The contents of the user message.

@@ -57,12 +57,12 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -161,16 +161,16 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.content, forKey: "content")
-            try container.encode(self.refusal, forKey: "refusal")
-            try container.encodeIfPresent(self.toolCalls, forKey: "tool_calls")
-            try container.encodeIfPresent(self.annotations, forKey: "annotations")
-            try container.encode(self.role, forKey: "role")
-            try container.encodeIfPresent(self._functionCall, forKey: "function_call")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encode(self.id, forKey: "id")
-            try container.encodeIfPresent(self.contentParts, forKey: "content_parts")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.content, "content")
+            try writer.encode(self.refusal, "refusal")
+            try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+            try writer.encodeIfPresent(self.annotations, "annotations")
+            try writer.encode(self.role, "role")
+            try writer.encodeIfPresent(self._functionCall, "function_call")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encode(self.id, "id")
+            try writer.encodeIfPresent(self.contentParts, "content_parts")
         }
 
         /// A URL citation when using web search.
@@ -206,9 +206,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("url_citation", forKey: "type")
-                try container.encode(self.urlCitation, forKey: "url_citation")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("url_citation", "type")
+                try writer.encode(self.urlCitation, "url_citation")
             }
 
             /// A URL citation when using web search.
@@ -263,11 +263,11 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.endIndex, forKey: "end_index")
-                    try container.encode(self.startIndex, forKey: "start_index")
-                    try container.encode(self.url, forKey: "url")
-                    try container.encode(self.title, forKey: "title")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.endIndex, "end_index")
+                    try writer.encode(self.startIndex, "start_index")
+                    try writer.encode(self.url, "url")
+                    try writer.encode(self.title, "title")
                 }
             }
         }
@@ -342,9 +342,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.arguments, forKey: "arguments")
-                try container.encode(self.name, forKey: "name")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.arguments, "arguments")
+                try writer.encode(self.name, "name")
             }
         }
 
@@ -404,11 +404,11 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.id, forKey: "id")
-                try container.encode(self.expiresAt, forKey: "expires_at")
-                try container.encode(self.data, forKey: "data")
-                try container.encode(self.transcript, forKey: "transcript")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.id, "id")
+                try writer.encode(self.expiresAt, "expires_at")
+                try writer.encode(self.data, "data")
+                try writer.encode(self.transcript, "transcript")
             }
         }
 

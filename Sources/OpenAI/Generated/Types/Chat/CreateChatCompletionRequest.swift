@@ -444,44 +444,44 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encode(self.messages, forKey: "messages")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.verbosity, forKey: "verbosity")
-        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-        try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
-        try container.encodeIfPresent(self.frequencyPenalty, forKey: "frequency_penalty")
-        try container.encodeIfPresent(self.presencePenalty, forKey: "presence_penalty")
-        try container.encodeIfPresent(self.webSearchOptions, forKey: "web_search_options")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.store, forKey: "store")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.stop, forKey: "stop")
-        try container.encodeIfPresent(self.logitBias, forKey: "logit_bias")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encodeIfPresent(self._maxTokens, forKey: "max_tokens")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.prediction, forKey: "prediction")
-        try container.encodeIfPresent(self._seed, forKey: "seed")
-        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self._functionCall, forKey: "function_call")
-        try container.encodeIfPresent(self._functions, forKey: "functions")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encode(self.messages, "messages")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.verbosity, "verbosity")
+        try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+        try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
+        try writer.encodeIfPresent(self.frequencyPenalty, "frequency_penalty")
+        try writer.encodeIfPresent(self.presencePenalty, "presence_penalty")
+        try writer.encodeIfPresent(self.webSearchOptions, "web_search_options")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.store, "store")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.stop, "stop")
+        try writer.encodeIfPresent(self.logitBias, "logit_bias")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encodeIfPresent(self._maxTokens, "max_tokens")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.prediction, "prediction")
+        try writer.encodeIfPresent(self._seed, "seed")
+        try writer.encodeIfPresent(self.streamOptions, "stream_options")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self._functionCall, "function_call")
+        try writer.encodeIfPresent(self._functions, "functions")
     }
 
     /// This tool searches the web for relevant results to use in a response.
@@ -528,9 +528,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.userLocation, forKey: "user_location")
-            try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.userLocation, "user_location")
+            try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
         }
 
         /// Approximate location parameters for the search.
@@ -566,9 +566,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("approximate", forKey: "type")
-                try container.encode(self.approximate, forKey: "approximate")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("approximate", "type")
+                try writer.encode(self.approximate, "approximate")
             }
         }
     }
@@ -671,9 +671,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.voice, forKey: "voice")
-            try container.encode(self.format, forKey: "format")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.voice, "voice")
+            try writer.encode(self.format, "format")
         }
 
         /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,

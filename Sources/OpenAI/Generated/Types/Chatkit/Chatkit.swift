@@ -30,8 +30,8 @@ public struct ActiveStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("active", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("active", "type")
     }
 }
 
@@ -89,13 +89,13 @@ public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.assistant_message", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.assistant_message", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.content, "content")
     }
 }
 
@@ -157,12 +157,12 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.mimeType, forKey: "mime_type")
-        try container.encode(self.previewURL, forKey: "preview_url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.mimeType, "mime_type")
+        try writer.encode(self.previewURL, "preview_url")
     }
 }
 
@@ -215,8 +215,8 @@ public struct AutomaticThreadTitlingParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.enabled, "enabled")
     }
 }
 
@@ -252,8 +252,8 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
     }
 }
 
@@ -303,10 +303,10 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.automaticThreadTitling, forKey: "automatic_thread_titling")
-        try container.encode(self.fileUpload, forKey: "file_upload")
-        try container.encode(self.history, forKey: "history")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.automaticThreadTitling, "automatic_thread_titling")
+        try writer.encode(self.fileUpload, "file_upload")
+        try writer.encode(self.history, "history")
     }
 }
 
@@ -356,10 +356,10 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-        try container.encode(self.maxFileSize, forKey: "max_file_size")
-        try container.encode(self.maxFiles, forKey: "max_files")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
+        try writer.encode(self.maxFileSize, "max_file_size")
+        try writer.encode(self.maxFiles, "max_files")
     }
 }
 
@@ -403,9 +403,9 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-        try container.encode(self.recentThreads, forKey: "recent_threads")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
+        try writer.encode(self.recentThreads, "recent_threads")
     }
 }
 
@@ -441,8 +441,8 @@ public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
     }
 }
 
@@ -529,17 +529,17 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.session", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.clientSecret, forKey: "client_secret")
-        try container.encode(self.workflow, forKey: "workflow")
-        try container.encode(self.user, forKey: "user")
-        try container.encode(self.rateLimits, forKey: "rate_limits")
-        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.chatkitConfiguration, forKey: "chatkit_configuration")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.session", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.clientSecret, "client_secret")
+        try writer.encode(self.workflow, "workflow")
+        try writer.encode(self.user, "user")
+        try writer.encode(self.rateLimits, "rate_limits")
+        try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.chatkitConfiguration, "chatkit_configuration")
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -627,10 +627,10 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.automaticThreadTitling, forKey: "automatic_thread_titling")
-        try container.encodeIfPresent(self.fileUpload, forKey: "file_upload")
-        try container.encodeIfPresent(self.history, forKey: "history")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.automaticThreadTitling, "automatic_thread_titling")
+        try writer.encodeIfPresent(self.fileUpload, "file_upload")
+        try writer.encodeIfPresent(self.history, "history")
     }
 }
 
@@ -686,11 +686,11 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.version, forKey: "version")
-        try container.encode(self.stateVariables, forKey: "state_variables")
-        try container.encode(self.tracing, forKey: "tracing")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.version, "version")
+        try writer.encode(self.stateVariables, "state_variables")
+        try writer.encode(self.tracing, "tracing")
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -777,8 +777,8 @@ public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
     }
 }
 
@@ -860,17 +860,17 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.client_tool_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.client_tool_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -924,9 +924,9 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("closed", forKey: "type")
-        try container.encode(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("closed", "type")
+        try writer.encode(self.reason, "reason")
     }
 }
 
@@ -990,12 +990,12 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.workflow, forKey: "workflow")
-        try container.encode(self.user, forKey: "user")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.rateLimits, forKey: "rate_limits")
-        try container.encodeIfPresent(self.chatkitConfiguration, forKey: "chatkit_configuration")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.workflow, "workflow")
+        try writer.encode(self.user, "user")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.rateLimits, "rate_limits")
+        try writer.encodeIfPresent(self.chatkitConfiguration, "chatkit_configuration")
     }
 }
 
@@ -1040,10 +1040,10 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1082,9 +1082,9 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("created_at", forKey: "anchor")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("created_at", "anchor")
+        try writer.encode(self.seconds, "seconds")
     }
 }
 
@@ -1121,9 +1121,9 @@ public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file", forKey: "type")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file", "type")
+        try writer.encode(self.source, "source")
     }
 }
 
@@ -1160,9 +1160,9 @@ public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file", forKey: "type")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file", "type")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -1216,10 +1216,10 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.enabled, forKey: "enabled")
-        try container.encodeIfPresent(self.maxFileSize, forKey: "max_file_size")
-        try container.encodeIfPresent(self.maxFiles, forKey: "max_files")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.enabled, "enabled")
+        try writer.encodeIfPresent(self.maxFileSize, "max_file_size")
+        try writer.encodeIfPresent(self.maxFiles, "max_files")
     }
 }
 
@@ -1265,9 +1265,9 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.enabled, forKey: "enabled")
-        try container.encodeIfPresent(self.recentThreads, forKey: "recent_threads")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.enabled, "enabled")
+        try writer.encodeIfPresent(self.recentThreads, "recent_threads")
     }
 }
 
@@ -1311,9 +1311,9 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.toolChoice, forKey: "tool_choice")
-        try container.encode(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.toolChoice, "tool_choice")
+        try writer.encode(self.model, "model")
     }
 }
 
@@ -1350,9 +1350,9 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("locked", forKey: "type")
-        try container.encode(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("locked", "type")
+        try writer.encode(self.reason, "reason")
     }
 }
 
@@ -1390,8 +1390,8 @@ public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
     }
 }
 
@@ -1436,10 +1436,10 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.annotations, forKey: "annotations")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.annotations, "annotations")
     }
 
     /// Annotation object describing a cited source.
@@ -1536,13 +1536,13 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.task_group", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.tasks, forKey: "tasks")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.task_group", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.tasks, "tasks")
     }
 }
 
@@ -1592,10 +1592,10 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.heading, forKey: "heading")
-        try container.encode(self.summary, forKey: "summary")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.heading, "heading")
+        try writer.encode(self.summary, "summary")
     }
 }
 
@@ -1665,15 +1665,15 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.task", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.taskType, forKey: "task_type")
-        try container.encode(self.heading, forKey: "heading")
-        try container.encode(self.summary, forKey: "summary")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.task", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.taskType, "task_type")
+        try writer.encode(self.heading, "heading")
+        try writer.encode(self.summary, "summary")
     }
 }
 
@@ -1806,12 +1806,12 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1876,12 +1876,12 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1952,13 +1952,13 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.title, forKey: "title")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.title, "title")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.user, "user")
     }
 
     /// Current status for the thread. Defaults to `active` for newly created threads.
@@ -2038,8 +2038,8 @@ public struct ToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -2076,9 +2076,9 @@ public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url", forKey: "type")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url", "type")
+        try writer.encode(self.source, "source")
     }
 }
 
@@ -2115,9 +2115,9 @@ public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url", forKey: "type")
-        try container.encode(self.url, forKey: "url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url", "type")
+        try writer.encode(self.url, "url")
     }
 }
 
@@ -2154,9 +2154,9 @@ public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -2226,15 +2226,15 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.user_message", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.attachments, forKey: "attachments")
-        try container.encode(self.inferenceOptions, forKey: "inference_options")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.user_message", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.attachments, "attachments")
+        try writer.encode(self.inferenceOptions, "inference_options")
     }
 
     /// Content blocks that comprise a user message.
@@ -2310,9 +2310,9 @@ public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("quoted_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("quoted_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -2370,13 +2370,13 @@ public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("chatkit.thread_item", forKey: "object")
-        try container.encode("chatkit.widget", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.threadID, forKey: "thread_id")
-        try container.encode(self.widget, forKey: "widget")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("chatkit.thread_item", "object")
+        try writer.encode("chatkit.widget", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.threadID, "thread_id")
+        try writer.encode(self.widget, "widget")
     }
 }
 
@@ -2432,11 +2432,11 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.version, forKey: "version")
-        try container.encodeIfPresent(self.stateVariables, forKey: "state_variables")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.version, "version")
+        try writer.encodeIfPresent(self.stateVariables, "state_variables")
+        try writer.encodeIfPresent(self.tracing, "tracing")
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -2523,7 +2523,7 @@ public struct WorkflowTracingParam: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.enabled, "enabled")
     }
 }

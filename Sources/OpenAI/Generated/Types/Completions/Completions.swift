@@ -191,25 +191,25 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.bestOf, forKey: "best_of")
-        try container.encodeIfPresent(self.echo, forKey: "echo")
-        try container.encodeIfPresent(self.frequencyPenalty, forKey: "frequency_penalty")
-        try container.encodeIfPresent(self.logitBias, forKey: "logit_bias")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
-        try container.encodeIfPresent(self.maxTokens, forKey: "max_tokens")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.presencePenalty, forKey: "presence_penalty")
-        try container.encodeIfPresent(self.seed, forKey: "seed")
-        try container.encodeIfPresent(self.stop, forKey: "stop")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
-        try container.encodeIfPresent(self.suffix, forKey: "suffix")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.bestOf, "best_of")
+        try writer.encodeIfPresent(self.echo, "echo")
+        try writer.encodeIfPresent(self.frequencyPenalty, "frequency_penalty")
+        try writer.encodeIfPresent(self.logitBias, "logit_bias")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encodeIfPresent(self.maxTokens, "max_tokens")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.presencePenalty, "presence_penalty")
+        try writer.encodeIfPresent(self.seed, "seed")
+        try writer.encodeIfPresent(self.stop, "stop")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.streamOptions, "stream_options")
+        try writer.encodeIfPresent(self.suffix, "suffix")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self.user, "user")
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -357,14 +357,14 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text_completion", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.choices, forKey: "choices")
-        try container.encode(self.created, forKey: "created")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.systemFingerprint, forKey: "system_fingerprint")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text_completion", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.choices, "choices")
+        try writer.encode(self.created, "created")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.systemFingerprint, "system_fingerprint")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items`.
@@ -416,11 +416,11 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.finishReason, forKey: "finish_reason")
-            try container.encode(self.index, forKey: "index")
-            try container.encode(self.logprobs, forKey: "logprobs")
-            try container.encode(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.finishReason, "finish_reason")
+            try writer.encode(self.index, "index")
+            try writer.encode(self.logprobs, "logprobs")
+            try writer.encode(self.text, "text")
         }
 
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -487,11 +487,11 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.textOffset, forKey: "text_offset")
-                try container.encodeIfPresent(self.tokenLogprobs, forKey: "token_logprobs")
-                try container.encodeIfPresent(self.tokens, forKey: "tokens")
-                try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.textOffset, "text_offset")
+                try writer.encodeIfPresent(self.tokenLogprobs, "token_logprobs")
+                try writer.encodeIfPresent(self.tokens, "tokens")
+                try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
             }
         }
     }

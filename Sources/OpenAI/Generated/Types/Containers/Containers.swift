@@ -55,12 +55,12 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -142,14 +142,14 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.object, "object")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.source, "source")
     }
 }
 
@@ -204,12 +204,12 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -264,10 +264,10 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("allowlist", forKey: "type")
-        try container.encode(self.allowedDomains, forKey: "allowed_domains")
-        try container.encodeIfPresent(self.domainSecrets, forKey: "domain_secrets")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("allowlist", "type")
+        try writer.encode(self.allowedDomains, "allowed_domains")
+        try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
     }
 }
 
@@ -295,8 +295,8 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("disabled", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("disabled", "type")
     }
 }
 
@@ -350,10 +350,10 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.domain, forKey: "domain")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.domain, "domain")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.value, "value")
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -453,16 +453,16 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.lastActiveAt, forKey: "last_active_at")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.object, "object")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.lastActiveAt, "last_active_at")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
     }
 
     /// The container will expire after this time period.
@@ -500,9 +500,9 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("last_active_at", forKey: "anchor")
-            try container.encodeIfPresent(self.minutes, forKey: "minutes")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("last_active_at", "anchor")
+            try writer.encodeIfPresent(self.minutes, "minutes")
         }
     }
 
@@ -546,9 +546,9 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.type, "type")
+            try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
         }
 
         /// The network policy mode.
@@ -634,13 +634,13 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.skills, "skills")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
     }
 
     /// Container expiration time in seconds relative to the 'anchor' time.
@@ -672,9 +672,9 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("last_active_at", forKey: "anchor")
-            try container.encode(self.minutes, forKey: "minutes")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("last_active_at", "anchor")
+            try writer.encode(self.minutes, "minutes")
         }
     }
 
@@ -795,9 +795,9 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.file, forKey: "file")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.file, "file")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -851,11 +851,11 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("inline", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("inline", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.source, "source")
     }
 }
 
@@ -895,10 +895,10 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("base64", forKey: "type")
-        try container.encode("application/zip", forKey: "media_type")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("base64", "type")
+        try writer.encode("application/zip", "media_type")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -943,9 +943,9 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill_reference", forKey: "type")
-        try container.encode(self.skillID, forKey: "skill_id")
-        try container.encodeIfPresent(self.version, forKey: "version")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill_reference", "type")
+        try writer.encode(self.skillID, "skill_id")
+        try writer.encodeIfPresent(self.version, "version")
     }
 }

@@ -62,13 +62,13 @@ public struct C2PAProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("c2pa", forKey: "type")
-        try container.encode(self.outcome, forKey: "outcome")
-        try container.encode(self.validationState, forKey: "validation_state")
-        try container.encode(self.issuer, forKey: "issuer")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.generatedAt, forKey: "generated_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("c2pa", "type")
+        try writer.encode(self.outcome, "outcome")
+        try writer.encode(self.validationState, "validation_state")
+        try writer.encode(self.issuer, "issuer")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.generatedAt, "generated_at")
     }
 }
 
@@ -127,8 +127,8 @@ public struct CreateContentProvenanceBody: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.file, forKey: "file")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.file, "file")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -206,10 +206,10 @@ public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("content_provenance_check", forKey: "object")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("content_provenance_check", "object")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.results, "results")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -296,10 +296,10 @@ public struct SynthIDProvenanceResult: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("synthid", forKey: "type")
-        try container.encode(self.outcome, forKey: "outcome")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.generatedAt, forKey: "generated_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("synthid", "type")
+        try writer.encode(self.outcome, "outcome")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.generatedAt, "generated_at")
     }
 }

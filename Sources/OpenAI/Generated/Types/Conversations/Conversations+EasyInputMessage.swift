@@ -59,11 +59,11 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -232,12 +232,12 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.queries, forKey: "queries")
-        try container.encodeIfPresent(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.queries, "queries")
+        try writer.encodeIfPresent(self.results, "results")
     }
 
     /// The status of the file search tool call. One of `in_progress`,
@@ -329,12 +329,12 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.filename, forKey: "filename")
-            try container.encodeIfPresent(self.attributes, forKey: "attributes")
-            try container.encodeIfPresent(self.score, forKey: "score")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.filename, "filename")
+            try writer.encodeIfPresent(self.attributes, "attributes")
+            try writer.encodeIfPresent(self.score, "score")
         }
     }
 }
@@ -478,15 +478,15 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.status, "status")
     }
 
     /// Text, image, or file output of the function tool call.
@@ -662,10 +662,10 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.commands, forKey: "commands")
-        try container.encode(self.timeoutMs, forKey: "timeout_ms")
-        try container.encode(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.commands, "commands")
+        try writer.encode(self.timeoutMs, "timeout_ms")
+        try writer.encode(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -715,10 +715,10 @@ public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.commands, forKey: "commands")
-        try container.encodeIfPresent(self.timeoutMs, forKey: "timeout_ms")
-        try container.encodeIfPresent(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.commands, "commands")
+        try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
+        try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -792,15 +792,15 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.environment, "environment")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -908,14 +908,14 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.action, forKey: "action")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.action, "action")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.environment, "environment")
     }
 
     /// The environment to execute the shell commands in.
@@ -1051,15 +1051,15 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.maxOutputLength, forKey: "max_output_length")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.maxOutputLength, "max_output_length")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1113,10 +1113,10 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.stdout, forKey: "stdout")
-        try container.encode(self.stderr, forKey: "stderr")
-        try container.encode(self.outcome, forKey: "outcome")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.stdout, "stdout")
+        try writer.encode(self.stderr, "stderr")
+        try writer.encode(self.outcome, "outcome")
     }
 }
 
@@ -1153,9 +1153,9 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exit", "type")
+        try writer.encode(self.exitCode, "exit_code")
     }
 }
 
@@ -1226,14 +1226,14 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -1322,8 +1322,8 @@ public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("timeout", "type")
     }
 }
 
@@ -1424,16 +1424,16 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// The output from the function call generated by your code.
@@ -1557,16 +1557,16 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1603,10 +1603,10 @@ public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("http_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("http_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -1680,11 +1680,11 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.result, forKey: "result")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.result, "result")
     }
 
     /// The status of the image generation call.
@@ -1820,14 +1820,14 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_file", forKey: "type")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.filename, forKey: "filename")
-        try container.encodeIfPresent(self.fileData, forKey: "file_data")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
-        try container.encodeIfPresent(self.fileURL, forKey: "file_url")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_file", "type")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.filename, "filename")
+        try writer.encodeIfPresent(self.fileData, "file_data")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encodeIfPresent(self.fileURL, "file_url")
+        try writer.encodeIfPresent(self.detail, "detail")
     }
 }
 
@@ -1898,14 +1898,14 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_file", forKey: "type")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.filename, forKey: "filename")
-        try container.encodeIfPresent(self.fileData, forKey: "file_data")
-        try container.encodeIfPresent(self.fileURL, forKey: "file_url")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_file", "type")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.filename, "filename")
+        try writer.encodeIfPresent(self.fileData, "file_data")
+        try writer.encodeIfPresent(self.fileURL, "file_url")
+        try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -1962,12 +1962,12 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encode(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -2026,12 +2026,12 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -2149,11 +2149,11 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -2226,10 +2226,10 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -2276,10 +2276,10 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 

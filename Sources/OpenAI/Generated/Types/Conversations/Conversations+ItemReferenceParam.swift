@@ -37,9 +37,9 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("item_reference", forKey: "type")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("item_reference", "type")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -76,9 +76,9 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("keypress", forKey: "type")
-        try container.encode(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("keypress", "type")
+        try writer.encode(self.keys, "keys")
     }
 }
 
@@ -108,8 +108,8 @@ public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local", "type")
     }
 }
 
@@ -172,13 +172,13 @@ public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exec", forKey: "type")
-        try container.encode(self.command, forKey: "command")
-        try container.encodeIfPresent(self.timeoutMs, forKey: "timeout_ms")
-        try container.encodeIfPresent(self.workingDirectory, forKey: "working_directory")
-        try container.encode(self.env, forKey: "env")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exec", "type")
+        try writer.encode(self.command, "command")
+        try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
+        try writer.encodeIfPresent(self.workingDirectory, "working_directory")
+        try writer.encode(self.env, "env")
+        try writer.encodeIfPresent(self.user, "user")
     }
 }
 
@@ -235,12 +235,12 @@ public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -291,11 +291,11 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -341,11 +341,11 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.topLogprobs, forKey: "top_logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.topLogprobs, "top_logprobs")
     }
 }
 
@@ -402,12 +402,12 @@ public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_request", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_request", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -464,12 +464,12 @@ public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_response", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encode(self.approve, forKey: "approve")
-        try container.encodeIfPresent(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_response", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.approvalRequestID, "approval_request_id")
+        try writer.encode(self.approve, "approve")
+        try writer.encodeIfPresent(self.reason, "reason")
     }
 }
 
@@ -526,12 +526,12 @@ public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_response", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encode(self.approve, forKey: "approve")
-        try container.encodeIfPresent(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_response", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.approvalRequestID, "approval_request_id")
+        try writer.encode(self.approve, "approve")
+        try writer.encodeIfPresent(self.reason, "reason")
     }
 }
 
@@ -588,12 +588,12 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.tools, "tools")
+        try writer.encodeIfPresent(self.error, "error")
     }
 }
 
@@ -649,11 +649,11 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.inputSchema, forKey: "input_schema")
-        try container.encodeIfPresent(self.annotations, forKey: "annotations")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.inputSchema, "input_schema")
+        try writer.encodeIfPresent(self.annotations, "annotations")
     }
 }
 
@@ -690,10 +690,10 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_protocol_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_protocol_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -775,16 +775,16 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.error, forKey: "error")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.approvalRequestID, forKey: "approval_request_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.error, "error")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
     }
 }
 
@@ -883,9 +883,9 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_tool_execution_error", forKey: "type")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_tool_execution_error", "type")
+        try writer.encode(self.content, "content")
     }
 }
 
@@ -948,13 +948,13 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
     }
 
     /// A content part that makes up an input or output item.
@@ -1172,11 +1172,11 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("move", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("move", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -1226,11 +1226,11 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.annotations, forKey: "annotations")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.annotations, "annotations")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }
 
@@ -1285,12 +1285,12 @@ public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.fingerprint, forKey: "fingerprint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.fingerprint, "fingerprint")
     }
 }
 
@@ -1351,12 +1351,12 @@ public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.fingerprint, forKey: "fingerprint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.fingerprint, "fingerprint")
     }
 }
 
@@ -1411,12 +1411,12 @@ public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.result, forKey: "result")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.result, "result")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -1475,12 +1475,12 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.result, forKey: "result")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.result, "result")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -1549,9 +1549,9 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.callerID, forKey: "caller_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.callerID, "caller_id")
     }
 }
 
@@ -1588,9 +1588,9 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.callerID, forKey: "caller_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.callerID, "caller_id")
     }
 }
 
@@ -1620,8 +1620,8 @@ public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("explicit", forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("explicit", "mode")
     }
 }
 
@@ -1672,10 +1672,10 @@ public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.tools, "tools")
     }
 }

@@ -75,13 +75,13 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("reasoning", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.encryptedContent, forKey: "encrypted_content")
-        try container.encode(self.summary, forKey: "summary")
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("reasoning", "type")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.encryptedContent, "encrypted_content")
+        try writer.encode(self.summary, "summary")
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -118,9 +118,9 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("reasoning_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("reasoning_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -157,9 +157,9 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("refusal", forKey: "type")
-        try container.encode(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("refusal", "type")
+        try writer.encode(self.refusal, "refusal")
     }
 }
 
@@ -189,8 +189,8 @@ public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("screenshot", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("screenshot", "type")
     }
 }
 
@@ -253,13 +253,13 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("scroll", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encode(self.scrollX, forKey: "scroll_x")
-        try container.encode(self.scrollY, forKey: "scroll_y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("scroll", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encode(self.scrollX, "scroll_x")
+        try writer.encode(self.scrollY, "scroll_y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -296,9 +296,9 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("summary_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("summary_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -331,9 +331,9 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -478,14 +478,14 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.execution, forKey: "execution")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.execution, "execution")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -548,13 +548,13 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -638,14 +638,14 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.execution, forKey: "execution")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.execution, "execution")
+        try writer.encode(self.tools, "tools")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -708,13 +708,13 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encode(self.tools, "tools")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -756,10 +756,10 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
     }
 }
 
@@ -796,9 +796,9 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("type", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("type", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -833,8 +833,8 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.metadata, "metadata")
     }
 }
 
@@ -864,8 +864,8 @@ public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("wait", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("wait", "type")
     }
 }
 
@@ -910,10 +910,10 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("find_in_page", forKey: "type")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.pattern, forKey: "pattern")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("find_in_page", "type")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.pattern, "pattern")
     }
 }
 
@@ -950,9 +950,9 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("open_page", forKey: "type")
-        try container.encodeIfPresent(self.url, forKey: "url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("open_page", "type")
+        try writer.encodeIfPresent(self.url, "url")
     }
 }
 
@@ -1008,11 +1008,11 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("search", forKey: "type")
-        try container.encodeIfPresent(self._query, forKey: "query")
-        try container.encodeIfPresent(self.queries, forKey: "queries")
-        try container.encodeIfPresent(self.sources, forKey: "sources")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("search", "type")
+        try writer.encodeIfPresent(self._query, "query")
+        try writer.encodeIfPresent(self.queries, "queries")
+        try writer.encodeIfPresent(self.sources, "sources")
     }
 
     /// A source used in the search.
@@ -1055,9 +1055,9 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.url, forKey: "url")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.type, "type")
+            try writer.encodeIfPresent(self.url, "url")
         }
 
         /// The type of source. Always `url`.
@@ -1130,11 +1130,11 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("web_search_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.action, forKey: "action")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("web_search_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.action, "action")
     }
 
     /// The status of the web search tool call.

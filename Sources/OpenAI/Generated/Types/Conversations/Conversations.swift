@@ -49,11 +49,11 @@ public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("additional_tools", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("additional_tools", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.tools, "tools")
     }
 }
 
@@ -97,11 +97,11 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("additional_tools", forKey: "type")
-        try container.encode("developer", forKey: "role")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("additional_tools", "type")
+        try writer.encode("developer", "role")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.tools, "tools")
     }
 }
 
@@ -218,10 +218,10 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("create_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("create_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -270,10 +270,10 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("create_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("create_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -310,9 +310,9 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("delete_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("delete_file", "type")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -351,9 +351,9 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("delete_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("delete_file", "type")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -466,14 +466,14 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.operation, forKey: "operation")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.operation, "operation")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
@@ -582,13 +582,13 @@ public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.operation, forKey: "operation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.operation, "operation")
     }
 }
 
@@ -657,14 +657,14 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -731,13 +731,13 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.output, "output")
     }
 }
 
@@ -782,10 +782,10 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("update_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("update_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -834,10 +834,10 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("update_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("update_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -920,12 +920,12 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("click", forKey: "type")
-        try container.encode(self.button, forKey: "button")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("click", "type")
+        try writer.encode(self.button, "button")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -962,9 +962,9 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image", forKey: "type")
-        try container.encode(self.url, forKey: "url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image", "type")
+        try writer.encode(self.url, "url")
     }
 }
 
@@ -1001,9 +1001,9 @@ public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encode(self.logs, forKey: "logs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encode(self.logs, "logs")
     }
 }
 
@@ -1067,13 +1067,13 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.outputs, forKey: "outputs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.outputs, "outputs")
     }
 
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -1189,11 +1189,11 @@ public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1240,10 +1240,10 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.encryptedContent, "encrypted_content")
     }
 }
 
@@ -1273,8 +1273,8 @@ public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction_trigger", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction_trigger", "type")
     }
 }
 
@@ -1417,13 +1417,13 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -1493,10 +1493,10 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.code, forKey: "code")
-        try container.encodeIfPresent(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.code, "code")
+        try writer.encodeIfPresent(self.message, "message")
     }
 }
 
@@ -1553,12 +1553,12 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_screenshot", forKey: "type")
-        try container.encode(self.imageURL, forKey: "image_url")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_screenshot", "type")
+        try writer.encode(self.imageURL, "image_url")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -1603,10 +1603,10 @@ public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_screenshot", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_screenshot", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
     }
 }
 
@@ -1677,14 +1677,14 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.action, forKey: "action")
-        try container.encodeIfPresent(self.actions, forKey: "actions")
-        try container.encode(self.pendingSafetyChecks, forKey: "pending_safety_checks")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.action, "action")
+        try writer.encodeIfPresent(self.actions, "actions")
+        try writer.encode(self.pendingSafetyChecks, "pending_safety_checks")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -1749,13 +1749,13 @@ public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -1824,14 +1824,14 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1864,9 +1864,9 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_reference", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_reference", "type")
+        try writer.encode(self.containerID, "container_id")
     }
 }
 
@@ -2131,12 +2131,12 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
     }
 
     /// The items of this page (`data`).
@@ -2194,11 +2194,11 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.createdAt, "created_at")
     }
 }
 
@@ -2242,9 +2242,9 @@ public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
     }
 }
 
@@ -2289,9 +2289,9 @@ public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.items, forKey: "items")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.items, "items")
     }
 }
 
@@ -2360,14 +2360,14 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -2425,12 +2425,12 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2513,10 +2513,10 @@ public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -2553,10 +2553,10 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -2607,8 +2607,8 @@ public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("direct", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("direct", "type")
     }
 }
 
@@ -2636,8 +2636,8 @@ public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("direct", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("direct", "type")
     }
 }
 
@@ -2688,11 +2688,11 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("double_click", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encode(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("double_click", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encode(self.keys, "keys")
     }
 }
 
@@ -2743,9 +2743,9 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("drag", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("drag", "type")
+        try writer.encode(self.path, "path")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }

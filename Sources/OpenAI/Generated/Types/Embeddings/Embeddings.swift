@@ -64,12 +64,12 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.encodingFormat, forKey: "encoding_format")
-        try container.encodeIfPresent(self.dimensions, forKey: "dimensions")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.encodingFormat, "encoding_format")
+        try writer.encodeIfPresent(self.dimensions, "dimensions")
+        try writer.encodeIfPresent(self.user, "user")
     }
 
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
@@ -216,11 +216,11 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.usage, "usage")
     }
 
     /// The usage information for the request.
@@ -263,9 +263,9 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.promptTokens, forKey: "prompt_tokens")
-            try container.encode(self.totalTokens, forKey: "total_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.promptTokens, "prompt_tokens")
+            try writer.encode(self.totalTokens, "total_tokens")
         }
     }
 }
@@ -311,9 +311,9 @@ public struct Embedding: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("embedding", forKey: "object")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.embedding, forKey: "embedding")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("embedding", "object")
+        try writer.encode(self.index, "index")
+        try writer.encode(self.embedding, "embedding")
     }
 }

@@ -116,21 +116,21 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("eval.run", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.evalID, forKey: "eval_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.reportURL, forKey: "report_url")
-        try container.encode(self.resultCounts, forKey: "result_counts")
-        try container.encode(self.perModelUsage, forKey: "per_model_usage")
-        try container.encode(self.perTestingCriteriaResults, forKey: "per_testing_criteria_results")
-        try container.encode(self.dataSource, forKey: "data_source")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("eval.run", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.evalID, "eval_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.reportURL, "report_url")
+        try writer.encode(self.resultCounts, "result_counts")
+        try writer.encode(self.perModelUsage, "per_model_usage")
+        try writer.encode(self.perTestingCriteriaResults, "per_testing_criteria_results")
+        try writer.encode(self.dataSource, "data_source")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.error, "error")
     }
 
     /// Counters summarizing the outcomes of the evaluation run.
@@ -185,11 +185,11 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.total, forKey: "total")
-            try container.encode(self.errored, forKey: "errored")
-            try container.encode(self.failed, forKey: "failed")
-            try container.encode(self.passed, forKey: "passed")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.total, "total")
+            try writer.encode(self.errored, "errored")
+            try writer.encode(self.failed, "failed")
+            try writer.encode(self.passed, "passed")
         }
     }
 
@@ -255,13 +255,13 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.modelName, forKey: "model_name")
-            try container.encode(self.invocationCount, forKey: "invocation_count")
-            try container.encode(self.promptTokens, forKey: "prompt_tokens")
-            try container.encode(self.completionTokens, forKey: "completion_tokens")
-            try container.encode(self.totalTokens, forKey: "total_tokens")
-            try container.encode(self.cachedTokens, forKey: "cached_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.modelName, "model_name")
+            try writer.encode(self.invocationCount, "invocation_count")
+            try writer.encode(self.promptTokens, "prompt_tokens")
+            try writer.encode(self.completionTokens, "completion_tokens")
+            try writer.encode(self.totalTokens, "total_tokens")
+            try writer.encode(self.cachedTokens, "cached_tokens")
         }
     }
 
@@ -309,10 +309,10 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.testingCriteria, forKey: "testing_criteria")
-            try container.encode(self.passed, forKey: "passed")
-            try container.encode(self.failed, forKey: "failed")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.testingCriteria, "testing_criteria")
+            try writer.encode(self.passed, "passed")
+            try writer.encode(self.failed, "failed")
         }
     }
 

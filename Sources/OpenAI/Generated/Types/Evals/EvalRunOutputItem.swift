@@ -87,17 +87,17 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("eval.run.output_item", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.runID, forKey: "run_id")
-        try container.encode(self.evalID, forKey: "eval_id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.datasourceItemID, forKey: "datasource_item_id")
-        try container.encode(self.datasourceItem, forKey: "datasource_item")
-        try container.encode(self.results, forKey: "results")
-        try container.encode(self.sample, forKey: "sample")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("eval.run.output_item", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.runID, "run_id")
+        try writer.encode(self.evalID, "eval_id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.datasourceItemID, "datasource_item_id")
+        try writer.encode(self.datasourceItem, "datasource_item")
+        try writer.encode(self.results, "results")
+        try writer.encode(self.sample, "sample")
     }
 
     /// A sample containing the input and output of the evaluation run.
@@ -188,17 +188,17 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.input, forKey: "input")
-            try container.encode(self.output, forKey: "output")
-            try container.encode(self.finishReason, forKey: "finish_reason")
-            try container.encode(self.model, forKey: "model")
-            try container.encode(self.usage, forKey: "usage")
-            try container.encode(self.error, forKey: "error")
-            try container.encode(self.temperature, forKey: "temperature")
-            try container.encode(self.maxCompletionTokens, forKey: "max_completion_tokens")
-            try container.encode(self.topP, forKey: "top_p")
-            try container.encode(self.seed, forKey: "seed")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.input, "input")
+            try writer.encode(self.output, "output")
+            try writer.encode(self.finishReason, "finish_reason")
+            try writer.encode(self.model, "model")
+            try writer.encode(self.usage, "usage")
+            try writer.encode(self.error, "error")
+            try writer.encode(self.temperature, "temperature")
+            try writer.encode(self.maxCompletionTokens, "max_completion_tokens")
+            try writer.encode(self.topP, "top_p")
+            try writer.encode(self.seed, "seed")
         }
 
         /// An input message.
@@ -241,9 +241,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.role, forKey: "role")
-                try container.encode(self.content, forKey: "content")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.role, "role")
+                try writer.encode(self.content, "content")
             }
         }
 
@@ -285,9 +285,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.role, forKey: "role")
-                try container.encodeIfPresent(self.content, forKey: "content")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.role, "role")
+                try writer.encodeIfPresent(self.content, "content")
             }
         }
 
@@ -343,11 +343,11 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.totalTokens, forKey: "total_tokens")
-                try container.encode(self.completionTokens, forKey: "completion_tokens")
-                try container.encode(self.promptTokens, forKey: "prompt_tokens")
-                try container.encode(self.cachedTokens, forKey: "cached_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.totalTokens, "total_tokens")
+                try writer.encode(self.completionTokens, "completion_tokens")
+                try writer.encode(self.promptTokens, "prompt_tokens")
+                try writer.encode(self.cachedTokens, "cached_tokens")
             }
         }
     }

@@ -56,12 +56,12 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("completions", forKey: "type")
-        try container.encodeIfPresent(self.inputMessages, forKey: "input_messages")
-        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("completions", "type")
+        try writer.encodeIfPresent(self.inputMessages, "input_messages")
+        try writer.encodeIfPresent(self.samplingParams, "sampling_params")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(self.source, "source")
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -135,9 +135,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("template", forKey: "type")
-                try container.encode(self.template, forKey: "template")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("template", "type")
+                try writer.encode(self.template, "template")
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -212,9 +212,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("item_reference", forKey: "type")
-                try container.encode(self.itemReference, forKey: "item_reference")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("item_reference", "type")
+                try writer.encode(self.itemReference, "item_reference")
             }
         }
     }
@@ -310,14 +310,14 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-            try container.encodeIfPresent(self.temperature, forKey: "temperature")
-            try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
-            try container.encodeIfPresent(self.topP, forKey: "top_p")
-            try container.encodeIfPresent(self.seed, forKey: "seed")
-            try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+            try writer.encodeIfPresent(self.temperature, "temperature")
+            try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
+            try writer.encodeIfPresent(self.topP, "top_p")
+            try writer.encodeIfPresent(self.seed, "seed")
+            try writer.encodeIfPresent(self.responseFormat, "response_format")
+            try writer.encodeIfPresent(self.tools, "tools")
         }
 
         /// An object specifying the format that the model must output.
@@ -465,10 +465,10 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.itemSchema, forKey: "item_schema")
-        try container.encodeIfPresent(self.includeSampleSchema, forKey: "include_sample_schema")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.itemSchema, "item_schema")
+        try writer.encodeIfPresent(self.includeSampleSchema, "include_sample_schema")
     }
 }
 
@@ -550,9 +550,9 @@ public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.role, forKey: "role")
-            try container.encode(self.content, forKey: "content")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.role, "role")
+            try writer.encode(self.content, "content")
         }
     }
 }
@@ -590,9 +590,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("jsonl", forKey: "type")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("jsonl", "type")
+        try writer.encode(self.source, "source")
     }
 
     /// Determines what populates the `item` namespace in the data source.
@@ -695,13 +695,13 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("label_model", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.labels, forKey: "labels")
-        try container.encode(self.passingLabels, forKey: "passing_labels")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("label_model", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.labels, "labels")
+        try writer.encode(self.passingLabels, "passing_labels")
     }
 }
 
@@ -739,9 +739,9 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 }
 
@@ -802,11 +802,11 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
-        try container.encode(self.testingCriteria, forKey: "testing_criteria")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(self.dataSourceConfig, "data_source_config")
+        try writer.encode(self.testingCriteria, "testing_criteria")
     }
 
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
@@ -958,12 +958,12 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("responses", forKey: "type")
-        try container.encodeIfPresent(self.inputMessages, forKey: "input_messages")
-        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("responses", "type")
+        try writer.encodeIfPresent(self.inputMessages, "input_messages")
+        try writer.encodeIfPresent(self.samplingParams, "sampling_params")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(self.source, "source")
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -1037,9 +1037,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("template", forKey: "type")
-                try container.encode(self.template, forKey: "template")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("template", "type")
+                try writer.encode(self.template, "template")
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -1118,9 +1118,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var container = encoder.container(keyedBy: AnyCodingKey.self)
-                        try container.encode(self.role, forKey: "role")
-                        try container.encode(self.content, forKey: "content")
+                        var writer = ObjectWriter(encoder)
+                        try writer.encode(self.role, "role")
+                        try writer.encode(self.content, "content")
                     }
                 }
             }
@@ -1159,9 +1159,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode("item_reference", forKey: "type")
-                try container.encode(self.itemReference, forKey: "item_reference")
+                var writer = ObjectWriter(encoder)
+                try writer.encode("item_reference", "type")
+                try writer.encode(self.itemReference, "item_reference")
             }
         }
     }
@@ -1262,14 +1262,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-            try container.encodeIfPresent(self.temperature, forKey: "temperature")
-            try container.encodeIfPresent(self.maxCompletionTokens, forKey: "max_completion_tokens")
-            try container.encodeIfPresent(self.topP, forKey: "top_p")
-            try container.encodeIfPresent(self.seed, forKey: "seed")
-            try container.encodeIfPresent(self.tools, forKey: "tools")
-            try container.encodeIfPresent(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+            try writer.encodeIfPresent(self.temperature, "temperature")
+            try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
+            try writer.encodeIfPresent(self.topP, "top_p")
+            try writer.encodeIfPresent(self.seed, "seed")
+            try writer.encodeIfPresent(self.tools, "tools")
+            try writer.encodeIfPresent(self.text, "text")
         }
 
         /// Configuration options for a text response from the model. Can be plain
@@ -1319,8 +1319,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
             }
         }
     }
@@ -1421,10 +1421,10 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encode(self.dataSource, forKey: "data_source")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(self.dataSource, "data_source")
     }
 
     /// Details about the run's data source.
@@ -1507,9 +1507,9 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("stored_completions", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("stored_completions", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 }
 
@@ -1588,14 +1588,14 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("eval", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.dataSourceConfig, forKey: "data_source_config")
-        try container.encode(self.testingCriteria, forKey: "testing_criteria")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("eval", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.dataSourceConfig, "data_source_config")
+        try writer.encode(self.testingCriteria, "testing_criteria")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.metadata, "metadata")
     }
 
     /// Configuration of data sources used in runs of the evaluation.
@@ -1735,9 +1735,9 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -1778,9 +1778,9 @@ public struct EvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.schema, forKey: "schema")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.schema, "schema")
     }
 }
 
@@ -1842,13 +1842,13 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("label_model", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.labels, forKey: "labels")
-        try container.encode(self.passingLabels, forKey: "passing_labels")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("label_model", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.labels, "labels")
+        try writer.encode(self.passingLabels, "passing_labels")
     }
 }
 
@@ -1905,12 +1905,12 @@ public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("python", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.source, forKey: "source")
-        try container.encodeIfPresent(self.imageTag, forKey: "image_tag")
-        try container.encodeIfPresent(self.passThreshold, forKey: "pass_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("python", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.source, "source")
+        try writer.encodeIfPresent(self.imageTag, "image_tag")
+        try writer.encodeIfPresent(self.passThreshold, "pass_threshold")
     }
 }
 
@@ -1979,14 +1979,14 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("score_model", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
-        try container.encode(self.input, forKey: "input")
-        try container.encodeIfPresent(self.range, forKey: "range")
-        try container.encodeIfPresent(self.passThreshold, forKey: "pass_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("score_model", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.samplingParams, "sampling_params")
+        try writer.encode(self.input, "input")
+        try writer.encodeIfPresent(self.range, "range")
+        try writer.encodeIfPresent(self.passThreshold, "pass_threshold")
     }
 
     /// The sampling parameters for the model.
@@ -2059,12 +2059,12 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.seed, forKey: "seed")
-            try container.encodeIfPresent(self.topP, forKey: "top_p")
-            try container.encodeIfPresent(self.temperature, forKey: "temperature")
-            try container.encodeIfPresent(self.maxCompletionsTokens, forKey: "max_completions_tokens")
-            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.seed, "seed")
+            try writer.encodeIfPresent(self.topP, "top_p")
+            try writer.encodeIfPresent(self.temperature, "temperature")
+            try writer.encodeIfPresent(self.maxCompletionsTokens, "max_completions_tokens")
+            try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
         }
     }
 }
@@ -2122,12 +2122,12 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("string_check", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.reference, forKey: "reference")
-        try container.encode(self.operation, forKey: "operation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("string_check", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.reference, "reference")
+        try writer.encode(self.operation, "operation")
     }
 
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
@@ -2217,13 +2217,13 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text_similarity", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.reference, forKey: "reference")
-        try container.encode(self.evaluationMetric, forKey: "evaluation_metric")
-        try container.encode(self.passThreshold, forKey: "pass_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text_similarity", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.reference, "reference")
+        try writer.encode(self.evaluationMetric, "evaluation_metric")
+        try writer.encode(self.passThreshold, "pass_threshold")
     }
 
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
@@ -2308,9 +2308,9 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_content", forKey: "type")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_content", "type")
+        try writer.encode(self.content, "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
@@ -2345,9 +2345,9 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.item, forKey: "item")
-            try container.encodeIfPresent(self.sample, forKey: "sample")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.item, "item")
+            try writer.encodeIfPresent(self.sample, "sample")
         }
     }
 }
@@ -2385,9 +2385,9 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_id", forKey: "type")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_id", "type")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -2444,12 +2444,12 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2511,10 +2511,10 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encode(self.schema, forKey: "schema")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(self.schema, "schema")
     }
 }
 
@@ -2613,18 +2613,18 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("responses", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.instructionsSearch, forKey: "instructions_search")
-        try container.encodeIfPresent(self.createdAfter, forKey: "created_after")
-        try container.encodeIfPresent(self.createdBefore, forKey: "created_before")
-        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self.users, forKey: "users")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("responses", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.instructionsSearch, "instructions_search")
+        try writer.encodeIfPresent(self.createdAfter, "created_after")
+        try writer.encodeIfPresent(self.createdBefore, "created_before")
+        try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self.users, "users")
+        try writer.encodeIfPresent(self.tools, "tools")
     }
 }
 
@@ -2681,12 +2681,12 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2751,12 +2751,12 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2826,12 +2826,12 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.type, forKey: "type")
-        try container.encode(self.score, forKey: "score")
-        try container.encode(self.passed, forKey: "passed")
-        try container.encodeIfPresent(self.sample, forKey: "sample")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.type, "type")
+        try writer.encode(self.score, "score")
+        try writer.encode(self.passed, "passed")
+        try writer.encodeIfPresent(self.sample, "sample")
     }
 }
 
@@ -2884,10 +2884,10 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("stored_completions", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encode(self.schema, forKey: "schema")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("stored_completions", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(self.schema, "schema")
     }
 }
 
@@ -2955,12 +2955,12 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("stored_completions", forKey: "type")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.createdAfter, forKey: "created_after")
-        try container.encodeIfPresent(self.createdBefore, forKey: "created_before")
-        try container.encodeIfPresent(self.limit, forKey: "limit")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("stored_completions", "type")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.createdAfter, "created_after")
+        try writer.encodeIfPresent(self.createdBefore, "created_before")
+        try writer.encodeIfPresent(self.limit, "limit")
     }
 }

@@ -56,10 +56,10 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.file, forKey: "file")
-        try container.encode(self.purpose, forKey: "purpose")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.file, "file")
+        try writer.encode(self.purpose, "purpose")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -151,10 +151,10 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -202,12 +202,12 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -306,16 +306,16 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.filename, forKey: "filename")
-        try container.encode(self.purpose, forKey: "purpose")
-        try container.encodeIfPresent(self._status, forKey: "status")
-        try container.encodeIfPresent(self._statusDetails, forKey: "status_details")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encode(self.filename, "filename")
+        try writer.encode(self.purpose, "purpose")
+        try writer.encodeIfPresent(self._status, "status")
+        try writer.encodeIfPresent(self._statusDetails, "status_details")
     }
 
     /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.

@@ -34,8 +34,8 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.projectIDs, forKey: "project_ids")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.projectIDs, "project_ids")
     }
 }
 
@@ -155,16 +155,16 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.trainingFile, forKey: "training_file")
-        try container.encodeIfPresent(self._hyperparameters, forKey: "hyperparameters")
-        try container.encodeIfPresent(self.suffix, forKey: "suffix")
-        try container.encodeIfPresent(self.validationFile, forKey: "validation_file")
-        try container.encodeIfPresent(self.integrations, forKey: "integrations")
-        try container.encodeIfPresent(self.seed, forKey: "seed")
-        try container.encodeIfPresent(self.method, forKey: "method")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encode(self.trainingFile, "training_file")
+        try writer.encodeIfPresent(self._hyperparameters, "hyperparameters")
+        try writer.encodeIfPresent(self.suffix, "suffix")
+        try writer.encodeIfPresent(self.validationFile, "validation_file")
+        try writer.encodeIfPresent(self.integrations, "integrations")
+        try writer.encodeIfPresent(self.seed, "seed")
+        try writer.encodeIfPresent(self.method, "method")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// The name of the model to fine-tune. You can select one of the
@@ -233,10 +233,10 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("checkpoint.permission", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("checkpoint.permission", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -300,11 +300,11 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.beta, forKey: "beta")
-        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
-        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.beta, "beta")
+        try writer.encodeIfPresent(self.batchSize, "batch_size")
+        try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
+        try writer.encodeIfPresent(self.nEpochs, "n_epochs")
     }
 
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
@@ -504,8 +504,8 @@ public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
     }
 }
 
@@ -561,11 +561,11 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.supervised, forKey: "supervised")
-        try container.encodeIfPresent(self.dpo, forKey: "dpo")
-        try container.encodeIfPresent(self.reinforcement, forKey: "reinforcement")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.supervised, "supervised")
+        try writer.encodeIfPresent(self.dpo, "dpo")
+        try writer.encodeIfPresent(self.reinforcement, "reinforcement")
     }
 
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
@@ -675,14 +675,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
-        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
-        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-        try container.encodeIfPresent(self.computeMultiplier, forKey: "compute_multiplier")
-        try container.encodeIfPresent(self.evalInterval, forKey: "eval_interval")
-        try container.encodeIfPresent(self.evalSamples, forKey: "eval_samples")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.batchSize, "batch_size")
+        try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
+        try writer.encodeIfPresent(self.nEpochs, "n_epochs")
+        try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+        try writer.encodeIfPresent(self.computeMultiplier, "compute_multiplier")
+        try writer.encodeIfPresent(self.evalInterval, "eval_interval")
+        try writer.encodeIfPresent(self.evalSamples, "eval_samples")
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -997,9 +997,9 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.grader, forKey: "grader")
-        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.grader, "grader")
+        try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
     }
 
     /// The grader used for the fine-tuning job.
@@ -1109,10 +1109,10 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
-        try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
-        try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.batchSize, "batch_size")
+        try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
+        try writer.encodeIfPresent(self.nEpochs, "n_epochs")
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1271,8 +1271,8 @@ public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.hyperparameters, forKey: "hyperparameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
     }
 }
 
@@ -1323,11 +1323,11 @@ public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("checkpoint.permission", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.projectID, forKey: "project_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("checkpoint.permission", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.projectID, "project_id")
     }
 }
 
@@ -1366,9 +1366,9 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("wandb", forKey: "type")
-        try container.encode(self.wandb, forKey: "wandb")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("wandb", "type")
+        try writer.encode(self.wandb, "wandb")
     }
 
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
@@ -1427,11 +1427,11 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.project, forKey: "project")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.entity, forKey: "entity")
-            try container.encodeIfPresent(self.tags, forKey: "tags")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.project, "project")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.entity, "entity")
+            try writer.encodeIfPresent(self.tags, "tags")
         }
     }
 }
@@ -1501,14 +1501,14 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("fine_tuning.job.checkpoint", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.fineTunedModelCheckpoint, forKey: "fine_tuned_model_checkpoint")
-        try container.encode(self.stepNumber, forKey: "step_number")
-        try container.encode(self.metrics, forKey: "metrics")
-        try container.encode(self.fineTuningJobID, forKey: "fine_tuning_job_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("fine_tuning.job.checkpoint", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.fineTunedModelCheckpoint, "fine_tuned_model_checkpoint")
+        try writer.encode(self.stepNumber, "step_number")
+        try writer.encode(self.metrics, "metrics")
+        try writer.encode(self.fineTuningJobID, "fine_tuning_job_id")
     }
 
     /// Metrics at the step number during the fine-tuning job.
@@ -1565,14 +1565,14 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.step, forKey: "step")
-            try container.encodeIfPresent(self.trainLoss, forKey: "train_loss")
-            try container.encodeIfPresent(self.trainMeanTokenAccuracy, forKey: "train_mean_token_accuracy")
-            try container.encodeIfPresent(self.validLoss, forKey: "valid_loss")
-            try container.encodeIfPresent(self.validMeanTokenAccuracy, forKey: "valid_mean_token_accuracy")
-            try container.encodeIfPresent(self.fullValidLoss, forKey: "full_valid_loss")
-            try container.encodeIfPresent(self.fullValidMeanTokenAccuracy, forKey: "full_valid_mean_token_accuracy")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.step, "step")
+            try writer.encodeIfPresent(self.trainLoss, "train_loss")
+            try writer.encodeIfPresent(self.trainMeanTokenAccuracy, "train_mean_token_accuracy")
+            try writer.encodeIfPresent(self.validLoss, "valid_loss")
+            try writer.encodeIfPresent(self.validMeanTokenAccuracy, "valid_mean_token_accuracy")
+            try writer.encodeIfPresent(self.fullValidLoss, "full_valid_loss")
+            try writer.encodeIfPresent(self.fullValidMeanTokenAccuracy, "full_valid_mean_token_accuracy")
         }
     }
 }
@@ -1642,14 +1642,14 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("fine_tuning.job.event", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.level, forKey: "level")
-        try container.encode(self.message, forKey: "message")
-        try container.encodeIfPresent(self.type, forKey: "type")
-        try container.encodeIfPresent(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("fine_tuning.job.event", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.level, "level")
+        try writer.encode(self.message, "message")
+        try writer.encodeIfPresent(self.type, "type")
+        try writer.encodeIfPresent(self.data, "data")
     }
 
     /// The log level of the event.
@@ -1740,11 +1740,11 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("multi", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.graders, forKey: "graders")
-        try container.encode(self.calculateOutput, forKey: "calculate_output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("multi", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.graders, "graders")
+        try writer.encode(self.calculateOutput, "calculate_output")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1847,11 +1847,11 @@ public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("python", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.source, forKey: "source")
-        try container.encodeIfPresent(self.imageTag, forKey: "image_tag")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("python", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.source, "source")
+        try writer.encodeIfPresent(self.imageTag, "image_tag")
     }
 }
 
@@ -1914,13 +1914,13 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("score_model", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.samplingParams, forKey: "sampling_params")
-        try container.encode(self.input, forKey: "input")
-        try container.encodeIfPresent(self.range, forKey: "range")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("score_model", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.samplingParams, "sampling_params")
+        try writer.encode(self.input, "input")
+        try writer.encodeIfPresent(self.range, "range")
     }
 
     /// The sampling parameters for the model.
@@ -1993,12 +1993,12 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.seed, forKey: "seed")
-            try container.encodeIfPresent(self.topP, forKey: "top_p")
-            try container.encodeIfPresent(self.temperature, forKey: "temperature")
-            try container.encodeIfPresent(self.maxCompletionsTokens, forKey: "max_completions_tokens")
-            try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.seed, "seed")
+            try writer.encodeIfPresent(self.topP, "top_p")
+            try writer.encodeIfPresent(self.temperature, "temperature")
+            try writer.encodeIfPresent(self.maxCompletionsTokens, "max_completions_tokens")
+            try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
         }
     }
 }
@@ -2056,12 +2056,12 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("string_check", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.reference, forKey: "reference")
-        try container.encode(self.operation, forKey: "operation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("string_check", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.reference, "reference")
+        try writer.encode(self.operation, "operation")
     }
 
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
@@ -2145,12 +2145,12 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text_similarity", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.reference, forKey: "reference")
-        try container.encode(self.evaluationMetric, forKey: "evaluation_metric")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text_similarity", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.reference, "reference")
+        try writer.encode(self.evaluationMetric, "evaluation_metric")
     }
 
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
@@ -2243,12 +2243,12 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2301,12 +2301,12 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2351,10 +2351,10 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2399,10 +2399,10 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -2464,10 +2464,10 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.grader, forKey: "grader")
-        try container.encodeIfPresent(self.item, forKey: "item")
-        try container.encode(self.modelSample, forKey: "model_sample")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.grader, "grader")
+        try writer.encodeIfPresent(self.item, "item")
+        try writer.encode(self.modelSample, "model_sample")
     }
 
     /// The grader used for the fine-tuning job.
@@ -2565,11 +2565,11 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.reward, forKey: "reward")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.subRewards, forKey: "sub_rewards")
-        try container.encode(self.modelGraderTokenUsagePerModel, forKey: "model_grader_token_usage_per_model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.reward, "reward")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.subRewards, "sub_rewards")
+        try writer.encode(self.modelGraderTokenUsagePerModel, "model_grader_token_usage_per_model")
     }
 
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
@@ -2624,14 +2624,14 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.type, forKey: "type")
-            try container.encode(self.errors, forKey: "errors")
-            try container.encode(self.executionTime, forKey: "execution_time")
-            try container.encode(self.scores, forKey: "scores")
-            try container.encode(self.tokenUsage, forKey: "token_usage")
-            try container.encode(self.sampledModelName, forKey: "sampled_model_name")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.name, "name")
+            try writer.encode(self.type, "type")
+            try writer.encode(self.errors, "errors")
+            try writer.encode(self.executionTime, "execution_time")
+            try writer.encode(self.scores, "scores")
+            try writer.encode(self.tokenUsage, "token_usage")
+            try writer.encode(self.sampledModelName, "sampled_model_name")
         }
 
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
@@ -2714,21 +2714,21 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.formulaParseError, forKey: "formula_parse_error")
-                try container.encode(self.sampleParseError, forKey: "sample_parse_error")
-                try container.encode(self.truncatedObservationError, forKey: "truncated_observation_error")
-                try container.encode(self.unresponsiveRewardError, forKey: "unresponsive_reward_error")
-                try container.encode(self.invalidVariableError, forKey: "invalid_variable_error")
-                try container.encode(self.otherError, forKey: "other_error")
-                try container.encode(self.pythonGraderServerError, forKey: "python_grader_server_error")
-                try container.encode(self.pythonGraderServerErrorType, forKey: "python_grader_server_error_type")
-                try container.encode(self.pythonGraderRuntimeError, forKey: "python_grader_runtime_error")
-                try container.encode(self.pythonGraderRuntimeErrorDetails, forKey: "python_grader_runtime_error_details")
-                try container.encode(self.modelGraderServerError, forKey: "model_grader_server_error")
-                try container.encode(self.modelGraderRefusalError, forKey: "model_grader_refusal_error")
-                try container.encode(self.modelGraderParseError, forKey: "model_grader_parse_error")
-                try container.encode(self.modelGraderServerErrorDetails, forKey: "model_grader_server_error_details")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.formulaParseError, "formula_parse_error")
+                try writer.encode(self.sampleParseError, "sample_parse_error")
+                try writer.encode(self.truncatedObservationError, "truncated_observation_error")
+                try writer.encode(self.unresponsiveRewardError, "unresponsive_reward_error")
+                try writer.encode(self.invalidVariableError, "invalid_variable_error")
+                try writer.encode(self.otherError, "other_error")
+                try writer.encode(self.pythonGraderServerError, "python_grader_server_error")
+                try writer.encode(self.pythonGraderServerErrorType, "python_grader_server_error_type")
+                try writer.encode(self.pythonGraderRuntimeError, "python_grader_runtime_error")
+                try writer.encode(self.pythonGraderRuntimeErrorDetails, "python_grader_runtime_error_details")
+                try writer.encode(self.modelGraderServerError, "model_grader_server_error")
+                try writer.encode(self.modelGraderRefusalError, "model_grader_refusal_error")
+                try writer.encode(self.modelGraderParseError, "model_grader_parse_error")
+                try writer.encode(self.modelGraderServerErrorDetails, "model_grader_server_error_details")
             }
         }
     }
@@ -2766,8 +2766,8 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.grader, forKey: "grader")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.grader, "grader")
     }
 
     /// The grader used for the fine-tuning job.
@@ -2857,8 +2857,8 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.grader, forKey: "grader")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.grader, "grader")
     }
 
     /// The grader used for the fine-tuning job.

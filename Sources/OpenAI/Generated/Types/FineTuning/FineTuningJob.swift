@@ -148,26 +148,26 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("fine_tuning.job", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.error, forKey: "error")
-        try container.encode(self.fineTunedModel, forKey: "fine_tuned_model")
-        try container.encode(self.finishedAt, forKey: "finished_at")
-        try container.encode(self.hyperparameters, forKey: "hyperparameters")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.organizationID, forKey: "organization_id")
-        try container.encode(self.resultFiles, forKey: "result_files")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.trainedTokens, forKey: "trained_tokens")
-        try container.encode(self.trainingFile, forKey: "training_file")
-        try container.encode(self.validationFile, forKey: "validation_file")
-        try container.encodeIfPresent(self.integrations, forKey: "integrations")
-        try container.encode(self.seed, forKey: "seed")
-        try container.encodeIfPresent(self.estimatedFinish, forKey: "estimated_finish")
-        try container.encodeIfPresent(self.method, forKey: "method")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("fine_tuning.job", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.error, "error")
+        try writer.encode(self.fineTunedModel, "fine_tuned_model")
+        try writer.encode(self.finishedAt, "finished_at")
+        try writer.encode(self.hyperparameters, "hyperparameters")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.organizationID, "organization_id")
+        try writer.encode(self.resultFiles, "result_files")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.trainedTokens, "trained_tokens")
+        try writer.encode(self.trainingFile, "training_file")
+        try writer.encode(self.validationFile, "validation_file")
+        try writer.encodeIfPresent(self.integrations, "integrations")
+        try writer.encode(self.seed, "seed")
+        try writer.encodeIfPresent(self.estimatedFinish, "estimated_finish")
+        try writer.encodeIfPresent(self.method, "method")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// For fine-tuning jobs that have `failed`, this will contain more information on the cause of the failure.
@@ -216,10 +216,10 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encodeIfPresent(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.code, "code")
+            try writer.encodeIfPresent(self.message, "message")
+            try writer.encodeIfPresent(self.param, "param")
         }
     }
 
@@ -278,10 +278,10 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.batchSize, forKey: "batch_size")
-            try container.encodeIfPresent(self.learningRateMultiplier, forKey: "learning_rate_multiplier")
-            try container.encodeIfPresent(self.nEpochs, forKey: "n_epochs")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.batchSize, "batch_size")
+            try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
+            try writer.encodeIfPresent(self.nEpochs, "n_epochs")
         }
 
         /// Number of examples in each batch. A larger batch size means that model parameters

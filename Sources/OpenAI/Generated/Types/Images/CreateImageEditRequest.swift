@@ -164,22 +164,22 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.image, forKey: "image")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.mask, forKey: "mask")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.image, "image")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.mask, "mask")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.outputCompression, "output_compression")
+        try writer.encodeIfPresent(self.user, "user")
+        try writer.encodeIfPresent(self.inputFidelity, "input_fidelity")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.partialImages, "partial_images")
+        try writer.encodeIfPresent(self.quality, "quality")
     }
 
     package func encode(to form: inout MultipartForm) throws {

@@ -157,21 +157,21 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.style, forKey: "style")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.outputCompression, "output_compression")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.partialImages, "partial_images")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.style, "style")
+        try writer.encodeIfPresent(self.user, "user")
     }
 
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.

@@ -158,22 +158,22 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encode(self.images, forKey: "images")
-        try container.encodeIfPresent(self.mask, forKey: "mask")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(self.images, "images")
+        try writer.encodeIfPresent(self.mask, "mask")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.inputFidelity, "input_fidelity")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.user, "user")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.outputCompression, "output_compression")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.partialImages, "partial_images")
     }
 
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.

@@ -76,13 +76,13 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.image, forKey: "image")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.n, forKey: "n")
-        try container.encodeIfPresent(self.responseFormat, forKey: "response_format")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.image, "image")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.n, "n")
+        try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.user, "user")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -198,10 +198,10 @@ public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.b64JSON, forKey: "b64_json")
-        try container.encodeIfPresent(self.url, forKey: "url")
-        try container.encodeIfPresent(self.revisedPrompt, forKey: "revised_prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.b64JSON, "b64_json")
+        try writer.encodeIfPresent(self.url, "url")
+        try writer.encodeIfPresent(self.revisedPrompt, "revised_prompt")
     }
 }
 
@@ -276,15 +276,15 @@ public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_edit.completed", forKey: "type")
-        try container.encode(self.b64JSON, forKey: "b64_json")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.size, forKey: "size")
-        try container.encode(self.quality, forKey: "quality")
-        try container.encode(self.background, forKey: "background")
-        try container.encode(self.outputFormat, forKey: "output_format")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_edit.completed", "type")
+        try writer.encode(self.b64JSON, "b64_json")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.size, "size")
+        try writer.encode(self.quality, "quality")
+        try writer.encode(self.background, "background")
+        try writer.encode(self.outputFormat, "output_format")
+        try writer.encode(self.usage, "usage")
     }
 
     /// The size of the edited image.
@@ -453,15 +453,15 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_edit.partial_image", forKey: "type")
-        try container.encode(self.b64JSON, forKey: "b64_json")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.size, forKey: "size")
-        try container.encode(self.quality, forKey: "quality")
-        try container.encode(self.background, forKey: "background")
-        try container.encode(self.outputFormat, forKey: "output_format")
-        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_edit.partial_image", "type")
+        try writer.encode(self.b64JSON, "b64_json")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.size, "size")
+        try writer.encode(self.quality, "quality")
+        try writer.encode(self.background, "background")
+        try writer.encode(self.outputFormat, "output_format")
+        try writer.encode(self.partialImageIndex, "partial_image_index")
     }
 
     /// The size of the requested edited image.
@@ -667,15 +667,15 @@ public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation.completed", forKey: "type")
-        try container.encode(self.b64JSON, forKey: "b64_json")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.size, forKey: "size")
-        try container.encode(self.quality, forKey: "quality")
-        try container.encode(self.background, forKey: "background")
-        try container.encode(self.outputFormat, forKey: "output_format")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation.completed", "type")
+        try writer.encode(self.b64JSON, "b64_json")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.size, "size")
+        try writer.encode(self.quality, "quality")
+        try writer.encode(self.background, "background")
+        try writer.encode(self.outputFormat, "output_format")
+        try writer.encode(self.usage, "usage")
     }
 
     /// The size of the generated image.
@@ -813,9 +813,9 @@ public struct ImageGenInputUsageDetails: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.textTokens, forKey: "text_tokens")
-        try container.encode(self.imageTokens, forKey: "image_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.textTokens, "text_tokens")
+        try writer.encode(self.imageTokens, "image_tokens")
     }
 }
 
@@ -859,9 +859,9 @@ public struct ImageGenOutputTokensDetails: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.imageTokens, forKey: "image_tokens")
-        try container.encode(self.textTokens, forKey: "text_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.imageTokens, "image_tokens")
+        try writer.encode(self.textTokens, "text_tokens")
     }
 }
 
@@ -936,15 +936,15 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation.partial_image", forKey: "type")
-        try container.encode(self.b64JSON, forKey: "b64_json")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.size, forKey: "size")
-        try container.encode(self.quality, forKey: "quality")
-        try container.encode(self.background, forKey: "background")
-        try container.encode(self.outputFormat, forKey: "output_format")
-        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation.partial_image", "type")
+        try writer.encode(self.b64JSON, "b64_json")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.size, "size")
+        try writer.encode(self.quality, "quality")
+        try writer.encode(self.background, "background")
+        try writer.encode(self.outputFormat, "output_format")
+        try writer.encode(self.partialImageIndex, "partial_image_index")
     }
 
     /// The size of the requested image.
@@ -1137,12 +1137,12 @@ public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encodeIfPresent(self.outputTokensDetails, forKey: "output_tokens_details")
-        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encodeIfPresent(self.outputTokensDetails, "output_tokens_details")
+        try writer.encode(self.inputTokensDetails, "input_tokens_details")
     }
 }
 
@@ -1189,9 +1189,9 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
     }
 }
 
@@ -1265,14 +1265,14 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.created, forKey: "created")
-        try container.encodeIfPresent(self.data, forKey: "data")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.created, "created")
+        try writer.encodeIfPresent(self.data, "data")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.usage, "usage")
     }
 
     /// The background parameter used for the image generation. Either `transparent` or `opaque`.
@@ -1391,11 +1391,11 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.totalTokens, forKey: "total_tokens")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encode(self.inputTokensDetails, "input_tokens_details")
     }
 }
 

@@ -40,10 +40,10 @@ public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.object, forKey: "object")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.object, "object")
     }
 }
 
@@ -74,9 +74,9 @@ public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -135,11 +135,11 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("model", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.created, forKey: "created")
-        try container.encode(self.ownedBy, forKey: "owned_by")
-        try container.encodeIfPresent(self.shutdownDate, forKey: "shutdown_date")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("model", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.created, "created")
+        try writer.encode(self.ownedBy, "owned_by")
+        try writer.encodeIfPresent(self.shutdownDate, "shutdown_date")
     }
 }

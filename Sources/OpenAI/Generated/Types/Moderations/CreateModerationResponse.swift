@@ -50,10 +50,10 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.results, "results")
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
@@ -106,11 +106,11 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.flagged, forKey: "flagged")
-            try container.encode(self.categories, forKey: "categories")
-            try container.encode(self.categoryScores, forKey: "category_scores")
-            try container.encode(self.categoryAppliedInputTypes, forKey: "category_applied_input_types")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.flagged, "flagged")
+            try writer.encode(self.categories, "categories")
+            try writer.encode(self.categoryScores, "category_scores")
+            try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
         }
 
         /// A list of the categories, and whether they are flagged or not.
@@ -219,20 +219,20 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.hate, forKey: "hate")
-                try container.encode(self.hateThreatening, forKey: "hate/threatening")
-                try container.encode(self.harassment, forKey: "harassment")
-                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
-                try container.encode(self.illicit, forKey: "illicit")
-                try container.encode(self.illicitViolent, forKey: "illicit/violent")
-                try container.encode(self.selfHarm, forKey: "self-harm")
-                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
-                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
-                try container.encode(self.sexual, forKey: "sexual")
-                try container.encode(self.sexualMinors, forKey: "sexual/minors")
-                try container.encode(self.violence, forKey: "violence")
-                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.hate, "hate")
+                try writer.encode(self.hateThreatening, "hate/threatening")
+                try writer.encode(self.harassment, "harassment")
+                try writer.encode(self.harassmentThreatening, "harassment/threatening")
+                try writer.encode(self.illicit, "illicit")
+                try writer.encode(self.illicitViolent, "illicit/violent")
+                try writer.encode(self.selfHarm, "self-harm")
+                try writer.encode(self.selfHarmIntent, "self-harm/intent")
+                try writer.encode(self.selfHarmInstructions, "self-harm/instructions")
+                try writer.encode(self.sexual, "sexual")
+                try writer.encode(self.sexualMinors, "sexual/minors")
+                try writer.encode(self.violence, "violence")
+                try writer.encode(self.violenceGraphic, "violence/graphic")
             }
         }
 
@@ -342,20 +342,20 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.hate, forKey: "hate")
-                try container.encode(self.hateThreatening, forKey: "hate/threatening")
-                try container.encode(self.harassment, forKey: "harassment")
-                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
-                try container.encode(self.illicit, forKey: "illicit")
-                try container.encode(self.illicitViolent, forKey: "illicit/violent")
-                try container.encode(self.selfHarm, forKey: "self-harm")
-                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
-                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
-                try container.encode(self.sexual, forKey: "sexual")
-                try container.encode(self.sexualMinors, forKey: "sexual/minors")
-                try container.encode(self.violence, forKey: "violence")
-                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.hate, "hate")
+                try writer.encode(self.hateThreatening, "hate/threatening")
+                try writer.encode(self.harassment, "harassment")
+                try writer.encode(self.harassmentThreatening, "harassment/threatening")
+                try writer.encode(self.illicit, "illicit")
+                try writer.encode(self.illicitViolent, "illicit/violent")
+                try writer.encode(self.selfHarm, "self-harm")
+                try writer.encode(self.selfHarmIntent, "self-harm/intent")
+                try writer.encode(self.selfHarmInstructions, "self-harm/instructions")
+                try writer.encode(self.sexual, "sexual")
+                try writer.encode(self.sexualMinors, "sexual/minors")
+                try writer.encode(self.violence, "violence")
+                try writer.encode(self.violenceGraphic, "violence/graphic")
             }
         }
 
@@ -465,20 +465,20 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.hate, forKey: "hate")
-                try container.encode(self.hateThreatening, forKey: "hate/threatening")
-                try container.encode(self.harassment, forKey: "harassment")
-                try container.encode(self.harassmentThreatening, forKey: "harassment/threatening")
-                try container.encode(self.illicit, forKey: "illicit")
-                try container.encode(self.illicitViolent, forKey: "illicit/violent")
-                try container.encode(self.selfHarm, forKey: "self-harm")
-                try container.encode(self.selfHarmIntent, forKey: "self-harm/intent")
-                try container.encode(self.selfHarmInstructions, forKey: "self-harm/instructions")
-                try container.encode(self.sexual, forKey: "sexual")
-                try container.encode(self.sexualMinors, forKey: "sexual/minors")
-                try container.encode(self.violence, forKey: "violence")
-                try container.encode(self.violenceGraphic, forKey: "violence/graphic")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.hate, "hate")
+                try writer.encode(self.hateThreatening, "hate/threatening")
+                try writer.encode(self.harassment, "harassment")
+                try writer.encode(self.harassmentThreatening, "harassment/threatening")
+                try writer.encode(self.illicit, "illicit")
+                try writer.encode(self.illicitViolent, "illicit/violent")
+                try writer.encode(self.selfHarm, "self-harm")
+                try writer.encode(self.selfHarmIntent, "self-harm/intent")
+                try writer.encode(self.selfHarmInstructions, "self-harm/instructions")
+                try writer.encode(self.sexual, "sexual")
+                try writer.encode(self.sexualMinors, "sexual/minors")
+                try writer.encode(self.violence, "violence")
+                try writer.encode(self.violenceGraphic, "violence/graphic")
             }
         }
     }

@@ -47,9 +47,9 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encodeIfPresent(self.model, "model")
     }
 
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
@@ -171,9 +171,9 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode("image_url", forKey: "type")
-                    try container.encode(self.imageURL, forKey: "image_url")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode("image_url", "type")
+                    try writer.encode(self.imageURL, "image_url")
                 }
 
                 /// Contains either an image URL or a data URL for a base64 encoded image.
@@ -208,8 +208,8 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var container = encoder.container(keyedBy: AnyCodingKey.self)
-                        try container.encode(self.url, forKey: "url")
+                        var writer = ObjectWriter(encoder)
+                        try writer.encode(self.url, "url")
                     }
                 }
             }

@@ -81,16 +81,16 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.segment", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.speaker, forKey: "speaker")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.segment", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.speaker, "speaker")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
     }
 }
 
@@ -135,10 +135,10 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.retrieved", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.retrieved", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -200,12 +200,12 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.truncated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.truncated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
     }
 }
 
@@ -252,10 +252,10 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.error, "error")
     }
 
     /// Details of the error.
@@ -316,12 +316,12 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
-            try container.encodeIfPresent(self.eventID, forKey: "event_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.type, "type")
+            try writer.encodeIfPresent(self.code, "code")
+            try writer.encode(self.message, "message")
+            try writer.encodeIfPresent(self.param, "param")
+            try writer.encodeIfPresent(self.eventID, "event_id")
         }
     }
 }
@@ -360,9 +360,9 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.cleared", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.cleared", "type")
+        try writer.encode(self.eventID, "event_id")
     }
 }
 
@@ -417,11 +417,11 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.committed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.committed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -484,11 +484,11 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_started", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioStartMs, forKey: "audio_start_ms")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.speech_started", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.audioStartMs, "audio_start_ms")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -543,11 +543,11 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_stopped", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.speech_stopped", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -592,10 +592,10 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -640,10 +640,10 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -688,10 +688,10 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.in_progress", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.in_progress", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -739,10 +739,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("rate_limits.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.rateLimits, forKey: "rate_limits")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("rate_limits.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.rateLimits, "rate_limits")
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
@@ -795,11 +795,11 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.limit, forKey: "limit")
-            try container.encodeIfPresent(self.remaining, forKey: "remaining")
-            try container.encodeIfPresent(self.resetSeconds, forKey: "reset_seconds")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.limit, "limit")
+            try writer.encodeIfPresent(self.remaining, "remaining")
+            try writer.encodeIfPresent(self.resetSeconds, "reset_seconds")
         }
 
         /// The name of the rate limit (`requests`, `tokens`).
@@ -888,14 +888,14 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -959,13 +959,13 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
     }
 }
 
@@ -1034,14 +1034,14 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio_transcript.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio_transcript.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1112,14 +1112,14 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio_transcript.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.transcript, forKey: "transcript")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio_transcript.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.transcript, "transcript")
     }
 }
 
@@ -1189,14 +1189,14 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.added", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.added", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
     }
 
     /// The content part that was added.
@@ -1251,11 +1251,11 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type ("text", "audio").
@@ -1345,14 +1345,14 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
     }
 
     /// The content part that is done.
@@ -1407,11 +1407,11 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type ("text", "audio").
@@ -1477,9 +1477,9 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.response, "response")
     }
 }

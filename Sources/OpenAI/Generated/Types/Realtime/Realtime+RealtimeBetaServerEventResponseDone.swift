@@ -47,10 +47,10 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.response, "response")
     }
 }
 
@@ -119,14 +119,14 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -202,15 +202,15 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -279,14 +279,14 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.obfuscation, "obfuscation")
     }
 }
 
@@ -349,13 +349,13 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equa
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -406,11 +406,11 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -461,11 +461,11 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -516,11 +516,11 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.in_progress", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.in_progress", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -577,12 +577,12 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.added", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.added", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -640,12 +640,12 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -714,14 +714,14 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -791,14 +791,14 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -845,10 +845,10 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -894,10 +894,10 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -946,10 +946,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription_session.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -999,10 +999,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription_session.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -1050,9 +1050,9 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.sdp, forKey: "sdp")
-        try container.encodeIfPresent(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.sdp, "sdp")
+        try writer.encodeIfPresent(self.session, "session")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1095,8 +1095,8 @@ public struct RealtimeCallReferRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.targetURI, forKey: "target_uri")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.targetURI, "target_uri")
     }
 }
 
@@ -1133,8 +1133,8 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.statusCode, forKey: "status_code")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.statusCode, "status_code")
     }
 }
 
@@ -1281,11 +1281,11 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.create", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.create", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -1335,10 +1335,10 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.delete", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.delete", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1388,10 +1388,10 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.retrieve", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.retrieve", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1463,12 +1463,12 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.truncate", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.truncate", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
     }
 }
 
@@ -1528,10 +1528,10 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.append", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.append", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.audio, "audio")
     }
 }
 
@@ -1571,9 +1571,9 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.clear", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.clear", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -1614,9 +1614,9 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.commit", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.commit", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -1657,8 +1657,8 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio_buffer.clear", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio_buffer.clear", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }

@@ -52,10 +52,10 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.cancel", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.responseID, forKey: "response_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.cancel", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.responseID, "response_id")
     }
 }
 
@@ -126,10 +126,10 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.create", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.create", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.response, "response")
     }
 }
 
@@ -185,10 +185,10 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.update", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 
     /// Update the Realtime session. Choose either a realtime
@@ -273,10 +273,10 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription_session.update", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -420,14 +420,14 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encode("function_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -485,13 +485,13 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -544,13 +544,13 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encode("message", forKey: "type")
-        try container.encode("assistant", forKey: "role")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encode("message", "type")
+        try writer.encode("assistant", "role")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items`.
@@ -603,11 +603,11 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
@@ -680,13 +680,13 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encode("message", forKey: "type")
-        try container.encode("system", forKey: "role")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encode("message", "type")
+        try writer.encode("system", "role")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/content/items`.
@@ -720,9 +720,9 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("input_text", forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("input_text", "type")
+            try writer.encodeIfPresent(self.text, "text")
         }
     }
 }
@@ -776,13 +776,13 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encode("message", forKey: "type")
-        try container.encode("user", forKey: "role")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encode("message", "type")
+        try writer.encode("user", "role")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items`.
@@ -849,13 +849,13 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-            try container.encodeIfPresent(self.detail, forKey: "detail")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.imageURL, "image_url")
+            try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type (`input_text`, `input_audio`, or `input_image`).
@@ -980,17 +980,17 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.item", forKey: "object")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.type, forKey: "type")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.role, forKey: "role")
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.item", "object")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.type, "type")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.role, "role")
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.output, "output")
     }
 
     /// The type of the item (`message`, `function_call`, `function_call_output`, `item_reference`).
@@ -1096,12 +1096,12 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
@@ -1177,9 +1177,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.session, "session")
     }
 
     /// Configuration for the client secret expiration. Expiration refers to the time after which
@@ -1220,9 +1220,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("created_at", forKey: "anchor")
-            try container.encodeIfPresent(self.seconds, forKey: "seconds")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("created_at", "anchor")
+            try writer.encodeIfPresent(self.seconds, "seconds")
         }
     }
 
@@ -1315,10 +1315,10 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.value, forKey: "value")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.value, "value")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.session, "session")
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -1422,11 +1422,11 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.parameters, "parameters")
     }
 }
 
@@ -1483,12 +1483,12 @@ public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_request", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_request", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -1545,12 +1545,12 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_response", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encode(self.approve, forKey: "approve")
-        try container.encodeIfPresent(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_response", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.approvalRequestID, "approval_request_id")
+        try writer.encode(self.approve, "approve")
+        try writer.encodeIfPresent(self.reason, "reason")
     }
 }
 
@@ -1589,10 +1589,10 @@ public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("http_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("http_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -1631,10 +1631,10 @@ public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("protocol_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("protocol_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -1709,15 +1709,15 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.error, "error")
     }
 
     /// The error from the tool call, if any.
@@ -1794,9 +1794,9 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_execution_error", forKey: "type")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_execution_error", "type")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -1835,8 +1835,8 @@ public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.effort, forKey: "effort")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.effort, "effort")
     }
 }
 
@@ -1975,18 +1975,18 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.response", forKey: "object")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.statusDetails, forKey: "status_details")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.conversationID, forKey: "conversation_id")
-        try container.encodeIfPresent(self.outputModalities, forKey: "output_modalities")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.response", "object")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.statusDetails, "status_details")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encodeIfPresent(self.conversationID, "conversation_id")
+        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
     }
 
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -2067,10 +2067,10 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.reason, forKey: "reason")
-            try container.encodeIfPresent(self.error, forKey: "error")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.reason, "reason")
+            try writer.encodeIfPresent(self.error, "error")
         }
 
         /// The type of error that caused the response to fail, corresponding
@@ -2166,9 +2166,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.type, forKey: "type")
-                try container.encodeIfPresent(self.code, forKey: "code")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.type, "type")
+                try writer.encodeIfPresent(self.code, "code")
             }
         }
     }
@@ -2201,8 +2201,8 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
@@ -2249,9 +2249,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.voice, forKey: "voice")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.voice, "voice")
             }
         }
     }
@@ -2320,12 +2320,12 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.totalTokens, forKey: "total_tokens")
-            try container.encodeIfPresent(self.inputTokens, forKey: "input_tokens")
-            try container.encodeIfPresent(self.outputTokens, forKey: "output_tokens")
-            try container.encodeIfPresent(self.inputTokenDetails, forKey: "input_token_details")
-            try container.encodeIfPresent(self.outputTokenDetails, forKey: "output_token_details")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.totalTokens, "total_tokens")
+            try writer.encodeIfPresent(self.inputTokens, "input_tokens")
+            try writer.encodeIfPresent(self.outputTokens, "output_tokens")
+            try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
+            try writer.encodeIfPresent(self.outputTokenDetails, "output_token_details")
         }
 
         /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
@@ -2386,12 +2386,12 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.cachedTokens, forKey: "cached_tokens")
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-                try container.encodeIfPresent(self.cachedTokensDetails, forKey: "cached_tokens_details")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
+                try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                try writer.encodeIfPresent(self.imageTokens, "image_tokens")
+                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                try writer.encodeIfPresent(self.cachedTokensDetails, "cached_tokens_details")
             }
 
             /// Details about the cached tokens used as input for the Response.
@@ -2440,10 +2440,10 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                    try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                    try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                    try writer.encodeIfPresent(self.imageTokens, "image_tokens")
+                    try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                 }
             }
         }
@@ -2488,9 +2488,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
             }
         }
     }
@@ -2679,19 +2679,19 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.outputModalities, forKey: "output_modalities")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.input, "input")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2739,8 +2739,8 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio/properties/output`.
@@ -2788,9 +2788,9 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.voice, forKey: "voice")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.voice, "voice")
             }
         }
     }
@@ -3248,10 +3248,10 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.conversation, forKey: "conversation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.conversation, "conversation")
     }
 
     /// The conversation resource.
@@ -3294,9 +3294,9 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.object, forKey: "object")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.object, "object")
         }
     }
 }
@@ -3354,11 +3354,11 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.added", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.added", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -3419,11 +3419,11 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -3470,10 +3470,10 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.deleted", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.deleted", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -3527,11 +3527,11 @@ public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -3594,12 +3594,12 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encodeIfPresent(self.contentIndex, forKey: "content_index")
-        try container.encodeIfPresent(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encodeIfPresent(self.contentIndex, "content_index")
+        try writer.encodeIfPresent(self.delta, "delta")
+        try writer.encodeIfPresent(self.logprobs, "logprobs")
     }
 }

@@ -59,12 +59,12 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.error, "error")
     }
 
     /// Details of the transcription error.
@@ -119,11 +119,11 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encodeIfPresent(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.code, "code")
+            try writer.encodeIfPresent(self.message, "message")
+            try writer.encodeIfPresent(self.param, "param")
         }
     }
 }
@@ -205,16 +205,16 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.segment", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.speaker, forKey: "speaker")
-        try container.encode(self.start, forKey: "start")
-        try container.encode(self.end, forKey: "end")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.segment", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.speaker, "speaker")
+        try writer.encode(self.start, "start")
+        try writer.encode(self.end, "end")
     }
 }
 
@@ -259,10 +259,10 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.retrieved", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.retrieved", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -324,12 +324,12 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.truncated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.truncated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
     }
 }
 
@@ -376,10 +376,10 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.error, "error")
     }
 
     /// Details of the error.
@@ -440,12 +440,12 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
-            try container.encodeIfPresent(self.eventID, forKey: "event_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.type, "type")
+            try writer.encodeIfPresent(self.code, "code")
+            try writer.encode(self.message, "message")
+            try writer.encodeIfPresent(self.param, "param")
+            try writer.encodeIfPresent(self.eventID, "event_id")
         }
     }
 }
@@ -484,9 +484,9 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.cleared", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.cleared", "type")
+        try writer.encode(self.eventID, "event_id")
     }
 }
 
@@ -541,11 +541,11 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.committed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.committed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -593,10 +593,10 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.dtmf_event_received", forKey: "type")
-        try container.encode(self.event, forKey: "event")
-        try container.encode(self.receivedAt, forKey: "received_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.dtmf_event_received", "type")
+        try writer.encode(self.event, "event")
+        try writer.encode(self.receivedAt, "received_at")
     }
 }
 
@@ -659,11 +659,11 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_started", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioStartMs, forKey: "audio_start_ms")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.speech_started", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.audioStartMs, "audio_start_ms")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -718,11 +718,11 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.speech_stopped", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.speech_stopped", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -791,12 +791,12 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equa
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.timeout_triggered", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.audioStartMs, forKey: "audio_start_ms")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.timeout_triggered", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.audioStartMs, "audio_start_ms")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -841,10 +841,10 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -889,10 +889,10 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -937,10 +937,10 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools.in_progress", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools.in_progress", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -989,10 +989,10 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio_buffer.cleared", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio_buffer.cleared", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
     }
 }
 
@@ -1040,10 +1040,10 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio_buffer.started", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio_buffer.started", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
     }
 }
 
@@ -1091,10 +1091,10 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio_buffer.stopped", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio_buffer.stopped", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
     }
 }
 
@@ -1142,10 +1142,10 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("rate_limits.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.rateLimits, forKey: "rate_limits")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("rate_limits.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.rateLimits, "rate_limits")
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated/properties/rate_limits/items`.
@@ -1198,11 +1198,11 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.limit, forKey: "limit")
-            try container.encodeIfPresent(self.remaining, forKey: "remaining")
-            try container.encodeIfPresent(self.resetSeconds, forKey: "reset_seconds")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.limit, "limit")
+            try writer.encodeIfPresent(self.remaining, "remaining")
+            try writer.encodeIfPresent(self.resetSeconds, "reset_seconds")
         }
 
         /// The name of the rate limit (`requests`, `tokens`).
@@ -1291,13 +1291,13 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }

@@ -64,13 +64,13 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
     }
 }
 
@@ -139,14 +139,14 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio_transcript.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio_transcript.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -217,14 +217,14 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_audio_transcript.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.transcript, forKey: "transcript")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_audio_transcript.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.transcript, "transcript")
     }
 }
 
@@ -294,14 +294,14 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.added", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.added", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
     }
 
     /// The content part that was added.
@@ -356,11 +356,11 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type ("text", "audio").
@@ -450,14 +450,14 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
     }
 
     /// The content part that is done.
@@ -512,11 +512,11 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.audio, forKey: "audio")
-            try container.encodeIfPresent(self.transcript, forKey: "transcript")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.audio, "audio")
+            try writer.encodeIfPresent(self.transcript, "transcript")
         }
 
         /// The content type ("text", "audio").
@@ -582,10 +582,10 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.response, "response")
     }
 }
 
@@ -638,10 +638,10 @@ public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.response, "response")
     }
 }
 
@@ -710,14 +710,14 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -793,15 +793,15 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -870,14 +870,14 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.obfuscation, "obfuscation")
     }
 }
 
@@ -940,13 +940,13 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -997,11 +997,11 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.completed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.completed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1052,11 +1052,11 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1107,11 +1107,11 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.in_progress", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.in_progress", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1168,12 +1168,12 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.added", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.added", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -1231,12 +1231,12 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -1305,14 +1305,14 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1382,14 +1382,14 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.done", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.done", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -1436,10 +1436,10 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 
     /// The session configuration.
@@ -1524,10 +1524,10 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 
     /// The session configuration.
@@ -1616,10 +1616,10 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription_session.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -1818,27 +1818,27 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.session", forKey: "object")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
-        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
-        try container.encodeIfPresent(self.inputAudioNoiseReduction, forKey: "input_audio_noise_reduction")
-        try container.encodeIfPresent(self.speed, forKey: "speed")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxResponseOutputTokens, forKey: "max_response_output_tokens")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.include, forKey: "include")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.session", "object")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.voice, "voice")
+        try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
+        try writer.encodeIfPresent(self.outputAudioFormat, "output_audio_format")
+        try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
+        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+        try writer.encodeIfPresent(self.inputAudioNoiseReduction, "input_audio_noise_reduction")
+        try writer.encodeIfPresent(self.speed, "speed")
+        try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.maxResponseOutputTokens, "max_response_output_tokens")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.include, "include")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2000,8 +2000,8 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
         }
     }
 
@@ -2100,10 +2100,10 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.workflowName, forKey: "workflow_name")
-                try container.encodeIfPresent(self.groupID, forKey: "group_id")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.workflowName, "workflow_name")
+                try writer.encodeIfPresent(self.groupID, "group_id")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }
@@ -2292,23 +2292,23 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime", forKey: "type")
-        try container.encode("realtime.session", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.outputModalities, forKey: "output_modalities")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime", "type")
+        try writer.encode("realtime.session", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encodeIfPresent(self.truncation, "truncation")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2432,9 +2432,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
@@ -2496,11 +2496,11 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
-                try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -2537,8 +2537,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
                 }
             }
         }
@@ -2599,10 +2599,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.voice, forKey: "voice")
-                try container.encodeIfPresent(self.speed, forKey: "speed")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.voice, "voice")
+                try writer.encodeIfPresent(self.speed, "speed")
             }
         }
     }
@@ -2702,10 +2702,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.workflowName, forKey: "workflow_name")
-                try container.encodeIfPresent(self.groupID, forKey: "group_id")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.workflowName, "workflow_name")
+                try writer.encodeIfPresent(self.groupID, "group_id")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }
@@ -2905,12 +2905,12 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
-        try container.encodeIfPresent(self.inputAudioNoiseReduction, forKey: "input_audio_noise_reduction")
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
-        try container.encodeIfPresent(self.include, forKey: "include")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+        try writer.encodeIfPresent(self.inputAudioNoiseReduction, "input_audio_noise_reduction")
+        try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
+        try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
+        try writer.encodeIfPresent(self.include, "include")
     }
 
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
@@ -2965,11 +2965,11 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("server_vad", forKey: "type")
-            try container.encodeIfPresent(self.threshold, forKey: "threshold")
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("server_vad", "type")
+            try writer.encodeIfPresent(self.threshold, "threshold")
+            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
         }
     }
 
@@ -3007,8 +3007,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
         }
     }
 
@@ -3080,10 +3080,10 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription", forKey: "type")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.include, forKey: "include")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription", "type")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.include, "include")
     }
 
     /// Configuration for input and output audio.
@@ -3114,8 +3114,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
@@ -3176,11 +3176,11 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
-                try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -3217,8 +3217,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
                 }
             }
         }
@@ -3291,12 +3291,12 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.clientSecret, forKey: "client_secret")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
-        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.clientSecret, "client_secret")
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
+        try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
+        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -3359,9 +3359,9 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.value, forKey: "value")
-            try container.encode(self.expiresAt, forKey: "expires_at")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.value, "value")
+            try writer.encode(self.expiresAt, "expires_at")
         }
     }
 
@@ -3441,11 +3441,11 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.threshold, forKey: "threshold")
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.threshold, "threshold")
+            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
         }
     }
 }
@@ -3512,13 +3512,13 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.object, forKey: "object")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.object, "object")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.audio, "audio")
     }
 
     /// Configuration for input audio for the session.
@@ -3549,8 +3549,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
@@ -3602,11 +3602,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
-                try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
             }
 
             /// Configuration for input audio noise reduction.
@@ -3641,8 +3641,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
                 }
             }
 
@@ -3705,11 +3705,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
-                    try container.encodeIfPresent(self.threshold, forKey: "threshold")
-                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-                    try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
+                    try writer.encodeIfPresent(self.threshold, "threshold")
+                    try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+                    try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
                 }
             }
         }

@@ -61,10 +61,10 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.input_audio_buffer.append", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.input_audio_buffer.append", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.audio, "audio")
     }
 }
 
@@ -105,9 +105,9 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.close", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.close", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -157,10 +157,10 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.update", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -208,9 +208,9 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encode(self.session, "session")
     }
 
     /// Configuration for the client secret expiration. Expiration refers to the time after which
@@ -251,9 +251,9 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("created_at", forKey: "anchor")
-            try container.encodeIfPresent(self.seconds, forKey: "seconds")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("created_at", "anchor")
+            try writer.encodeIfPresent(self.seconds, "seconds")
         }
     }
 }
@@ -307,10 +307,10 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.value, forKey: "value")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.value, "value")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.session, "session")
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -423,9 +423,9 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.closed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.closed", "type")
+        try writer.encode(self.eventID, "event_id")
     }
 }
 
@@ -472,10 +472,10 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -533,11 +533,11 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.input_transcript.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.elapsedMs, forKey: "elapsed_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.input_transcript.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
     }
 }
 
@@ -609,14 +609,14 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.output_audio.delta", forKey: "type")
-        try container.encode("pcm16", forKey: "format")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.sampleRate, forKey: "sample_rate")
-        try container.encodeIfPresent(self.channels, forKey: "channels")
-        try container.encodeIfPresent(self.elapsedMs, forKey: "elapsed_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.output_audio.delta", "type")
+        try writer.encode("pcm16", "format")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.sampleRate, "sample_rate")
+        try writer.encodeIfPresent(self.channels, "channels")
+        try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
     }
 }
 
@@ -673,11 +673,11 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.output_transcript.delta", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.elapsedMs, forKey: "elapsed_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.output_transcript.delta", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
     }
 }
 
@@ -723,10 +723,10 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.updated", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.updated", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -787,12 +787,12 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("translation", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("translation", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.audio, "audio")
     }
 
     /// Configuration for translation input and output audio.
@@ -829,9 +829,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
@@ -874,9 +874,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -913,8 +913,8 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.model, forKey: "model")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.model, "model")
                 }
             }
 
@@ -950,8 +950,8 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.type, "type")
                 }
             }
         }
@@ -986,8 +986,8 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.language, forKey: "language")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.language, "language")
             }
         }
     }
@@ -1034,9 +1034,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.audio, "audio")
     }
 
     /// Configuration for translation input and output audio.
@@ -1073,9 +1073,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
@@ -1118,9 +1118,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -1157,8 +1157,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.model, forKey: "model")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.model, "model")
                 }
             }
 
@@ -1194,8 +1194,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.type, "type")
                 }
             }
         }
@@ -1230,8 +1230,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.language, forKey: "language")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.language, "language")
             }
         }
     }
@@ -1269,8 +1269,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.audio, "audio")
     }
 
     /// Configuration for translation input and output audio.
@@ -1307,9 +1307,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
@@ -1352,9 +1352,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -1391,8 +1391,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.model, forKey: "model")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.model, "model")
                 }
             }
 
@@ -1428,8 +1428,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encode(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encode(self.type, "type")
                 }
             }
         }
@@ -1464,8 +1464,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.language, forKey: "language")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.language, "language")
             }
         }
     }
@@ -1559,10 +1559,10 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("retention_ratio", forKey: "type")
-            try container.encode(self.retentionRatio, forKey: "retention_ratio")
-            try container.encodeIfPresent(self.tokenLimits, forKey: "token_limits")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("retention_ratio", "type")
+            try writer.encode(self.retentionRatio, "retention_ratio")
+            try writer.encodeIfPresent(self.tokenLimits, "token_limits")
         }
 
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
@@ -1599,8 +1599,8 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.postInstructions, forKey: "post_instructions")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.postInstructions, "post_instructions")
             }
         }
     }
@@ -1742,14 +1742,14 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("server_vad", forKey: "type")
-            try container.encodeIfPresent(self.threshold, forKey: "threshold")
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
-            try container.encodeIfPresent(self.createResponse, forKey: "create_response")
-            try container.encodeIfPresent(self.interruptResponse, forKey: "interrupt_response")
-            try container.encodeIfPresent(self.idleTimeoutMs, forKey: "idle_timeout_ms")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("server_vad", "type")
+            try writer.encodeIfPresent(self.threshold, "threshold")
+            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+            try writer.encodeIfPresent(self.createResponse, "create_response")
+            try writer.encodeIfPresent(self.interruptResponse, "interrupt_response")
+            try writer.encodeIfPresent(self.idleTimeoutMs, "idle_timeout_ms")
         }
     }
 
@@ -1807,11 +1807,11 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("semantic_vad", forKey: "type")
-            try container.encodeIfPresent(self.eagerness, forKey: "eagerness")
-            try container.encodeIfPresent(self.createResponse, forKey: "create_response")
-            try container.encodeIfPresent(self.interruptResponse, forKey: "interrupt_response")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("semantic_vad", "type")
+            try writer.encodeIfPresent(self.eagerness, "eagerness")
+            try writer.encodeIfPresent(self.createResponse, "create_response")
+            try writer.encodeIfPresent(self.interruptResponse, "interrupt_response")
         }
 
         /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
@@ -1931,9 +1931,9 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -1978,10 +1978,10 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp", forKey: "type")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp", "type")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encodeIfPresent(self.name, "name")
     }
 }
 

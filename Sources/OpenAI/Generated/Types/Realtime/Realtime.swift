@@ -76,13 +76,13 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.language, forKey: "language")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.keywords, forKey: "keywords")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.delay, forKey: "delay")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.language, "language")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.keywords, "keywords")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.delay, "delay")
     }
 
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
@@ -175,11 +175,11 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.language, forKey: "language")
-        try container.encodeIfPresent(self.languages, forKey: "languages")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.language, "language")
+        try writer.encodeIfPresent(self.languages, "languages")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -355,19 +355,19 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp", forKey: "type")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encodeIfPresent(self.serverURL, forKey: "server_url")
-        try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
-        try container.encodeIfPresent(self.tunnelID, forKey: "tunnel_id")
-        try container.encodeIfPresent(self.authorization, forKey: "authorization")
-        try container.encodeIfPresent(self.serverDescription, forKey: "server_description")
-        try container.encodeIfPresent(self.headers, forKey: "headers")
-        try container.encodeIfPresent(self.allowedTools, forKey: "allowed_tools")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-        try container.encodeIfPresent(self.requireApproval, forKey: "require_approval")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp", "type")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encodeIfPresent(self.serverURL, "server_url")
+        try writer.encodeIfPresent(self.connectorID, "connector_id")
+        try writer.encodeIfPresent(self.tunnelID, "tunnel_id")
+        try writer.encodeIfPresent(self.authorization, "authorization")
+        try writer.encodeIfPresent(self.serverDescription, "server_description")
+        try writer.encodeIfPresent(self.headers, "headers")
+        try writer.encodeIfPresent(self.allowedTools, "allowed_tools")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encodeIfPresent(self.requireApproval, "require_approval")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
     }
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
@@ -541,9 +541,9 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.always, forKey: "always")
-                try container.encodeIfPresent(self.never, forKey: "never")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.always, "always")
+                try writer.encodeIfPresent(self.never, "never")
             }
         }
 
@@ -612,9 +612,9 @@ public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.toolNames, forKey: "tool_names")
-        try container.encodeIfPresent(self.readOnly, forKey: "read_only")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.toolNames, "tool_names")
+        try writer.encodeIfPresent(self.readOnly, "read_only")
     }
 }
 
@@ -686,10 +686,10 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.version, forKey: "version")
-        try container.encodeIfPresent(self.variables, forKey: "variables")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.version, "version")
+        try writer.encodeIfPresent(self.variables, "variables")
     }
 }
 
@@ -767,9 +767,9 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("audio/pcm", forKey: "type")
-            try container.encodeIfPresent(self.rate, forKey: "rate")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("audio/pcm", "type")
+            try writer.encodeIfPresent(self.rate, "rate")
         }
     }
 
@@ -799,8 +799,8 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("audio/pcmu", forKey: "type")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("audio/pcmu", "type")
         }
     }
 
@@ -830,8 +830,8 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("audio/pcma", forKey: "type")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("audio/pcma", "type")
         }
     }
 }
@@ -895,11 +895,11 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.create", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.create", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -947,10 +947,10 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.delete", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.delete", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -998,10 +998,10 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.retrieve", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.retrieve", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1071,12 +1071,12 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.truncate", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.audioEndMs, forKey: "audio_end_ms")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.truncate", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.audioEndMs, "audio_end_ms")
     }
 }
 
@@ -1131,10 +1131,10 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.append", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.audio, forKey: "audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.append", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.audio, "audio")
     }
 }
 
@@ -1172,9 +1172,9 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.clear", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.clear", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -1220,9 +1220,9 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio_buffer.commit", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio_buffer.commit", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -1263,9 +1263,9 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio_buffer.clear", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio_buffer.clear", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
     }
 }
 
@@ -1313,10 +1313,10 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.cancel", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.responseID, forKey: "response_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.cancel", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.responseID, "response_id")
     }
 }
 
@@ -1384,10 +1384,10 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.create", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.create", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.response, "response")
     }
 }
 
@@ -1442,10 +1442,10 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("session.update", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -1490,10 +1490,10 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equata
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("transcription_session.update", forKey: "type")
-        try container.encodeIfPresent(self.eventID, forKey: "event_id")
-        try container.encode(self.session, forKey: "session")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("transcription_session.update", "type")
+        try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(self.session, "session")
     }
 }
 
@@ -1618,20 +1618,20 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime.response", forKey: "object")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.statusDetails, forKey: "status_details")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.usage, forKey: "usage")
-        try container.encodeIfPresent(self.conversationID, forKey: "conversation_id")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime.response", "object")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.statusDetails, "status_details")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encodeIfPresent(self.conversationID, "conversation_id")
+        try writer.encodeIfPresent(self.voice, "voice")
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.outputAudioFormat, "output_audio_format")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
     }
 
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -1716,10 +1716,10 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.reason, forKey: "reason")
-            try container.encodeIfPresent(self.error, forKey: "error")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.reason, "reason")
+            try writer.encodeIfPresent(self.error, "error")
         }
 
         /// The type of error that caused the response to fail, corresponding
@@ -1819,9 +1819,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.type, forKey: "type")
-                try container.encodeIfPresent(self.code, forKey: "code")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.type, "type")
+                try writer.encodeIfPresent(self.code, "code")
             }
         }
     }
@@ -1890,12 +1890,12 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.totalTokens, forKey: "total_tokens")
-            try container.encodeIfPresent(self.inputTokens, forKey: "input_tokens")
-            try container.encodeIfPresent(self.outputTokens, forKey: "output_tokens")
-            try container.encodeIfPresent(self.inputTokenDetails, forKey: "input_token_details")
-            try container.encodeIfPresent(self.outputTokenDetails, forKey: "output_token_details")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.totalTokens, "total_tokens")
+            try writer.encodeIfPresent(self.inputTokens, "input_tokens")
+            try writer.encodeIfPresent(self.outputTokens, "output_tokens")
+            try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
+            try writer.encodeIfPresent(self.outputTokenDetails, "output_token_details")
         }
 
         /// Details about the input tokens used in the Response.
@@ -1956,12 +1956,12 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.cachedTokens, forKey: "cached_tokens")
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-                try container.encodeIfPresent(self.cachedTokensDetails, forKey: "cached_tokens_details")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
+                try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                try writer.encodeIfPresent(self.imageTokens, "image_tokens")
+                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                try writer.encodeIfPresent(self.cachedTokensDetails, "cached_tokens_details")
             }
 
             /// Details about the cached tokens used as input for the Response.
@@ -2010,10 +2010,10 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                    try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-                    try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                    try writer.encodeIfPresent(self.imageTokens, "image_tokens")
+                    try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                 }
             }
         }
@@ -2058,9 +2058,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-                try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.textTokens, "text_tokens")
+                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
             }
         }
     }
@@ -2282,19 +2282,19 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.voice, "voice")
+        try writer.encodeIfPresent(self.outputAudioFormat, "output_audio_format")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.input, "input")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2509,11 +2509,11 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.created", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encodeIfPresent(self.previousItemID, forKey: "previous_item_id")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.created", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -2560,10 +2560,10 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.deleted", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.deleted", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -2622,12 +2622,12 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("conversation.item.input_audio_transcription.failed", forKey: "type")
-        try container.encode(self.eventID, forKey: "event_id")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("conversation.item.input_audio_transcription.failed", "type")
+        try writer.encode(self.eventID, "event_id")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.error, "error")
     }
 
     /// Details of the transcription error.
@@ -2682,11 +2682,11 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.code, forKey: "code")
-            try container.encodeIfPresent(self.message, forKey: "message")
-            try container.encodeIfPresent(self.param, forKey: "param")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.code, "code")
+            try writer.encodeIfPresent(self.message, "message")
+            try writer.encodeIfPresent(self.param, "param")
         }
     }
 }

@@ -160,23 +160,23 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.clientSecret, forKey: "client_secret")
-        try container.encodeIfPresent(self.modalities, forKey: "modalities")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.voice, forKey: "voice")
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: "input_audio_format")
-        try container.encodeIfPresent(self.outputAudioFormat, forKey: "output_audio_format")
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: "input_audio_transcription")
-        try container.encodeIfPresent(self.speed, forKey: "speed")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
-        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.maxResponseOutputTokens, forKey: "max_response_output_tokens")
-        try container.encodeIfPresent(self.truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.clientSecret, "client_secret")
+        try writer.encodeIfPresent(self.modalities, "modalities")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.voice, "voice")
+        try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
+        try writer.encodeIfPresent(self.outputAudioFormat, "output_audio_format")
+        try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
+        try writer.encodeIfPresent(self.speed, "speed")
+        try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.maxResponseOutputTokens, "max_response_output_tokens")
+        try writer.encodeIfPresent(self.truncation, "truncation")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -249,9 +249,9 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.value, forKey: "value")
-            try container.encode(self.expiresAt, forKey: "expires_at")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.value, "value")
+            try writer.encode(self.expiresAt, "expires_at")
         }
     }
 
@@ -308,8 +308,8 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.model, forKey: "model")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.model, "model")
         }
     }
 
@@ -408,10 +408,10 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.workflowName, forKey: "workflow_name")
-                try container.encodeIfPresent(self.groupID, forKey: "group_id")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.workflowName, "workflow_name")
+                try writer.encodeIfPresent(self.groupID, "group_id")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }
@@ -475,11 +475,11 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.threshold, forKey: "threshold")
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.threshold, "threshold")
+            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
         }
     }
 

@@ -135,21 +135,21 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("realtime", forKey: "type")
-        try container.encodeIfPresent(self.outputModalities, forKey: "output_modalities")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("realtime", "type")
+        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encodeIfPresent(self.truncation, "truncation")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -273,9 +273,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
@@ -337,11 +337,11 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
-                try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -378,8 +378,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
                 }
             }
         }
@@ -441,10 +441,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.voice, forKey: "voice")
-                try container.encodeIfPresent(self.speed, forKey: "speed")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.voice, "voice")
+                try writer.encodeIfPresent(self.speed, "speed")
             }
         }
     }
@@ -544,10 +544,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.workflowName, forKey: "workflow_name")
-                try container.encodeIfPresent(self.groupID, forKey: "group_id")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.workflowName, "workflow_name")
+                try writer.encodeIfPresent(self.groupID, "group_id")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }

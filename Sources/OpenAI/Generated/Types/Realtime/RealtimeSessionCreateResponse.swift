@@ -135,20 +135,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.object, forKey: "object")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.outputModalities, forKey: "output_modalities")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.audio, forKey: "audio")
-        try container.encodeIfPresent(self.tracing, forKey: "tracing")
-        try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.object, "object")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -202,9 +202,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.input, forKey: "input")
-            try container.encodeIfPresent(self.output, forKey: "output")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.input, "input")
+            try writer.encodeIfPresent(self.output, "output")
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
@@ -256,11 +256,11 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.transcription, forKey: "transcription")
-                try container.encodeIfPresent(self.noiseReduction, forKey: "noise_reduction")
-                try container.encodeIfPresent(self.turnDetection, forKey: "turn_detection")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.transcription, "transcription")
+                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
             }
 
             /// Configuration for input audio noise reduction.
@@ -295,8 +295,8 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
                 }
             }
 
@@ -349,11 +349,11 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AnyCodingKey.self)
-                    try container.encodeIfPresent(self.type, forKey: "type")
-                    try container.encodeIfPresent(self.threshold, forKey: "threshold")
-                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-                    try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+                    var writer = ObjectWriter(encoder)
+                    try writer.encodeIfPresent(self.type, "type")
+                    try writer.encodeIfPresent(self.threshold, "threshold")
+                    try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+                    try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
                 }
             }
         }
@@ -394,10 +394,10 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.format, forKey: "format")
-                try container.encodeIfPresent(self.voice, forKey: "voice")
-                try container.encodeIfPresent(self.speed, forKey: "speed")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.format, "format")
+                try writer.encodeIfPresent(self.voice, "voice")
+                try writer.encodeIfPresent(self.speed, "speed")
             }
         }
     }
@@ -497,10 +497,10 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.workflowName, forKey: "workflow_name")
-                try container.encodeIfPresent(self.groupID, forKey: "group_id")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.workflowName, "workflow_name")
+                try writer.encodeIfPresent(self.groupID, "group_id")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }
@@ -564,11 +564,11 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.threshold, forKey: "threshold")
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: "prefix_padding_ms")
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: "silence_duration_ms")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.threshold, "threshold")
+            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
+            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
         }
     }
 

@@ -66,13 +66,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.failed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.failed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -139,13 +139,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -212,13 +212,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -285,13 +285,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.failed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.failed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -358,13 +358,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -434,13 +434,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_item.added", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.item, forKey: "item")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_item.added", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.item, "item")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -507,13 +507,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_item.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.item, forKey: "item")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_item.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.item, "item")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -598,16 +598,16 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.annotation.added", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.annotationIndex, forKey: "annotation_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.annotation, forKey: "annotation")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.annotation.added", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.annotationIndex, "annotation_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.annotation, "annotation")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -692,16 +692,16 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.logprobs, forKey: "logprobs")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.logprobs, "logprobs")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -786,16 +786,16 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.logprobs, forKey: "logprobs")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.logprobs, "logprobs")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -856,12 +856,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.queued", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.queued", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -940,15 +940,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_part.added", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_part.added", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1028,16 +1028,16 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_part.done", forKey: "type")
-            try container.encode("incomplete", forKey: "status")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_part.done", "type")
+            try writer.encode("incomplete", "status")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1116,15 +1116,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_text.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_text.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1203,15 +1203,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_text.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_text.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1290,15 +1290,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_text.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_text.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1377,15 +1377,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_text.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_text.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1464,15 +1464,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.refusal.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.refusal.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1551,15 +1551,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.refusal.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.refusal, forKey: "refusal")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.refusal.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.refusal, "refusal")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1632,14 +1632,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.added", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.command, forKey: "command")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.added", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.command, "command")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1718,15 +1718,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }

@@ -72,14 +72,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.command, forKey: "command")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.command, "command")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -158,15 +158,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_output_content.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_output_content.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -245,15 +245,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_output_content.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.output, forKey: "output")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_output_content.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.output, "output")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -320,13 +320,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -393,13 +393,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -466,13 +466,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.searching", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.searching", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }

@@ -389,12 +389,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -449,11 +449,11 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -514,12 +514,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.transcript.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.transcript.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -574,11 +574,11 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.transcript.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.transcript.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -651,14 +651,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call_code.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -731,14 +731,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call_code.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call_code.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.code, "code")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -805,13 +805,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -878,13 +878,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -951,13 +951,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.interpreting", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1018,12 +1018,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1102,15 +1102,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.content_part.added", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.part, forKey: "part")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.content_part.added", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.part, "part")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1189,15 +1189,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.content_part.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.content_part.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1258,12 +1258,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.created", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.created", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1336,14 +1336,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.custom_tool_call_input.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.custom_tool_call_input.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1416,14 +1416,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.custom_tool_call_input.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.input, forKey: "input")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.custom_tool_call_input.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.input, "input")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1484,12 +1484,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.failed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.response, forKey: "response")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.failed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.response, "response")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1556,13 +1556,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1629,13 +1629,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1702,13 +1702,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.searching", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.searching", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1781,14 +1781,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.function_call_arguments.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.function_call_arguments.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1867,15 +1867,15 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.function_call_arguments.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.name, forKey: "name")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.function_call_arguments.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.name, "name")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.arguments, "arguments")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1942,13 +1942,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2015,13 +2015,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.generating", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.generating", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2088,13 +2088,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2197,19 +2197,19 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.partial_image", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.partialImageIndex, forKey: "partial_image_index")
-            try container.encode(self.partialImageB64, forKey: "partial_image_b64")
-            try container.encodeIfPresent(self.size, forKey: "size")
-            try container.encodeIfPresent(self.quality, forKey: "quality")
-            try container.encodeIfPresent(self.background, forKey: "background")
-            try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.partial_image", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.partialImageIndex, "partial_image_index")
+            try writer.encode(self.partialImageB64, "partial_image_b64")
+            try writer.encodeIfPresent(self.size, "size")
+            try writer.encodeIfPresent(self.quality, "quality")
+            try writer.encodeIfPresent(self.background, "background")
+            try writer.encodeIfPresent(self.outputFormat, "output_format")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2270,12 +2270,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.in_progress", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.in_progress", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2336,12 +2336,12 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.incomplete", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.incomplete", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2414,14 +2414,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call_arguments.delta", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2494,14 +2494,14 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call_arguments.done", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call_arguments.done", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2568,13 +2568,13 @@ extension BetaResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.completed", forKey: "type")
-            try container.encodeIfPresent(self.agent, forKey: "agent")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.completed", "type")
+            try writer.encodeIfPresent(self.agent, "agent")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }

@@ -60,10 +60,10 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.key, forKey: "key")
-        try container.encode(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.key, "key")
+        try writer.encode(self.value, "value")
     }
 
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -260,9 +260,9 @@ public struct BetaCompoundFilter: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.filters, forKey: "filters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.filters, "filters")
     }
 
     /// Type of operation: `and` or `or`.
@@ -467,14 +467,14 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -544,10 +544,10 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.code, forKey: "code")
-        try container.encodeIfPresent(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.code, "code")
+        try writer.encodeIfPresent(self.message, "message")
     }
 }
 
@@ -630,12 +630,12 @@ public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_screenshot", forKey: "type")
-        try container.encode(self.imageURL, forKey: "image_url")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_screenshot", "type")
+        try writer.encode(self.imageURL, "image_url")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -680,10 +680,10 @@ public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_screenshot", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_screenshot", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
     }
 }
 
@@ -713,8 +713,8 @@ public struct BetaComputerTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer", "type")
     }
 }
 
@@ -791,15 +791,15 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.action, forKey: "action")
-        try container.encodeIfPresent(self.actions, forKey: "actions")
-        try container.encode(self.pendingSafetyChecks, forKey: "pending_safety_checks")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.action, "action")
+        try writer.encodeIfPresent(self.actions, "actions")
+        try writer.encode(self.pendingSafetyChecks, "pending_safety_checks")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -870,14 +870,14 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -952,15 +952,15 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: "acknowledged_safety_checks")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1011,11 +1011,11 @@ public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_use_preview", forKey: "type")
-        try container.encode(self.environment, forKey: "environment")
-        try container.encode(self.displayWidth, forKey: "display_width")
-        try container.encode(self.displayHeight, forKey: "display_height")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_use_preview", "type")
+        try writer.encode(self.environment, "environment")
+        try writer.encode(self.displayWidth, "display_width")
+        try writer.encode(self.displayHeight, "display_height")
     }
 }
 
@@ -1074,12 +1074,12 @@ public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_auto", forKey: "type")
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_auto", "type")
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encodeIfPresent(self.skills, "skills")
     }
 
     /// Network access policy for the container.
@@ -1218,13 +1218,13 @@ public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_file_citation", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_file_citation", "type")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -1289,13 +1289,13 @@ public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_file_citation", forKey: "type")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_file_citation", "type")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -1365,10 +1365,10 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("allowlist", forKey: "type")
-        try container.encode(self.allowedDomains, forKey: "allowed_domains")
-        try container.encodeIfPresent(self.domainSecrets, forKey: "domain_secrets")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("allowlist", "type")
+        try writer.encode(self.allowedDomains, "allowed_domains")
+        try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
     }
 }
 
@@ -1396,8 +1396,8 @@ public struct BetaContainerNetworkPolicyDisabledParam: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("disabled", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("disabled", "type")
     }
 }
 
@@ -1451,10 +1451,10 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.domain, forKey: "domain")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.domain, "domain")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.value, "value")
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -1501,9 +1501,9 @@ public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_reference", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_reference", "type")
+        try writer.encode(self.containerID, "container_id")
     }
 }
 
@@ -1536,9 +1536,9 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_reference", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_reference", "type")
+        try writer.encode(self.containerID, "container_id")
     }
 }
 
@@ -1621,9 +1621,9 @@ public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.compactThreshold, forKey: "compact_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
     }
 }
 
@@ -1703,8 +1703,8 @@ public struct BetaConversationParam2: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -1748,9 +1748,9 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
     }
 }
 
@@ -1879,16 +1879,16 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
     }
 }
 
@@ -1933,10 +1933,10 @@ public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("grammar", forKey: "type")
-        try container.encode(self.syntax, forKey: "syntax")
-        try container.encode(self.definition, forKey: "definition")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("grammar", "type")
+        try writer.encode(self.syntax, "syntax")
+        try writer.encode(self.definition, "definition")
     }
 }
 
@@ -1966,8 +1966,8 @@ public struct BetaCustomTextFormatParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
     }
 }
 
@@ -2042,15 +2042,15 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -2114,13 +2114,13 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2241,15 +2241,15 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2381,17 +2381,17 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -2456,13 +2456,13 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.format, forKey: "format")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.format, "format")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// The input format for the custom tool. Default is unconstrained text.
@@ -2552,8 +2552,8 @@ public struct BetaDirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("direct", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("direct", "type")
     }
 }
 
@@ -2581,8 +2581,8 @@ public struct BetaDirectToolCallCallerParam: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("direct", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("direct", "type")
     }
 }
 
@@ -2633,11 +2633,11 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("double_click", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encode(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("double_click", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encode(self.keys, "keys")
     }
 }
 
@@ -2688,10 +2688,10 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("drag", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("drag", "type")
+        try writer.encode(self.path, "path")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -2750,11 +2750,11 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -2864,9 +2864,9 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("encrypted_content", forKey: "type")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("encrypted_content", "type")
+        try writer.encode(self.encryptedContent, "encrypted_content")
     }
 }
 
@@ -2905,9 +2905,9 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("encrypted_content", forKey: "type")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("encrypted_content", "type")
+        try writer.encode(self.encryptedContent, "encrypted_content")
     }
 }
 
@@ -2951,11 +2951,11 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encode(self.type, "type")
     }
 }
 
@@ -3017,12 +3017,12 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encodeIfPresent(self.headers, forKey: "headers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encodeIfPresent(self.headers, "headers")
     }
 }
 
@@ -3073,11 +3073,11 @@ public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.index, "index")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -3128,11 +3128,11 @@ public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.index, "index")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -3217,10 +3217,10 @@ public struct BetaFilePath: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_path", forKey: "type")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.index, forKey: "index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_path", "type")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.index, "index")
     }
 }
 
@@ -3277,12 +3277,12 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
-        try container.encode(self.vectorStoreIDs, forKey: "vector_store_ids")
-        try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
-        try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
-        try container.encodeIfPresent(self.filters, forKey: "filters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
+        try writer.encode(self.vectorStoreIDs, "vector_store_ids")
+        try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
+        try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
+        try writer.encodeIfPresent(self.filters, "filters")
     }
 }
 
@@ -3347,13 +3347,13 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.queries, forKey: "queries")
-        try container.encodeIfPresent(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.queries, "queries")
+        try writer.encodeIfPresent(self.results, "results")
     }
 
     /// The status of the file search tool call. One of `in_progress`,
@@ -3445,12 +3445,12 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
-            try container.encodeIfPresent(self.text, forKey: "text")
-            try container.encodeIfPresent(self.filename, forKey: "filename")
-            try container.encodeIfPresent(self.attributes, forKey: "attributes")
-            try container.encodeIfPresent(self.score, forKey: "score")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encodeIfPresent(self.text, "text")
+            try writer.encodeIfPresent(self.filename, "filename")
+            try writer.encodeIfPresent(self.attributes, "attributes")
+            try writer.encodeIfPresent(self.score, "score")
         }
     }
 }

@@ -149,16 +149,16 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.status, "status")
     }
 
     /// Text, image, or file output of the function tool call.
@@ -334,10 +334,10 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.commands, forKey: "commands")
-        try container.encode(self.timeoutMs, forKey: "timeout_ms")
-        try container.encode(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.commands, "commands")
+        try writer.encode(self.timeoutMs, "timeout_ms")
+        try writer.encode(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -387,10 +387,10 @@ public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.commands, forKey: "commands")
-        try container.encodeIfPresent(self.timeoutMs, forKey: "timeout_ms")
-        try container.encodeIfPresent(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.commands, "commands")
+        try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
+        try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -470,16 +470,16 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.environment, "environment")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -593,15 +593,15 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.action, forKey: "action")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.action, "action")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.environment, "environment")
     }
 
     /// The environment to execute the shell commands in.
@@ -743,16 +743,16 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.maxOutputLength, forKey: "max_output_length")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.maxOutputLength, "max_output_length")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -808,11 +808,11 @@ public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.stdout, forKey: "stdout")
-        try container.encode(self.stderr, forKey: "stderr")
-        try container.encode(self.outcome, forKey: "outcome")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.stdout, "stdout")
+        try writer.encode(self.stderr, "stderr")
+        try writer.encode(self.outcome, "outcome")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
@@ -905,10 +905,10 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.stdout, forKey: "stdout")
-        try container.encode(self.stderr, forKey: "stderr")
-        try container.encode(self.outcome, forKey: "outcome")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.stdout, "stdout")
+        try writer.encode(self.stderr, "stderr")
+        try writer.encode(self.outcome, "outcome")
     }
 }
 
@@ -945,9 +945,9 @@ public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exit", "type")
+        try writer.encode(self.exitCode, "exit_code")
     }
 }
 
@@ -984,9 +984,9 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exit", "type")
+        try writer.encode(self.exitCode, "exit_code")
     }
 }
 
@@ -1063,15 +1063,15 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.maxOutputLength, forKey: "max_output_length")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
     }
 }
 
@@ -1160,8 +1160,8 @@ public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("timeout", "type")
     }
 }
 
@@ -1191,8 +1191,8 @@ public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("timeout", "type")
     }
 }
 
@@ -1258,10 +1258,10 @@ public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell", "type")
+        try writer.encodeIfPresent(self.environment, "environment")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1378,15 +1378,15 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encode(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.parameters, "parameters")
+        try writer.encodeIfPresent(self.outputSchema, "output_schema")
+        try writer.encode(self.strict, "strict")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }
 
@@ -1469,16 +1469,16 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -1562,16 +1562,16 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 
     /// The output from the function call generated by your code.
@@ -1702,17 +1702,17 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// The output from the function call generated by your code.
@@ -1842,17 +1842,17 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1925,15 +1925,15 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encodeIfPresent(self.outputSchema, "output_schema")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }
 
@@ -1987,10 +1987,10 @@ public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("http_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("http_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -2032,9 +2032,9 @@ public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.embeddingWeight, forKey: "embedding_weight")
-        try container.encode(self.textWeight, forKey: "text_weight")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.embeddingWeight, "embedding_weight")
+        try writer.encode(self.textWeight, "text_weight")
     }
 }
 
@@ -2196,19 +2196,19 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation", forKey: "type")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
-        try container.encodeIfPresent(self.inputImageMask, forKey: "input_image_mask")
-        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
-        try container.encodeIfPresent(self.action, forKey: "action")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation", "type")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.outputCompression, "output_compression")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.inputFidelity, "input_fidelity")
+        try writer.encodeIfPresent(self.inputImageMask, "input_image_mask")
+        try writer.encodeIfPresent(self.partialImages, "partial_images")
+        try writer.encodeIfPresent(self.action, "action")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2397,9 +2397,9 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.imageURL, "image_url")
+            try writer.encodeIfPresent(self.fileID, "file_id")
         }
     }
 }
@@ -2457,12 +2457,12 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.result, forKey: "result")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.result, "result")
     }
 
     /// The status of the image generation call.
@@ -2597,11 +2597,11 @@ public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("inline", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.source, forKey: "source")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("inline", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.source, "source")
     }
 }
 
@@ -2641,10 +2641,10 @@ public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("base64", forKey: "type")
-        try container.encode("application/zip", forKey: "media_type")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("base64", "type")
+        try writer.encode("application/zip", "media_type")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -2774,14 +2774,14 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_file", forKey: "type")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.filename, forKey: "filename")
-        try container.encodeIfPresent(self.fileData, forKey: "file_data")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
-        try container.encodeIfPresent(self.fileURL, forKey: "file_url")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_file", "type")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.filename, "filename")
+        try writer.encodeIfPresent(self.fileData, "file_data")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encodeIfPresent(self.fileURL, "file_url")
+        try writer.encodeIfPresent(self.detail, "detail")
     }
 }
 
@@ -2852,14 +2852,14 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_file", forKey: "type")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.filename, forKey: "filename")
-        try container.encodeIfPresent(self.fileData, forKey: "file_data")
-        try container.encodeIfPresent(self.fileURL, forKey: "file_url")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_file", "type")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.filename, "filename")
+        try writer.encodeIfPresent(self.fileData, "file_data")
+        try writer.encodeIfPresent(self.fileURL, "file_url")
+        try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -2916,12 +2916,12 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encode(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -2980,12 +2980,12 @@ public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -3109,12 +3109,12 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -3205,13 +3205,13 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.id, "id")
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -3328,10 +3328,10 @@ public struct BetaInputTextContent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }
 
@@ -3378,9 +3378,9 @@ public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: "prompt_cache_breakpoint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
     }
 }

@@ -412,10 +412,10 @@ public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("item_reference", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("item_reference", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -644,8 +644,8 @@ public struct BetaKeyPressAction: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("keypress", forKey: "type")
-        try container.encode(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("keypress", "type")
+        try writer.encode(self.keys, "keys")
     }
 }

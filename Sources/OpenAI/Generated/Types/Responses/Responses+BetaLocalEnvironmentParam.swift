@@ -37,9 +37,9 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local", forKey: "type")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local", "type")
+        try writer.encodeIfPresent(self.skills, "skills")
     }
 }
 
@@ -69,8 +69,8 @@ public struct BetaLocalEnvironmentResource: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local", "type")
     }
 }
 
@@ -133,13 +133,13 @@ public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exec", forKey: "type")
-        try container.encode(self.command, forKey: "command")
-        try container.encodeIfPresent(self.timeoutMs, forKey: "timeout_ms")
-        try container.encodeIfPresent(self.workingDirectory, forKey: "working_directory")
-        try container.encode(self.env, forKey: "env")
-        try container.encodeIfPresent(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exec", "type")
+        try writer.encode(self.command, "command")
+        try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
+        try writer.encodeIfPresent(self.workingDirectory, "working_directory")
+        try writer.encode(self.env, "env")
+        try writer.encodeIfPresent(self.user, "user")
     }
 }
 
@@ -202,13 +202,13 @@ public struct BetaLocalShellToolCall: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -265,12 +265,12 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -300,8 +300,8 @@ public struct BetaLocalShellToolParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell", "type")
     }
 }
 
@@ -349,10 +349,10 @@ public struct BetaLocalSkillParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -398,11 +398,11 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.topLogprobs, forKey: "top_logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.topLogprobs, "top_logprobs")
     }
 }
 
@@ -465,13 +465,13 @@ public struct BetaMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_request", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_request", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -534,13 +534,13 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_response", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encode(self.approve, forKey: "approve")
-        try container.encodeIfPresent(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_response", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.approvalRequestID, "approval_request_id")
+        try writer.encode(self.approve, "approve")
+        try writer.encodeIfPresent(self.reason, "reason")
     }
 }
 
@@ -603,13 +603,13 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_approval_response", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.approvalRequestID, forKey: "approval_request_id")
-        try container.encode(self.approve, forKey: "approve")
-        try container.encodeIfPresent(self.reason, forKey: "reason")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_approval_response", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.approvalRequestID, "approval_request_id")
+        try writer.encode(self.approve, "approve")
+        try writer.encodeIfPresent(self.reason, "reason")
     }
 }
 
@@ -672,13 +672,13 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_list_tools", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_list_tools", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.tools, "tools")
+        try writer.encodeIfPresent(self.error, "error")
     }
 }
 
@@ -734,11 +734,11 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.inputSchema, forKey: "input_schema")
-        try container.encodeIfPresent(self.annotations, forKey: "annotations")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.inputSchema, "input_schema")
+        try writer.encodeIfPresent(self.annotations, "annotations")
     }
 }
 
@@ -775,10 +775,10 @@ public struct BetaMCPProtocolError: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_protocol_error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_protocol_error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -900,19 +900,19 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp", forKey: "type")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encodeIfPresent(self.serverURL, forKey: "server_url")
-        try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
-        try container.encodeIfPresent(self.tunnelID, forKey: "tunnel_id")
-        try container.encodeIfPresent(self.authorization, forKey: "authorization")
-        try container.encodeIfPresent(self.serverDescription, forKey: "server_description")
-        try container.encodeIfPresent(self.headers, forKey: "headers")
-        try container.encodeIfPresent(self.allowedTools, forKey: "allowed_tools")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
-        try container.encodeIfPresent(self.requireApproval, forKey: "require_approval")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp", "type")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encodeIfPresent(self.serverURL, "server_url")
+        try writer.encodeIfPresent(self.connectorID, "connector_id")
+        try writer.encodeIfPresent(self.tunnelID, "tunnel_id")
+        try writer.encodeIfPresent(self.authorization, "authorization")
+        try writer.encodeIfPresent(self.serverDescription, "server_description")
+        try writer.encodeIfPresent(self.headers, "headers")
+        try writer.encodeIfPresent(self.allowedTools, "allowed_tools")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encodeIfPresent(self.requireApproval, "require_approval")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
     }
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
@@ -1086,9 +1086,9 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.always, forKey: "always")
-                try container.encodeIfPresent(self.never, forKey: "never")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.always, "always")
+                try writer.encodeIfPresent(self.never, "never")
             }
         }
 
@@ -1199,17 +1199,17 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.error, forKey: "error")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.approvalRequestID, forKey: "approval_request_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.error, "error")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
     }
 }
 
@@ -1308,9 +1308,9 @@ public struct BetaMCPToolExecutionError: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp_tool_execution_error", forKey: "type")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp_tool_execution_error", "type")
+        try writer.encode(self.content, "content")
     }
 }
 
@@ -1356,9 +1356,9 @@ public struct BetaMCPToolFilter: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.toolNames, forKey: "tool_names")
-        try container.encodeIfPresent(self.readOnly, forKey: "read_only")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.toolNames, "tool_names")
+        try writer.encodeIfPresent(self.readOnly, "read_only")
     }
 }
 
@@ -1427,14 +1427,14 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
     }
 
     /// A content part that makes up an input or output item.
@@ -2628,15 +2628,15 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
     }
 }
 
@@ -2680,9 +2680,9 @@ public struct BetaModeration: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encode(self.output, "output")
     }
 
     /// Moderation for the response input.
@@ -2792,8 +2792,8 @@ public struct BetaModerationConfigParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.mode, "mode")
     }
 }
 
@@ -2838,10 +2838,10 @@ public struct BetaModerationErrorBody: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 

@@ -61,9 +61,9 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.policy, forKey: "policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.policy, "policy")
     }
 }
 
@@ -107,9 +107,9 @@ public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.output, "output")
     }
 }
 
@@ -172,13 +172,13 @@ public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("moderation_result", forKey: "type")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.flagged, forKey: "flagged")
-        try container.encode(self.categories, forKey: "categories")
-        try container.encode(self.categoryScores, forKey: "category_scores")
-        try container.encode(self.categoryAppliedInputTypes, forKey: "category_applied_input_types")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("moderation_result", "type")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.flagged, "flagged")
+        try writer.encode(self.categories, "categories")
+        try writer.encode(self.categoryScores, "category_scores")
+        try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
     }
 }
 
@@ -229,11 +229,11 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("move", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("move", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -352,13 +352,13 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("multi_agent_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("multi_agent_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -421,13 +421,13 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("multi_agent_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("multi_agent_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -488,13 +488,13 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("multi_agent_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("multi_agent_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -557,13 +557,13 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("multi_agent_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.action, forKey: "action")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("multi_agent_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.action, "action")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -610,9 +610,9 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
-        try container.encodeIfPresent(self.maxConcurrentSubagents, forKey: "max_concurrent_subagents")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
+        try writer.encodeIfPresent(self.maxConcurrentSubagents, "max_concurrent_subagents")
     }
 }
 
@@ -667,11 +667,11 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("namespace", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("namespace", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.tools, "tools")
     }
 
     /// A function or custom tool that belongs to a namespace.
@@ -1001,14 +1001,14 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode("assistant", forKey: "role")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode("assistant", "role")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -1095,11 +1095,11 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.annotations, forKey: "annotations")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.annotations, "annotations")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }
 
@@ -1144,10 +1144,10 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
-        try container.encodeIfPresent(self.annotations, forKey: "annotations")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_text", "type")
+        try writer.encode(self.text, "text")
+        try writer.encodeIfPresent(self.annotations, "annotations")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1267,13 +1267,13 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.fingerprint, forKey: "fingerprint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.fingerprint, "fingerprint")
     }
 }
 
@@ -1340,12 +1340,12 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.fingerprint, forKey: "fingerprint")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.fingerprint, "fingerprint")
     }
 }

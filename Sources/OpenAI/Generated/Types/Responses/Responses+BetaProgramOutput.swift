@@ -61,13 +61,13 @@ public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.result, forKey: "result")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.result, "result")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -132,13 +132,13 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.result, forKey: "result")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.result, "result")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -207,9 +207,9 @@ public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.callerID, forKey: "caller_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.callerID, "caller_id")
     }
 }
 
@@ -246,9 +246,9 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("program", forKey: "type")
-        try container.encode(self.callerID, forKey: "caller_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("program", "type")
+        try writer.encode(self.callerID, "caller_id")
     }
 }
 
@@ -276,8 +276,8 @@ public struct BetaProgrammaticToolCallingParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("programmatic_tool_calling", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("programmatic_tool_calling", "type")
     }
 }
 
@@ -330,10 +330,10 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.version, forKey: "version")
-        try container.encodeIfPresent(self.variables, forKey: "variables")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.version, "version")
+        try writer.encodeIfPresent(self.variables, "variables")
     }
 }
 
@@ -363,8 +363,8 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("explicit", forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("explicit", "mode")
     }
 }
 
@@ -394,8 +394,8 @@ public struct BetaPromptCacheBreakpointParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("explicit", forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("explicit", "mode")
     }
 }
 
@@ -449,9 +449,9 @@ public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encode(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("30m", "ttl")
+        try writer.encode(self.mode, "mode")
     }
 }
 
@@ -488,9 +488,9 @@ public struct BetaPromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encodeIfPresent(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("30m", "ttl")
+        try writer.encodeIfPresent(self.mode, "mode")
     }
 }
 
@@ -586,10 +586,10 @@ public struct BetaRankingOptions: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.ranker, forKey: "ranker")
-        try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
-        try container.encodeIfPresent(self.hybridSearch, forKey: "hybrid_search")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.ranker, "ranker")
+        try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
+        try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
     }
 }
 
@@ -678,12 +678,12 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.mode, forKey: "mode")
-        try container.encodeIfPresent(self.effort, forKey: "effort")
-        try container.encodeIfPresent(self.summary, forKey: "summary")
-        try container.encodeIfPresent(self.context, forKey: "context")
-        try container.encodeIfPresent(self.generateSummary, forKey: "generate_summary")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.mode, "mode")
+        try writer.encodeIfPresent(self.effort, "effort")
+        try writer.encodeIfPresent(self.summary, "summary")
+        try writer.encodeIfPresent(self.context, "context")
+        try writer.encodeIfPresent(self.generateSummary, "generate_summary")
     }
 
     /// A summary of the reasoning performed by the model. This can be
@@ -885,14 +885,14 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("reasoning", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.encryptedContent, forKey: "encrypted_content")
-        try container.encode(self.summary, forKey: "summary")
-        try container.encodeIfPresent(self.content, forKey: "content")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("reasoning", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.encryptedContent, "encrypted_content")
+        try writer.encode(self.summary, "summary")
+        try writer.encodeIfPresent(self.content, "content")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -946,9 +946,9 @@ public struct BetaReasoningTextContent: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("reasoning_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("reasoning_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -985,9 +985,9 @@ public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("refusal", forKey: "type")
-        try container.encode(self.refusal, forKey: "refusal")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("refusal", "type")
+        try writer.encode(self.refusal, "refusal")
     }
 }
 
@@ -1038,11 +1038,11 @@ public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1087,10 +1087,10 @@ public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1141,11 +1141,11 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.transcript.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1190,10 +1190,10 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.transcript.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1256,13 +1256,13 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call_code.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1325,13 +1325,13 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call_code.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1388,12 +1388,12 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1450,12 +1450,12 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1512,12 +1512,12 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.interpreting", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1568,11 +1568,11 @@ public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1641,14 +1641,14 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.added", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.added", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1717,14 +1717,14 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -1760,8 +1760,8 @@ public struct BetaResponseConversation: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -1812,11 +1812,11 @@ public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.created", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.created", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1879,13 +1879,13 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.custom_tool_call_input.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1948,13 +1948,13 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.custom_tool_call_input.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -1998,9 +1998,9 @@ public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -2136,13 +2136,13 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2193,11 +2193,11 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.failed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.failed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.response, "response")
     }
 }
 
@@ -2254,12 +2254,12 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2316,12 +2316,12 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2378,12 +2378,12 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.searching", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.searching", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2416,8 +2416,8 @@ public struct BetaResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("json_object", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("json_object", "type")
     }
 }
 
@@ -2453,8 +2453,8 @@ public struct BetaResponseFormatText: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
     }
 }
 
@@ -2517,13 +2517,13 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -2592,14 +2592,14 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -2656,12 +2656,12 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -2718,12 +2718,12 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.generating", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.generating", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2780,12 +2780,12 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2878,18 +2878,18 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.partial_image", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
-        try container.encode(self.partialImageB64, forKey: "partial_image_b64")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.partial_image", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.partialImageIndex, "partial_image_index")
+        try writer.encode(self.partialImageB64, "partial_image_b64")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
     }
 }
 
@@ -2940,10 +2940,10 @@ public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }

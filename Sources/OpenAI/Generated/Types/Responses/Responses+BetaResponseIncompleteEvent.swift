@@ -51,11 +51,11 @@ public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.incomplete", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.incomplete", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -108,11 +108,11 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.inject.created", forKey: "type")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.inject.created", "type")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
     }
 }
 
@@ -161,10 +161,10 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.inject", forKey: "type")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.inject", "type")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -230,13 +230,13 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.inject.failed", forKey: "type")
-        try container.encode(self.responseID, forKey: "response_id")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.error, forKey: "error")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.inject.failed", "type")
+        try writer.encode(self.responseID, "response_id")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.error, "error")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
     }
 
     /// Information about why the input was not committed.
@@ -279,9 +279,9 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.code, "code")
+            try writer.encode(self.message, "message")
         }
 
         /// A machine-readable error code.
@@ -358,12 +358,12 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
     }
 
     /// The items of this page (`data`).
@@ -423,10 +423,10 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb/properties/top_logprobs/items`.
@@ -467,9 +467,9 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.token, forKey: "token")
-            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.token, "token")
+            try writer.encodeIfPresent(self.logprob, "logprob")
         }
     }
 }
@@ -533,13 +533,13 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -602,13 +602,13 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -665,12 +665,12 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -727,12 +727,12 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.failed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.failed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -789,12 +789,12 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -851,12 +851,12 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -913,12 +913,12 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.failed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.failed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -975,12 +975,12 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1040,12 +1040,12 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.added", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.added", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -1102,12 +1102,12 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -1182,15 +1182,15 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.annotation.added", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.annotationIndex, forKey: "annotation_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.annotation, forKey: "annotation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.annotation.added", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.annotationIndex, "annotation_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.annotation, "annotation")
     }
 }
 
@@ -1354,15 +1354,15 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 }
 
@@ -1413,11 +1413,11 @@ public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.queued", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.queued", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1486,14 +1486,14 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_part.added", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_part.added", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -1563,15 +1563,15 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_part.done", forKey: "type")
-        try container.encode("incomplete", forKey: "status")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_part.done", "type")
+        try writer.encode("incomplete", "status")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -1640,14 +1640,14 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_text.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_text.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1716,14 +1716,14 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_text.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_text.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1792,14 +1792,14 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_text.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_text.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1868,14 +1868,14 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_text.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_text.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1944,14 +1944,14 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.refusal.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.refusal.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2020,14 +2020,14 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.refusal.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.refusal, forKey: "refusal")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.refusal.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.refusal, "refusal")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2090,13 +2090,13 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.added", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.command, forKey: "command")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.added", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.command, "command")
     }
 }
 
@@ -2165,14 +2165,14 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.obfuscation, "obfuscation")
     }
 }
 
@@ -2235,13 +2235,13 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.command, forKey: "command")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.command, "command")
     }
 }
 
@@ -2310,14 +2310,14 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_output_content.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_output_content.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -2386,14 +2386,14 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_output_content.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_output_content.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -2435,8 +2435,8 @@ public struct BetaResponseStreamOptions: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.includeObfuscation, forKey: "include_obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
     }
 }
 
@@ -2511,15 +2511,15 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.delta", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.delta", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }
 
@@ -2594,14 +2594,14 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.done", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.done", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }

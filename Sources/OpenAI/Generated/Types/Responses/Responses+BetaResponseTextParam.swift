@@ -64,9 +64,9 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.format, forKey: "format")
-        try container.encodeIfPresent(self.verbosity, forKey: "verbosity")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.format, "format")
+        try writer.encodeIfPresent(self.verbosity, "verbosity")
     }
 }
 
@@ -129,12 +129,12 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.inputTokensDetails, "input_tokens_details")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encode(self.outputTokensDetails, "output_tokens_details")
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 
     /// A detailed breakdown of the input tokens.
@@ -178,9 +178,9 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.cachedTokens, forKey: "cached_tokens")
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: "cache_write_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.cachedTokens, "cached_tokens")
+            try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
         }
     }
 
@@ -216,8 +216,8 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.reasoningTokens, "reasoning_tokens")
         }
     }
 }
@@ -275,12 +275,12 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.completed", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.completed", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -337,12 +337,12 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.in_progress", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.in_progress", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -399,12 +399,12 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.searching", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.searching", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -468,13 +468,13 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.error, forKey: "error")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.error, "error")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
     }
 }
 
@@ -891,41 +891,41 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.create", forKey: "type")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self._truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.store, forKey: "store")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.contextManagement, forKey: "context_management")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
-        try container.encodeIfPresent(self.multiAgent, forKey: "multi_agent")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.create", "type")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encodeIfPresent(self._truncation, "truncation")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self.store, "store")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.streamOptions, "stream_options")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.contextManagement, "context_management")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encodeIfPresent(self.multiAgent, "multi_agent")
     }
 }
 
@@ -955,8 +955,8 @@ public struct BetaScreenshotParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("screenshot", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("screenshot", "type")
     }
 }
 
@@ -1019,13 +1019,13 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("scroll", forKey: "type")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encode(self.scrollX, forKey: "scroll_x")
-        try container.encode(self.scrollY, forKey: "scroll_y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("scroll", "type")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encode(self.scrollX, "scroll_x")
+        try writer.encode(self.scrollY, "scroll_y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -1174,9 +1174,9 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.stdout, forKey: "stdout")
-        try container.encodeIfPresent(self.stderr, forKey: "stderr")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.stdout, "stdout")
+        try writer.encodeIfPresent(self.stderr, "stderr")
     }
 }
 
@@ -1221,10 +1221,10 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill_reference", forKey: "type")
-        try container.encode(self.skillID, forKey: "skill_id")
-        try container.encodeIfPresent(self.version, forKey: "version")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill_reference", "type")
+        try writer.encode(self.skillID, "skill_id")
+        try writer.encodeIfPresent(self.version, "version")
     }
 }
 
@@ -1254,8 +1254,8 @@ public struct BetaSpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch", "type")
     }
 }
 
@@ -1285,8 +1285,8 @@ public struct BetaSpecificFunctionShellParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell", "type")
     }
 }
 
@@ -1314,8 +1314,8 @@ public struct BetaSpecificProgrammaticToolCallingParam: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("programmatic_tool_calling", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("programmatic_tool_calling", "type")
     }
 }
 
@@ -1352,9 +1352,9 @@ public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("summary_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("summary_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -1387,9 +1387,9 @@ public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -1512,12 +1512,12 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("json_schema", forKey: "type")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.schema, forKey: "schema")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("json_schema", "type")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.schema, "schema")
+        try writer.encodeIfPresent(self.strict, "strict")
     }
 }
 
@@ -1629,19 +1629,19 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self._truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.personality, forKey: "personality")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self._truncation, "truncation")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.personality, "personality")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
     }
 }
 
@@ -1674,9 +1674,9 @@ public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.input_tokens", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.input_tokens", "object")
+        try writer.encode(self.inputTokens, "input_tokens")
     }
 }
 
@@ -1922,10 +1922,10 @@ public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("allowed_tools", forKey: "type")
-        try container.encode(self.mode, forKey: "mode")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("allowed_tools", "type")
+        try writer.encode(self.mode, "mode")
+        try writer.encode(self.tools, "tools")
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -1986,9 +1986,9 @@ public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -2025,9 +2025,9 @@ public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -2072,10 +2072,10 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("mcp", forKey: "type")
-        try container.encode(self.serverLabel, forKey: "server_label")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("mcp", "type")
+        try writer.encode(self.serverLabel, "server_label")
+        try writer.encodeIfPresent(self.name, "name")
     }
 }
 
@@ -2241,8 +2241,8 @@ public struct BetaToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
     }
 
     /// The type of hosted tool the model should to use. Learn more about
@@ -2362,15 +2362,15 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.execution, forKey: "execution")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.execution, "execution")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -2439,14 +2439,14 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -2536,14 +2536,14 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encode(self.execution, forKey: "execution")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encode(self.execution, "execution")
+        try writer.encode(self.tools, "tools")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }

@@ -69,14 +69,14 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encode(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encode(self.tools, "tools")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -127,11 +127,11 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search", forKey: "type")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search", "type")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.parameters, "parameters")
     }
 }
 
@@ -193,10 +193,10 @@ public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encode(self.bytes, forKey: "bytes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encode(self.bytes, "bytes")
     }
 }
 
@@ -250,9 +250,9 @@ public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("type", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("type", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -309,12 +309,12 @@ public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url_citation", forKey: "type")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.title, forKey: "title")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url_citation", "type")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.title, "title")
     }
 }
 
@@ -373,12 +373,12 @@ public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url_citation", forKey: "type")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.title, forKey: "title")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url_citation", "type")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.title, "title")
     }
 }
 
@@ -481,8 +481,8 @@ public struct BetaWaitParam: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("wait", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("wait", "type")
     }
 }
 
@@ -527,10 +527,10 @@ public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("find_in_page", forKey: "type")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.pattern, forKey: "pattern")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("find_in_page", "type")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.pattern, "pattern")
     }
 }
 
@@ -567,9 +567,9 @@ public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("open_page", forKey: "type")
-        try container.encodeIfPresent(self.url, forKey: "url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("open_page", "type")
+        try writer.encodeIfPresent(self.url, "url")
     }
 }
 
@@ -625,11 +625,11 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("search", forKey: "type")
-        try container.encodeIfPresent(self._query, forKey: "query")
-        try container.encodeIfPresent(self.queries, forKey: "queries")
-        try container.encodeIfPresent(self.sources, forKey: "sources")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("search", "type")
+        try writer.encodeIfPresent(self._query, "query")
+        try writer.encodeIfPresent(self.queries, "queries")
+        try writer.encodeIfPresent(self.sources, "sources")
     }
 
     /// A source used in the search.
@@ -672,9 +672,9 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.type, forKey: "type")
-            try container.encodeIfPresent(self.url, forKey: "url")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.type, "type")
+            try writer.encodeIfPresent(self.url, "url")
         }
 
         /// The type of source. Always `url`.
@@ -751,12 +751,12 @@ public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("approximate", forKey: "type")
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("approximate", "type")
+        try writer.encodeIfPresent(self.country, "country")
+        try writer.encodeIfPresent(self.region, "region")
+        try writer.encodeIfPresent(self.city, "city")
+        try writer.encodeIfPresent(self.timezone, "timezone")
     }
 }
 
@@ -813,11 +813,11 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
-        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
-        try container.encodeIfPresent(self.searchContentTypes, forKey: "search_content_types")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.userLocation, "user_location")
+        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
+        try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
     }
 
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -905,12 +905,12 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.externalWebAccess, forKey: "external_web_access")
-        try container.encodeIfPresent(self.filters, forKey: "filters")
-        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
-        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
+        try writer.encodeIfPresent(self.filters, "filters")
+        try writer.encodeIfPresent(self.userLocation, "user_location")
+        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
     }
 
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
@@ -967,8 +967,8 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
         }
     }
 }
@@ -1028,12 +1028,12 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("web_search_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.action, forKey: "action")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("web_search_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.action, "action")
     }
 
     /// The status of the web search tool call.
@@ -1152,10 +1152,10 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter", forKey: "type")
-        try container.encode(self.container, forKey: "container")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter", "type")
+        try writer.encode(self.container, "container")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// The code interpreter container. Can be a container ID or an object that
@@ -1257,12 +1257,12 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.compaction", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.compaction", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.usage, "usage")
     }
 }
 
@@ -1344,15 +1344,15 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self.promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
     }
 }
 
@@ -1408,8 +1408,8 @@ public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer", "type")
     }
 }
 
@@ -1460,11 +1460,11 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("computer_use_preview", forKey: "type")
-        try container.encode(self.environment, forKey: "environment")
-        try container.encode(self.displayWidth, forKey: "display_width")
-        try container.encode(self.displayHeight, forKey: "display_height")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("computer_use_preview", "type")
+        try writer.encode(self.environment, "environment")
+        try writer.encode(self.displayWidth, "display_width")
+        try writer.encode(self.displayHeight, "display_height")
     }
 }
 
@@ -1523,12 +1523,12 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_auto", forKey: "type")
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_auto", "type")
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encodeIfPresent(self.skills, "skills")
     }
 
     /// Network access policy for the container.
@@ -1667,13 +1667,13 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_file_citation", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_file_citation", "type")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -1740,9 +1740,9 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.compactThreshold, forKey: "compact_threshold")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
     }
 }
 
@@ -1822,8 +1822,8 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -1868,10 +1868,10 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("grammar", forKey: "type")
-        try container.encode(self.syntax, forKey: "syntax")
-        try container.encode(self.definition, forKey: "definition")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("grammar", "type")
+        try writer.encode(self.syntax, "syntax")
+        try writer.encode(self.definition, "definition")
     }
 }
 
@@ -1901,8 +1901,8 @@ public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
     }
 }
 
@@ -1973,14 +1973,14 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call_output", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call_output", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2106,16 +2106,16 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom_tool_call", forKey: "type")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom_tool_call", "type")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -2180,13 +2180,13 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.format, forKey: "format")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.format, "format")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// The input format for the custom tool. Default is unconstrained text.
@@ -2287,12 +2287,12 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encodeIfPresent(self.headers, forKey: "headers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encodeIfPresent(self.headers, "headers")
     }
 }
 
@@ -2343,11 +2343,11 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.index, "index")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -2392,10 +2392,10 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_path", forKey: "type")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.index, forKey: "index")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_path", "type")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.index, "index")
     }
 }
 
@@ -2452,12 +2452,12 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_search", forKey: "type")
-        try container.encode(self.vectorStoreIDs, forKey: "vector_store_ids")
-        try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
-        try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
-        try container.encodeIfPresent(self.filters, forKey: "filters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_search", "type")
+        try writer.encode(self.vectorStoreIDs, "vector_store_ids")
+        try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
+        try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
+        try writer.encodeIfPresent(self.filters, "filters")
     }
 }
 
@@ -2540,10 +2540,10 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
-        try container.encodeIfPresent(self.environment, forKey: "environment")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell", "type")
+        try writer.encodeIfPresent(self.environment, "environment")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2660,14 +2660,14 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encode(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.parameters, "parameters")
+        try writer.encodeIfPresent(self.outputSchema, "output_schema")
+        try writer.encode(self.strict, "strict")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }

@@ -73,15 +73,15 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
-        try container.encodeIfPresent(self.outputSchema, forKey: "output_schema")
-        try container.encodeIfPresent(self.deferLoading, forKey: "defer_loading")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encodeIfPresent(self.outputSchema, "output_schema")
+        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }
 
@@ -140,9 +140,9 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.embeddingWeight, forKey: "embedding_weight")
-        try container.encode(self.textWeight, forKey: "text_weight")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.embeddingWeight, "embedding_weight")
+        try writer.encode(self.textWeight, "text_weight")
     }
 }
 
@@ -281,19 +281,19 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image_generation", forKey: "type")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-        try container.encodeIfPresent(self.outputCompression, forKey: "output_compression")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.inputFidelity, forKey: "input_fidelity")
-        try container.encodeIfPresent(self.inputImageMask, forKey: "input_image_mask")
-        try container.encodeIfPresent(self.partialImages, forKey: "partial_images")
-        try container.encodeIfPresent(self.action, forKey: "action")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image_generation", "type")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encodeIfPresent(self.outputCompression, "output_compression")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.inputFidelity, "input_fidelity")
+        try writer.encodeIfPresent(self.inputImageMask, "input_image_mask")
+        try writer.encodeIfPresent(self.partialImages, "partial_images")
+        try writer.encodeIfPresent(self.action, "action")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -482,9 +482,9 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-            try container.encodeIfPresent(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.imageURL, "image_url")
+            try writer.encodeIfPresent(self.fileID, "file_id")
         }
     }
 }
@@ -542,12 +542,12 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encode(self.content, forKey: "content")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(self.content, "content")
+        try writer.encode(self.id, "id")
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -995,8 +995,8 @@ public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local_shell", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local_shell", "type")
     }
 }
 
@@ -1755,15 +1755,15 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
     }
 }
 
@@ -1807,9 +1807,9 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encode(self.output, "output")
     }
 
     /// Moderation for the response input.
@@ -1932,10 +1932,10 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -2015,13 +2015,13 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("moderation_result", forKey: "type")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.flagged, forKey: "flagged")
-        try container.encode(self.categories, forKey: "categories")
-        try container.encode(self.categoryScores, forKey: "category_scores")
-        try container.encode(self.categoryAppliedInputTypes, forKey: "category_applied_input_types")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("moderation_result", "type")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.flagged, "flagged")
+        try writer.encode(self.categories, "categories")
+        try writer.encode(self.categoryScores, "category_scores")
+        try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
     }
 }
 
@@ -2076,11 +2076,11 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("namespace", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("namespace", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.tools, "tools")
     }
 
     /// A function or custom tool that belongs to a namespace.
@@ -2373,8 +2373,8 @@ public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("programmatic_tool_calling", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("programmatic_tool_calling", "type")
     }
 }
 
@@ -2428,8 +2428,8 @@ public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encode(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("30m", "ttl")
+        try writer.encode(self.mode, "mode")
     }
 }

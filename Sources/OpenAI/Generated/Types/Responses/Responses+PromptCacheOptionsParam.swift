@@ -37,9 +37,9 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("30m", forKey: "ttl")
-        try container.encodeIfPresent(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("30m", "ttl")
+        try writer.encodeIfPresent(self.mode, "mode")
     }
 }
 
@@ -135,10 +135,10 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.ranker, forKey: "ranker")
-        try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
-        try container.encodeIfPresent(self.hybridSearch, forKey: "hybrid_search")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.ranker, "ranker")
+        try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
+        try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
     }
 }
 
@@ -227,12 +227,12 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.mode, forKey: "mode")
-        try container.encodeIfPresent(self.effort, forKey: "effort")
-        try container.encodeIfPresent(self.summary, forKey: "summary")
-        try container.encodeIfPresent(self.context, forKey: "context")
-        try container.encodeIfPresent(self.generateSummary, forKey: "generate_summary")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.mode, "mode")
+        try writer.encodeIfPresent(self.effort, "effort")
+        try writer.encodeIfPresent(self.summary, "summary")
+        try writer.encodeIfPresent(self.context, "context")
+        try writer.encodeIfPresent(self.generateSummary, "generate_summary")
     }
 
     /// A summary of the reasoning performed by the model. This can be
@@ -375,9 +375,9 @@ public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.delta, "delta")
     }
 }

@@ -37,9 +37,9 @@ public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -84,10 +84,10 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.delta", forKey: "type")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.transcript.delta", "type")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -124,9 +124,9 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.transcript.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.transcript.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -183,12 +183,12 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call_code.delta", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -245,12 +245,12 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Send
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call_code.done", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call_code.done", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -301,11 +301,11 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.completed", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.completed", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -356,11 +356,11 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.in_progress", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -411,11 +411,11 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.code_interpreter_call.interpreting", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -460,10 +460,10 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.completed", forKey: "type")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.completed", "type")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -526,13 +526,13 @@ public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.added", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.part, forKey: "part")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.added", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.part, "part")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -595,13 +595,13 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.content_part.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.content_part.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -637,8 +637,8 @@ public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -683,10 +683,10 @@ public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.created", forKey: "type")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.created", "type")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -743,12 +743,12 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.custom_tool_call_input.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -805,12 +805,12 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.custom_tool_call_input.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.custom_tool_call_input.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -854,9 +854,9 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -986,12 +986,12 @@ public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1036,10 +1036,10 @@ public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.failed", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.response, forKey: "response")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.failed", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.response, "response")
     }
 }
 
@@ -1090,11 +1090,11 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.completed", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.completed", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1145,11 +1145,11 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.in_progress", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.in_progress", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1200,11 +1200,11 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.file_search_call.searching", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.file_search_call.searching", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1242,9 +1242,9 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("grammar", forKey: "type")
-        try container.encode(self.grammar, forKey: "grammar")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("grammar", "type")
+        try writer.encode(self.grammar, "grammar")
     }
 }
 
@@ -1275,8 +1275,8 @@ public struct ResponseFormatTextPython: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("python", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("python", "type")
     }
 }
 
@@ -1333,12 +1333,12 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Senda
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.delta", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.delta", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1401,13 +1401,13 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.function_call_arguments.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.arguments, forKey: "arguments")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.function_call_arguments.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.arguments, "arguments")
     }
 }
 
@@ -1458,11 +1458,11 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.completed", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.completed", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -1513,11 +1513,11 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.generating", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.generating", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1568,11 +1568,11 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.in_progress", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.in_progress", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1659,17 +1659,17 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.image_generation_call.partial_image", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.partialImageIndex, forKey: "partial_image_index")
-        try container.encode(self.partialImageB64, forKey: "partial_image_b64")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.quality, forKey: "quality")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.image_generation_call.partial_image", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.partialImageIndex, "partial_image_index")
+        try writer.encode(self.partialImageB64, "partial_image_b64")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.outputFormat, "output_format")
     }
 }
 
@@ -1714,10 +1714,10 @@ public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.in_progress", forKey: "type")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.in_progress", "type")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1762,10 +1762,10 @@ public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.incomplete", forKey: "type")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.incomplete", "type")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1822,12 +1822,12 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
     }
 
     /// The items of this page (`data`).
@@ -1887,10 +1887,10 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.token, forKey: "token")
-        try container.encode(self.logprob, forKey: "logprob")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.token, "token")
+        try writer.encode(self.logprob, "logprob")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
     }
 
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
@@ -1931,9 +1931,9 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.token, forKey: "token")
-            try container.encodeIfPresent(self.logprob, forKey: "logprob")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.token, "token")
+            try writer.encodeIfPresent(self.logprob, "logprob")
         }
     }
 }
@@ -1991,12 +1991,12 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.delta", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2053,12 +2053,12 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call_arguments.done", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call_arguments.done", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2109,11 +2109,11 @@ public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.completed", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.completed", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2164,11 +2164,11 @@ public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.failed", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.failed", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -2219,11 +2219,11 @@ public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_call.in_progress", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_call.in_progress", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
     }
 }
 
@@ -2274,10 +2274,10 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.completed", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.completed", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }

@@ -51,11 +51,11 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.failed", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.failed", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -106,11 +106,11 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.mcp_list_tools.in_progress", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.mcp_list_tools.in_progress", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -164,11 +164,11 @@ public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.added", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.added", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -219,11 +219,11 @@ public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_item.done", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.item, forKey: "item")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_item.done", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.item, "item")
     }
 }
 
@@ -292,14 +292,14 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.annotation.added", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.annotationIndex, forKey: "annotation_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.annotation, forKey: "annotation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.annotation.added", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.annotationIndex, "annotation_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.annotation, "annotation")
     }
 }
 
@@ -406,15 +406,15 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.prompt, "prompt")
     }
 }
 
@@ -459,10 +459,10 @@ public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.queued", forKey: "type")
-        try container.encode(self.response, forKey: "response")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.queued", "type")
+        try writer.encode(self.response, "response")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -525,13 +525,13 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_part.added", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_part.added", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -595,14 +595,14 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_part.done", forKey: "type")
-        try container.encode("incomplete", forKey: "status")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.part, forKey: "part")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_part.done", "type")
+        try writer.encode("incomplete", "status")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.part, "part")
     }
 }
 
@@ -665,13 +665,13 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_text.delta", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_text.delta", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -734,13 +734,13 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_summary_text.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.summaryIndex, forKey: "summary_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_summary_text.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.summaryIndex, "summary_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -803,13 +803,13 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_text.delta", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_text.delta", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -872,13 +872,13 @@ public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.reasoning_text.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.reasoning_text.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -941,13 +941,13 @@ public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.refusal.delta", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.refusal.delta", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1010,13 +1010,13 @@ public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.refusal.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.refusal, forKey: "refusal")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.refusal.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.refusal, "refusal")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1073,12 +1073,12 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.added", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.command, forKey: "command")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.added", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.command, "command")
     }
 }
 
@@ -1141,13 +1141,13 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encodeIfPresent(self.obfuscation, "obfuscation")
     }
 }
 
@@ -1204,12 +1204,12 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Se
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_command.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.command, forKey: "command")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_command.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.command, "command")
     }
 }
 
@@ -1272,13 +1272,13 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equata
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_output_content.delta", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_output_content.delta", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.delta, "delta")
     }
 }
 
@@ -1341,13 +1341,13 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.shell_call_output_content.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.commandIndex, forKey: "command_index")
-        try container.encode(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.shell_call_output_content.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.commandIndex, "command_index")
+        try writer.encode(self.output, "output")
     }
 }
 
@@ -1389,8 +1389,8 @@ public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.includeObfuscation, forKey: "include_obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
     }
 }
 
@@ -1459,14 +1459,14 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.delta", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.delta, forKey: "delta")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.delta", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.delta, "delta")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }
 
@@ -1535,14 +1535,14 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.done", forKey: "type")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.contentIndex, forKey: "content_index")
-        try container.encode(self.text, forKey: "text")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.logprobs, forKey: "logprobs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.done", "type")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(self.text, "text")
+        try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.logprobs, "logprobs")
     }
 }
 
@@ -1606,9 +1606,9 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.format, forKey: "format")
-        try container.encodeIfPresent(self.verbosity, forKey: "verbosity")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.format, "format")
+        try writer.encodeIfPresent(self.verbosity, "verbosity")
     }
 }
 
@@ -1671,12 +1671,12 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.inputTokensDetails, forKey: "input_tokens_details")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encode(self.outputTokensDetails, forKey: "output_tokens_details")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.inputTokensDetails, "input_tokens_details")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encode(self.outputTokensDetails, "output_tokens_details")
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 
     /// A detailed breakdown of the input tokens.
@@ -1720,9 +1720,9 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.cachedTokens, forKey: "cached_tokens")
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: "cache_write_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.cachedTokens, "cached_tokens")
+            try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
         }
     }
 
@@ -1758,8 +1758,8 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.reasoningTokens, forKey: "reasoning_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.reasoningTokens, "reasoning_tokens")
         }
     }
 }
@@ -1811,11 +1811,11 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.completed", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.completed", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1866,11 +1866,11 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.in_progress", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.in_progress", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1921,11 +1921,11 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.web_search_call.searching", forKey: "type")
-        try container.encode(self.outputIndex, forKey: "output_index")
-        try container.encode(self.itemID, forKey: "item_id")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.web_search_call.searching", "type")
+        try writer.encode(self.outputIndex, "output_index")
+        try writer.encode(self.itemID, "item_id")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -1983,12 +1983,12 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("error", forKey: "type")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.sequenceNumber, forKey: "sequence_number")
-        try container.encode(self.error, forKey: "error")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("error", "type")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.sequenceNumber, "sequence_number")
+        try writer.encode(self.error, "error")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
     }
 }
 
@@ -2394,40 +2394,40 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.create", forKey: "type")
-        try container.encodeIfPresent(self.streamID, forKey: "stream_id")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.background, forKey: "background")
-        try container.encodeIfPresent(self.maxToolCalls, forKey: "max_tool_calls")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
-        try container.encodeIfPresent(self._truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.include, forKey: "include")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
-        try container.encodeIfPresent(self.store, forKey: "store")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.moderation, forKey: "moderation")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
-        try container.encodeIfPresent(self.streamOptions, forKey: "stream_options")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.contextManagement, forKey: "context_management")
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: "max_output_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.create", "type")
+        try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.background, "background")
+        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encodeIfPresent(self._truncation, "truncation")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.include, "include")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encodeIfPresent(self.store, "store")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encodeIfPresent(self.streamOptions, "stream_options")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.contextManagement, "context_management")
+        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
     }
 }
 
@@ -2576,9 +2576,9 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.stdout, forKey: "stdout")
-        try container.encodeIfPresent(self.stderr, forKey: "stderr")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.stdout, "stdout")
+        try writer.encodeIfPresent(self.stderr, "stderr")
     }
 }
 
@@ -2608,8 +2608,8 @@ public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch", "type")
     }
 }
 
@@ -2639,8 +2639,8 @@ public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("shell", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("shell", "type")
     }
 }
 
@@ -2668,8 +2668,8 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("programmatic_tool_calling", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("programmatic_tool_calling", "type")
     }
 }
 
@@ -2781,19 +2781,19 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.tools, forKey: "tools")
-        try container.encodeIfPresent(self.text, forKey: "text")
-        try container.encodeIfPresent(self.reasoning, forKey: "reasoning")
-        try container.encodeIfPresent(self._truncation, forKey: "truncation")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.personality, forKey: "personality")
-        try container.encodeIfPresent(self.conversation, forKey: "conversation")
-        try container.encodeIfPresent(self.toolChoice, forKey: "tool_choice")
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: "parallel_tool_calls")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encodeIfPresent(self.text, "text")
+        try writer.encodeIfPresent(self.reasoning, "reasoning")
+        try writer.encodeIfPresent(self._truncation, "truncation")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.personality, "personality")
+        try writer.encodeIfPresent(self.conversation, "conversation")
+        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
+        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
     }
 }
 
@@ -2826,9 +2826,9 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.input_tokens", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.input_tokens", "object")
+        try writer.encode(self.inputTokens, "input_tokens")
     }
 }
 
@@ -2996,10 +2996,10 @@ public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("allowed_tools", forKey: "type")
-        try container.encode(self.mode, forKey: "mode")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("allowed_tools", "type")
+        try writer.encode(self.mode, "mode")
+        try writer.encode(self.tools, "tools")
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -3060,9 +3060,9 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("custom", forKey: "type")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("custom", "type")
+        try writer.encode(self.name, "name")
     }
 }
 
@@ -3199,8 +3199,8 @@ public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
     }
 
     /// The type of hosted tool the model should to use. Learn more about
@@ -3298,11 +3298,11 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tool_search", forKey: "type")
-        try container.encodeIfPresent(self.execution, forKey: "execution")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tool_search", "type")
+        try writer.encodeIfPresent(self.execution, "execution")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.parameters, "parameters")
     }
 }
 
@@ -3396,12 +3396,12 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url_citation", forKey: "type")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.title, forKey: "title")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url_citation", "type")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.title, "title")
     }
 }
 
@@ -3458,12 +3458,12 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("approximate", forKey: "type")
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("approximate", "type")
+        try writer.encodeIfPresent(self.country, "country")
+        try writer.encodeIfPresent(self.region, "region")
+        try writer.encodeIfPresent(self.city, "city")
+        try writer.encodeIfPresent(self.timezone, "timezone")
     }
 }
 
@@ -3520,11 +3520,11 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
-        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
-        try container.encodeIfPresent(self.searchContentTypes, forKey: "search_content_types")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.userLocation, "user_location")
+        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
+        try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
     }
 
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -3612,12 +3612,12 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encodeIfPresent(self.externalWebAccess, forKey: "external_web_access")
-        try container.encodeIfPresent(self.filters, forKey: "filters")
-        try container.encodeIfPresent(self.userLocation, forKey: "user_location")
-        try container.encodeIfPresent(self.searchContextSize, forKey: "search_context_size")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
+        try writer.encodeIfPresent(self.filters, "filters")
+        try writer.encodeIfPresent(self.userLocation, "user_location")
+        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
     }
 
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
@@ -3674,8 +3674,8 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.allowedDomains, forKey: "allowed_domains")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
         }
     }
 }

@@ -88,9 +88,9 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch", forKey: "type")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch", "type")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }
 
@@ -145,12 +145,12 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("approximate", forKey: "type")
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("approximate", "type")
+        try writer.encodeIfPresent(self.country, "country")
+        try writer.encodeIfPresent(self.region, "region")
+        try writer.encodeIfPresent(self.city, "city")
+        try writer.encodeIfPresent(self.timezone, "timezone")
     }
 }
 
@@ -203,11 +203,11 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("auto", forKey: "type")
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("auto", "type")
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
     }
 
     /// Network access policy for the container.
@@ -301,12 +301,12 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("additional_tools", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("additional_tools", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.tools, "tools")
     }
 }
 
@@ -356,12 +356,12 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("additional_tools", forKey: "type")
-        try container.encode("developer", forKey: "role")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.tools, forKey: "tools")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("additional_tools", "type")
+        try writer.encode("developer", "role")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.tools, "tools")
     }
 }
 
@@ -422,13 +422,13 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("agent_message", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.author, forKey: "author")
-        try container.encode(self.recipient, forKey: "recipient")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("agent_message", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.author, "author")
+        try writer.encode(self.recipient, "recipient")
+        try writer.encode(self.content, "content")
     }
 
     /// A content part that makes up an input or output item.
@@ -570,13 +570,13 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("agent_message", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.author, forKey: "author")
-        try container.encode(self.recipient, forKey: "recipient")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("agent_message", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.author, "author")
+        try writer.encode(self.recipient, "recipient")
+        try writer.encode(self.content, "content")
     }
 
     /// A plaintext, image, or encrypted agent message content part.
@@ -654,8 +654,8 @@ public struct BetaAgentTag: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.agentName, forKey: "agent_name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.agentName, "agent_name")
     }
 }
 
@@ -691,8 +691,8 @@ public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.agentName, forKey: "agent_name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.agentName, "agent_name")
     }
 }
 
@@ -858,10 +858,10 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("create_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("create_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -910,10 +910,10 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("create_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("create_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -950,9 +950,9 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("delete_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("delete_file", "type")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -991,9 +991,9 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("delete_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("delete_file", "type")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -1112,15 +1112,15 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.operation, forKey: "operation")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.operation, "operation")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
@@ -1235,14 +1235,14 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.operation, forKey: "operation")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.operation, "operation")
     }
 }
 
@@ -1317,15 +1317,15 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.output, forKey: "output")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.output, "output")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -1398,14 +1398,14 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch_call_output", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch_call_output", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.output, "output")
     }
 }
 
@@ -1444,9 +1444,9 @@ public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("apply_patch", forKey: "type")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("apply_patch", "type")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 }
 
@@ -1491,10 +1491,10 @@ public struct BetaApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("update_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("update_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -1543,10 +1543,10 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("update_file", forKey: "type")
-        try container.encode(self.path, forKey: "path")
-        try container.encode(self.diff, forKey: "diff")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("update_file", "type")
+        try writer.encode(self.path, "path")
+        try writer.encode(self.diff, "diff")
     }
 }
 
@@ -1601,12 +1601,12 @@ public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("approximate", forKey: "type")
-        try container.encodeIfPresent(self.country, forKey: "country")
-        try container.encodeIfPresent(self.region, forKey: "region")
-        try container.encodeIfPresent(self.city, forKey: "city")
-        try container.encodeIfPresent(self.timezone, forKey: "timezone")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("approximate", "type")
+        try writer.encodeIfPresent(self.country, "country")
+        try writer.encodeIfPresent(self.region, "region")
+        try writer.encodeIfPresent(self.city, "city")
+        try writer.encodeIfPresent(self.timezone, "timezone")
     }
 }
 
@@ -1659,11 +1659,11 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("auto", forKey: "type")
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.memoryLimit, forKey: "memory_limit")
-        try container.encodeIfPresent(self.networkPolicy, forKey: "network_policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("auto", "type")
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
+        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
     }
 
     /// Network access policy for the container.
@@ -1802,12 +1802,12 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("click", forKey: "type")
-        try container.encode(self.button, forKey: "button")
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
-        try container.encodeIfPresent(self.keys, forKey: "keys")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("click", "type")
+        try writer.encode(self.button, "button")
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
+        try writer.encodeIfPresent(self.keys, "keys")
     }
 }
 
@@ -1844,9 +1844,9 @@ public struct BetaCodeInterpreterOutputImage: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("image", forKey: "type")
-        try container.encode(self.url, forKey: "url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("image", "type")
+        try writer.encode(self.url, "url")
     }
 }
 
@@ -1883,9 +1883,9 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encode(self.logs, forKey: "logs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encode(self.logs, "logs")
     }
 }
 
@@ -1934,10 +1934,10 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter", forKey: "type")
-        try container.encode(self.container, forKey: "container")
-        try container.encodeIfPresent(self.allowedCallers, forKey: "allowed_callers")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter", "type")
+        try writer.encode(self.container, "container")
+        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
     }
 
     /// The code interpreter container. Can be a container ID or an object that
@@ -2052,14 +2052,14 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("code_interpreter_call", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.outputs, forKey: "outputs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("code_interpreter_call", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.code, "code")
+        try writer.encode(self.outputs, "outputs")
     }
 
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -2181,12 +2181,12 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.compaction", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.output, forKey: "output")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.usage, forKey: "usage")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.compaction", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.output, "output")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.usage, "usage")
     }
 }
 
@@ -2268,15 +2268,15 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.previousResponseID, forKey: "previous_response_id")
-        try container.encodeIfPresent(self.instructions, forKey: "instructions")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self.promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
+        try writer.encodeIfPresent(self.instructions, "instructions")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self.promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
     }
 }
 
@@ -2333,12 +2333,12 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 }
 
@@ -2391,11 +2391,11 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.encryptedContent, forKey: "encrypted_content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.encryptedContent, "encrypted_content")
     }
 }
 
@@ -2432,8 +2432,8 @@ public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("compaction_trigger", forKey: "type")
-        try container.encodeIfPresent(self.agent, forKey: "agent")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("compaction_trigger", "type")
+        try writer.encodeIfPresent(self.agent, "agent")
     }
 }

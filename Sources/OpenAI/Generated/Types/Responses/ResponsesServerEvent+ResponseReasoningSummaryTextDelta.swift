@@ -72,14 +72,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_text.delta", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_text.delta", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -152,14 +152,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_text.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_text.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -232,14 +232,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_text.delta", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_text.delta", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -312,14 +312,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_text.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_text.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -392,14 +392,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.refusal.delta", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.refusal.delta", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -472,14 +472,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.refusal.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.refusal, forKey: "refusal")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.refusal.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.refusal, "refusal")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -546,13 +546,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.added", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.command, forKey: "command")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.added", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.command, "command")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -625,14 +625,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.obfuscation, forKey: "obfuscation")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -699,13 +699,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_command.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.command, forKey: "command")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_command.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.command, "command")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -778,14 +778,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_output_content.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_output_content.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -858,14 +858,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.shell_call_output_content.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.commandIndex, forKey: "command_index")
-            try container.encode(self.output, forKey: "output")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.shell_call_output_content.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.commandIndex, "command_index")
+            try writer.encode(self.output, "output")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -926,12 +926,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.completed", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.completed", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -992,12 +992,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.in_progress", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.in_progress", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1058,12 +1058,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.web_search_call.searching", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.web_search_call.searching", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }

@@ -373,11 +373,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -426,10 +426,10 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -484,11 +484,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.transcript.delta", forKey: "type")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.transcript.delta", "type")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -537,10 +537,10 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.audio.transcript.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.audio.transcript.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -607,13 +607,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call_code.delta", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call_code.delta", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -680,13 +680,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call_code.done", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call_code.done", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.code, "code")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -747,12 +747,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.completed", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.completed", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -813,12 +813,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.in_progress", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.in_progress", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -879,12 +879,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.code_interpreter_call.interpreting", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.code_interpreter_call.interpreting", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -939,11 +939,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.completed", forKey: "type")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.completed", "type")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1016,14 +1016,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.content_part.added", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.part, forKey: "part")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.content_part.added", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.part, "part")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1096,14 +1096,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.content_part.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.content_part.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1158,11 +1158,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.created", forKey: "type")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.created", "type")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1229,13 +1229,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.custom_tool_call_input.delta", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.custom_tool_call_input.delta", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1302,13 +1302,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.custom_tool_call_input.done", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.input, forKey: "input")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.custom_tool_call_input.done", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.input, "input")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1363,11 +1363,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.failed", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.response, forKey: "response")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.failed", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.response, "response")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1428,12 +1428,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.completed", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.completed", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1494,12 +1494,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.in_progress", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.in_progress", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1560,12 +1560,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.file_search_call.searching", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.file_search_call.searching", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1632,13 +1632,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.function_call_arguments.delta", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.function_call_arguments.delta", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.delta, "delta")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1711,14 +1711,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.function_call_arguments.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.function_call_arguments.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.arguments, "arguments")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1779,12 +1779,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.completed", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.completed", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1845,12 +1845,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.generating", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.generating", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -1911,12 +1911,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.in_progress", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.in_progress", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2013,18 +2013,18 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.image_generation_call.partial_image", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.partialImageIndex, forKey: "partial_image_index")
-            try container.encode(self.partialImageB64, forKey: "partial_image_b64")
-            try container.encodeIfPresent(self.size, forKey: "size")
-            try container.encodeIfPresent(self.quality, forKey: "quality")
-            try container.encodeIfPresent(self.background, forKey: "background")
-            try container.encodeIfPresent(self.outputFormat, forKey: "output_format")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.image_generation_call.partial_image", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.partialImageIndex, "partial_image_index")
+            try writer.encode(self.partialImageB64, "partial_image_b64")
+            try writer.encodeIfPresent(self.size, "size")
+            try writer.encodeIfPresent(self.quality, "quality")
+            try writer.encodeIfPresent(self.background, "background")
+            try writer.encodeIfPresent(self.outputFormat, "output_format")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2079,11 +2079,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.in_progress", forKey: "type")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.in_progress", "type")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2138,11 +2138,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.incomplete", forKey: "type")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.incomplete", "type")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2209,13 +2209,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call_arguments.delta", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call_arguments.delta", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2282,13 +2282,13 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call_arguments.done", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.arguments, forKey: "arguments")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call_arguments.done", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.arguments, "arguments")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2349,12 +2349,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.completed", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.completed", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2415,12 +2415,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.failed", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.failed", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2481,12 +2481,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_call.in_progress", forKey: "type")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_call.in_progress", "type")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2547,12 +2547,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.completed", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.completed", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2613,12 +2613,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.failed", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.failed", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2679,12 +2679,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.mcp_list_tools.in_progress", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.mcp_list_tools.in_progress", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2748,12 +2748,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_item.added", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.item, forKey: "item")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_item.added", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.item, "item")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2814,12 +2814,12 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_item.done", forKey: "type")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.item, forKey: "item")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_item.done", "type")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.item, "item")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2898,15 +2898,15 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.annotation.added", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.annotationIndex, forKey: "annotation_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.annotation, forKey: "annotation")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.annotation.added", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.annotationIndex, "annotation_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.annotation, "annotation")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -2985,15 +2985,15 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.delta", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.delta, forKey: "delta")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.logprobs, forKey: "logprobs")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.delta", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.delta, "delta")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.logprobs, "logprobs")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -3072,15 +3072,15 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.output_text.done", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.contentIndex, forKey: "content_index")
-            try container.encode(self.text, forKey: "text")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.logprobs, forKey: "logprobs")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.output_text.done", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.contentIndex, "content_index")
+            try writer.encode(self.text, "text")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.logprobs, "logprobs")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -3135,11 +3135,11 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.queued", forKey: "type")
-            try container.encode(self.response, forKey: "response")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.queued", "type")
+            try writer.encode(self.response, "response")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -3212,14 +3212,14 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_part.added", forKey: "type")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_part.added", "type")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }
@@ -3293,15 +3293,15 @@ extension ResponsesServerEvent {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("response.reasoning_summary_part.done", forKey: "type")
-            try container.encode("incomplete", forKey: "status")
-            try container.encode(self.itemID, forKey: "item_id")
-            try container.encode(self.outputIndex, forKey: "output_index")
-            try container.encode(self.summaryIndex, forKey: "summary_index")
-            try container.encode(self.sequenceNumber, forKey: "sequence_number")
-            try container.encode(self.part, forKey: "part")
-            try container.encodeIfPresent(self.streamID, forKey: "stream_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("response.reasoning_summary_part.done", "type")
+            try writer.encode("incomplete", "status")
+            try writer.encode(self.itemID, "item_id")
+            try writer.encode(self.outputIndex, "output_index")
+            try writer.encode(self.summaryIndex, "summary_index")
+            try writer.encode(self.sequenceNumber, "sequence_number")
+            try writer.encode(self.part, "part")
+            try writer.encodeIfPresent(self.streamID, "stream_id")
         }
     }
 }

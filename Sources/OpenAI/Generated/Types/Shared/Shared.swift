@@ -33,9 +33,9 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio", forKey: "type")
-        try container.encode(self.inputAudio, forKey: "input_audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio", "type")
+        try writer.encode(self.inputAudio, "input_audio")
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
@@ -77,9 +77,9 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.data, forKey: "data")
-            try container.encode(self.format, forKey: "format")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.data, "data")
+            try writer.encode(self.format, "format")
         }
 
         /// The format of the audio data. Currently supported formats are `mp3` and
@@ -145,10 +145,10 @@ public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio", forKey: "type")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.transcript, forKey: "transcript")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio", "type")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.transcript, "transcript")
     }
 }
 
@@ -205,9 +205,9 @@ public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.includeUsage, forKey: "include_usage")
-        try container.encodeIfPresent(self.includeObfuscation, forKey: "include_obfuscation")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.includeUsage, "include_usage")
+        try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
     }
 }
 
@@ -240,9 +240,9 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("files", forKey: "type")
-        try container.encode(self.files, forKey: "files")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("files", "type")
+        try writer.encode(self.files, "files")
     }
 
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
@@ -283,9 +283,9 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.mimeType, forKey: "mime_type")
-            try container.encode(self.fileID, forKey: "file_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.mimeType, "mime_type")
+            try writer.encode(self.fileID, "file_id")
         }
     }
 }
@@ -323,9 +323,9 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("logs", forKey: "type")
-        try container.encode(self.logs, forKey: "logs")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("logs", "type")
+        try writer.encode(self.logs, "logs")
     }
 }
 
@@ -393,12 +393,12 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.completionTokens, forKey: "completion_tokens")
-        try container.encode(self.promptTokens, forKey: "prompt_tokens")
-        try container.encode(self.totalTokens, forKey: "total_tokens")
-        try container.encodeIfPresent(self.completionTokensDetails, forKey: "completion_tokens_details")
-        try container.encodeIfPresent(self.promptTokensDetails, forKey: "prompt_tokens_details")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.completionTokens, "completion_tokens")
+        try writer.encode(self.promptTokens, "prompt_tokens")
+        try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encodeIfPresent(self.completionTokensDetails, "completion_tokens_details")
+        try writer.encodeIfPresent(self.promptTokensDetails, "prompt_tokens_details")
     }
 
     /// Breakdown of tokens used in a completion.
@@ -472,12 +472,12 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.acceptedPredictionTokens, forKey: "accepted_prediction_tokens")
-            try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-            try container.encodeIfPresent(self.reasoningTokens, forKey: "reasoning_tokens")
-            try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-            try container.encodeIfPresent(self.rejectedPredictionTokens, forKey: "rejected_prediction_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.acceptedPredictionTokens, "accepted_prediction_tokens")
+            try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+            try writer.encodeIfPresent(self.reasoningTokens, "reasoning_tokens")
+            try writer.encodeIfPresent(self.textTokens, "text_tokens")
+            try writer.encodeIfPresent(self.rejectedPredictionTokens, "rejected_prediction_tokens")
         }
     }
 
@@ -545,12 +545,12 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.audioTokens, forKey: "audio_tokens")
-            try container.encodeIfPresent(self.cachedTokens, forKey: "cached_tokens")
-            try container.encodeIfPresent(self.textTokens, forKey: "text_tokens")
-            try container.encodeIfPresent(self.imageTokens, forKey: "image_tokens")
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: "cache_write_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+            try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
+            try writer.encodeIfPresent(self.textTokens, "text_tokens")
+            try writer.encodeIfPresent(self.imageTokens, "image_tokens")
+            try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
         }
     }
 }
@@ -616,13 +616,13 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_file_citation", forKey: "type")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.containerID, forKey: "container_id")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_file_citation", "type")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.containerID, "container_id")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -657,9 +657,9 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("container_reference", forKey: "type")
-        try container.encode(self.containerID, forKey: "container_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("container_reference", "type")
+        try writer.encode(self.containerID, "container_id")
     }
 }
 
@@ -788,16 +788,16 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.topLogprobs, forKey: "top_logprobs")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.topP, forKey: "top_p")
-        try container.encodeIfPresent(self._user, forKey: "user")
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: "safety_identifier")
-        try container.encodeIfPresent(self.promptCacheKey, forKey: "prompt_cache_key")
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: "prompt_cache_retention")
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: "prompt_cache_options")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.topP, "top_p")
+        try writer.encodeIfPresent(self._user, "user")
+        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
+        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
+        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
     }
 }
 
@@ -841,9 +841,9 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.x, forKey: "x")
-        try container.encode(self.y, forKey: "y")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.x, "x")
+        try writer.encode(self.y, "y")
     }
 }
 
@@ -890,11 +890,11 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
-        try container.encode(self.param, forKey: "param")
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
+        try writer.encode(self.param, "param")
+        try writer.encode(self.type, "type")
     }
 }
 
@@ -924,8 +924,8 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.error, "error")
     }
 }
 
@@ -975,10 +975,10 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -1150,9 +1150,9 @@ public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -1202,10 +1202,10 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encode(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.detail, forKey: "detail")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encode(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.detail, "detail")
     }
 }
 
@@ -1256,11 +1256,11 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("file_citation", forKey: "type")
-        try container.encode(self.index, forKey: "index")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.filename, forKey: "filename")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("file_citation", "type")
+        try writer.encode(self.index, "index")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.filename, "filename")
     }
 }
 
@@ -1299,9 +1299,9 @@ public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("created_at", forKey: "anchor")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("created_at", "anchor")
+        try writer.encode(self.seconds, "seconds")
     }
 }
 
@@ -1359,11 +1359,11 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encodeIfPresent(self.strict, "strict")
     }
 }
 
@@ -1419,11 +1419,11 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.stdout, forKey: "stdout")
-        try container.encode(self.stderr, forKey: "stderr")
-        try container.encode(self.outcome, forKey: "outcome")
-        try container.encodeIfPresent(self.createdBy, forKey: "created_by")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.stdout, "stdout")
+        try writer.encode(self.stderr, "stderr")
+        try writer.encode(self.outcome, "outcome")
+        try writer.encodeIfPresent(self.createdBy, "created_by")
     }
 
     /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
@@ -1499,9 +1499,9 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("exit", forKey: "type")
-        try container.encode(self.exitCode, forKey: "exit_code")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("exit", "type")
+        try writer.encode(self.exitCode, "exit_code")
     }
 }
 
@@ -1531,8 +1531,8 @@ public struct FunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("timeout", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("timeout", "type")
     }
 }
 
@@ -1609,15 +1609,15 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encode(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encode(self.callID, "call_id")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.status, "status")
     }
 }
 
@@ -1695,15 +1695,15 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function_call_output", forKey: "type")
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.callID, forKey: "call_id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.namespace, forKey: "namespace")
-        try container.encodeIfPresent(self.caller, forKey: "caller")
-        try container.encode(self.output, forKey: "output")
-        try container.encodeIfPresent(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function_call_output", "type")
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.callID, "call_id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.namespace, "namespace")
+        try writer.encodeIfPresent(self.caller, "caller")
+        try writer.encode(self.output, "output")
+        try writer.encodeIfPresent(self.status, "status")
     }
 
     /// The output from the function call generated by your code.
@@ -1810,13 +1810,13 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("label_model", forKey: "type")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.labels, forKey: "labels")
-        try container.encode(self.passingLabels, forKey: "passing_labels")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("label_model", "type")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.input, "input")
+        try writer.encode(self.labels, "labels")
+        try writer.encode(self.passingLabels, "passing_labels")
     }
 }
 
@@ -1910,9 +1910,9 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_audio", forKey: "type")
-        try container.encode(self.inputAudio, forKey: "input_audio")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_audio", "type")
+        try writer.encode(self.inputAudio, "input_audio")
     }
 
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
@@ -1954,9 +1954,9 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.data, forKey: "data")
-            try container.encode(self.format, forKey: "format")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.data, "data")
+            try writer.encode(self.format, "format")
         }
 
         /// The format of the audio data. Currently supported formats are `mp3` and
@@ -2014,9 +2014,9 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("local", forKey: "type")
-        try container.encodeIfPresent(self.skills, forKey: "skills")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("local", "type")
+        try writer.encodeIfPresent(self.skills, "skills")
     }
 }
 
@@ -2064,10 +2064,10 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.path, forKey: "path")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.path, "path")
     }
 }
 
@@ -2102,8 +2102,8 @@ public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.mode, forKey: "mode")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.mode, "mode")
     }
 }
 
@@ -2164,9 +2164,9 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.policy, forKey: "policy")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.policy, "policy")
     }
 }
 
@@ -2210,9 +2210,9 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encodeIfPresent(self.output, forKey: "output")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encodeIfPresent(self.output, "output")
     }
 }
 
@@ -2274,10 +2274,10 @@ public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("output_audio", forKey: "type")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.transcript, forKey: "transcript")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("output_audio", "type")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.transcript, "transcript")
     }
 }
 
@@ -2338,13 +2338,13 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("message", forKey: "type")
-        try container.encode("assistant", forKey: "role")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.content, forKey: "content")
-        try container.encodeIfPresent(self.phase, forKey: "phase")
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("message", "type")
+        try writer.encode("assistant", "role")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.content, "content")
+        try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -2593,12 +2593,12 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("json_schema", forKey: "type")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.schema, forKey: "schema")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("json_schema", "type")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.schema, "schema")
+        try writer.encodeIfPresent(self.strict, "strict")
     }
 }
 
@@ -2657,12 +2657,12 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("url_citation", forKey: "type")
-        try container.encode(self.startIndex, forKey: "start_index")
-        try container.encode(self.endIndex, forKey: "end_index")
-        try container.encode(self.url, forKey: "url")
-        try container.encode(self.title, forKey: "title")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("url_citation", "type")
+        try writer.encode(self.startIndex, "start_index")
+        try writer.encode(self.endIndex, "end_index")
+        try writer.encode(self.url, "url")
+        try writer.encode(self.title, "title")
     }
 }
 

@@ -32,8 +32,8 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.files, forKey: "files")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.files, "files")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -118,9 +118,9 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.files, forKey: "files")
-        try container.encodeIfPresent(self.`default`, forKey: "default")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.files, "files")
+        try writer.encodeIfPresent(self.`default`, "default")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -200,10 +200,10 @@ public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -250,11 +250,11 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill.version.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.version, forKey: "version")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill.version.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.version, "version")
     }
 }
 
@@ -290,8 +290,8 @@ public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.defaultVersion, forKey: "default_version")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.defaultVersion, "default_version")
     }
 }
 
@@ -346,12 +346,12 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -426,14 +426,14 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.defaultVersion, forKey: "default_version")
-        try container.encode(self.latestVersion, forKey: "latest_version")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.defaultVersion, "default_version")
+        try writer.encode(self.latestVersion, "latest_version")
     }
 }
 
@@ -488,12 +488,12 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -568,13 +568,13 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("skill.version", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.skillID, forKey: "skill_id")
-        try container.encode(self.version, forKey: "version")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("skill.version", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.skillID, "skill_id")
+        try writer.encode(self.version, "version")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
     }
 }

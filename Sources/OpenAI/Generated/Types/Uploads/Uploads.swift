@@ -36,8 +36,8 @@ public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.data, "data")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -83,9 +83,9 @@ public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.partIDs, forKey: "part_ids")
-        try container.encodeIfPresent(self.md5, forKey: "md5")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.partIDs, "part_ids")
+        try writer.encodeIfPresent(self.md5, "md5")
     }
 }
 
@@ -152,12 +152,12 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.filename, forKey: "filename")
-        try container.encode(self.purpose, forKey: "purpose")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.mimeType, forKey: "mime_type")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.filename, "filename")
+        try writer.encode(self.purpose, "purpose")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.mimeType, "mime_type")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
     }
 
     /// The intended purpose of the uploaded file.
@@ -266,16 +266,16 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("upload", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.filename, forKey: "filename")
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encode(self.purpose, forKey: "purpose")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.file, forKey: "file")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("upload", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.filename, "filename")
+        try writer.encode(self.bytes, "bytes")
+        try writer.encode(self.purpose, "purpose")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.file, "file")
     }
 
     /// The status of the Upload.
@@ -351,10 +351,10 @@ public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("upload.part", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.uploadID, forKey: "upload_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("upload.part", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.uploadID, "upload_id")
     }
 }

@@ -30,8 +30,8 @@ public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("auto", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("auto", "type")
     }
 }
 
@@ -130,10 +130,10 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.key, forKey: "key")
-        try container.encode(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.key, "key")
+        try writer.encode(self.value, "value")
     }
 
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -330,9 +330,9 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.filters, forKey: "filters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.filters, "filters")
     }
 
     /// Type of operation: `and` or `or`.
@@ -450,11 +450,11 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.files, forKey: "files")
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.files, "files")
+        try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+        try writer.encodeIfPresent(self.attributes, "attributes")
     }
 }
 
@@ -506,10 +506,10 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+        try writer.encodeIfPresent(self.attributes, "attributes")
     }
 }
 
@@ -582,13 +582,13 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.fileIDs, forKey: "file_ids")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.fileIDs, "file_ids")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
@@ -664,10 +664,10 @@ public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store.file.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store.file.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -704,10 +704,10 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -755,12 +755,12 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -816,12 +816,12 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -859,8 +859,8 @@ public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("other", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("other", "type")
     }
 }
 
@@ -906,9 +906,9 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.maxChunkSizeTokens, forKey: "max_chunk_size_tokens")
-        try container.encode(self.chunkOverlapTokens, forKey: "chunk_overlap_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
+        try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
     }
 }
 
@@ -941,9 +941,9 @@ public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("static", forKey: "type")
-        try container.encode(self.`static`, forKey: "static")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("static", "type")
+        try writer.encode(self.`static`, "static")
     }
 }
 
@@ -976,9 +976,9 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("static", forKey: "type")
-        try container.encode(self.`static`, forKey: "static")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("static", "type")
+        try writer.encode(self.`static`, "static")
     }
 }
 
@@ -1016,8 +1016,8 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.attributes, forKey: "attributes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.attributes, "attributes")
     }
 }
 
@@ -1070,10 +1070,10 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.metadata, "metadata")
     }
 }
 
@@ -1112,9 +1112,9 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("last_active_at", forKey: "anchor")
-        try container.encode(self.days, forKey: "days")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("last_active_at", "anchor")
+        try writer.encode(self.days, "days")
     }
 }
 
@@ -1229,13 +1229,13 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.fileCounts, forKey: "file_counts")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.object, "object")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.vectorStoreID, "vector_store_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.fileCounts, "file_counts")
     }
 
     /// The object type, which is always `vector_store.file_batch`.
@@ -1338,12 +1338,12 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.inProgress, forKey: "in_progress")
-            try container.encode(self.completed, forKey: "completed")
-            try container.encode(self.failed, forKey: "failed")
-            try container.encode(self.cancelled, forKey: "cancelled")
-            try container.encode(self.total, forKey: "total")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.inProgress, "in_progress")
+            try writer.encode(self.completed, "completed")
+            try writer.encode(self.failed, "failed")
+            try writer.encode(self.cancelled, "cancelled")
+            try writer.encode(self.total, "total")
         }
     }
 }
@@ -1395,11 +1395,11 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store.file_content.page", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.nextPage, forKey: "next_page")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store.file_content.page", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.nextPage, "next_page")
     }
 
     /// The items of this page (`data`).
@@ -1448,9 +1448,9 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.text, "text")
         }
     }
 }
@@ -1536,16 +1536,16 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store.file", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.usageBytes, forKey: "usage_bytes")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.vectorStoreID, forKey: "vector_store_id")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.lastError, forKey: "last_error")
-        try container.encodeIfPresent(self.chunkingStrategy, forKey: "chunking_strategy")
-        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store.file", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.usageBytes, "usage_bytes")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.vectorStoreID, "vector_store_id")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.lastError, "last_error")
+        try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
+        try writer.encodeIfPresent(self.attributes, "attributes")
     }
 
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
@@ -1613,9 +1613,9 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.code, forKey: "code")
-            try container.encode(self.message, forKey: "message")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.code, "code")
+            try writer.encode(self.message, "message")
         }
 
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
@@ -1774,18 +1774,18 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.usageBytes, forKey: "usage_bytes")
-        try container.encode(self.fileCounts, forKey: "file_counts")
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.expiresAfter, forKey: "expires_after")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.lastActiveAt, forKey: "last_active_at")
-        try container.encode(self.metadata, forKey: "metadata")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.usageBytes, "usage_bytes")
+        try writer.encode(self.fileCounts, "file_counts")
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encode(self.lastActiveAt, "last_active_at")
+        try writer.encode(self.metadata, "metadata")
     }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
@@ -1844,12 +1844,12 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.inProgress, forKey: "in_progress")
-            try container.encode(self.completed, forKey: "completed")
-            try container.encode(self.failed, forKey: "failed")
-            try container.encode(self.cancelled, forKey: "cancelled")
-            try container.encode(self.total, forKey: "total")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.inProgress, "in_progress")
+            try writer.encode(self.completed, "completed")
+            try writer.encode(self.failed, "failed")
+            try writer.encode(self.cancelled, "cancelled")
+            try writer.encode(self.total, "total")
         }
     }
 
@@ -1936,12 +1936,12 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.query, forKey: "query")
-        try container.encodeIfPresent(self.rewriteQuery, forKey: "rewrite_query")
-        try container.encodeIfPresent(self.maxNumResults, forKey: "max_num_results")
-        try container.encodeIfPresent(self.filters, forKey: "filters")
-        try container.encodeIfPresent(self.rankingOptions, forKey: "ranking_options")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.query, "query")
+        try writer.encodeIfPresent(self.rewriteQuery, "rewrite_query")
+        try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
+        try writer.encodeIfPresent(self.filters, "filters")
+        try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
     }
 
     /// A query string for a search
@@ -2027,9 +2027,9 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.ranker, forKey: "ranker")
-            try container.encodeIfPresent(self.scoreThreshold, forKey: "score_threshold")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.ranker, "ranker")
+            try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
         }
 
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
@@ -2087,9 +2087,9 @@ public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("text", "type")
+        try writer.encode(self.text, "text")
     }
 }
 
@@ -2155,12 +2155,12 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.filename, forKey: "filename")
-        try container.encode(self.score, forKey: "score")
-        try container.encode(self.attributes, forKey: "attributes")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.filename, "filename")
+        try writer.encode(self.score, "score")
+        try writer.encode(self.attributes, "attributes")
+        try writer.encode(self.content, "content")
     }
 }
 
@@ -2214,12 +2214,12 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("vector_store.search_results.page", forKey: "object")
-        try container.encode(self.searchQuery, forKey: "search_query")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.nextPage, forKey: "next_page")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("vector_store.search_results.page", "object")
+        try writer.encode(self.searchQuery, "search_query")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.nextPage, "next_page")
     }
 
     /// The items of this page (`data`).

@@ -48,9 +48,9 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.video, forKey: "video")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.video, "video")
+        try writer.encode(self.name, "name")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -101,9 +101,9 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.video, forKey: "video")
-        try container.encode(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.video, "video")
+        try writer.encode(self.prompt, "prompt")
     }
 }
 
@@ -148,9 +148,9 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.video, forKey: "video")
-        try container.encode(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.video, "video")
+        try writer.encode(self.prompt, "prompt")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -245,10 +245,10 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.video, forKey: "video")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.video, "video")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encode(self.seconds, "seconds")
     }
 }
 
@@ -299,10 +299,10 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.video, forKey: "video")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encode(self.seconds, forKey: "seconds")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.video, "video")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encode(self.seconds, "seconds")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -410,12 +410,12 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
-        try container.encodeIfPresent(self.seconds, forKey: "seconds")
-        try container.encodeIfPresent(self.size, forKey: "size")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.inputReference, "input_reference")
+        try writer.encodeIfPresent(self.seconds, "seconds")
+        try writer.encodeIfPresent(self.size, "size")
     }
 }
 
@@ -478,12 +478,12 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.inputReference, forKey: "input_reference")
-        try container.encodeIfPresent(self.seconds, forKey: "seconds")
-        try container.encodeIfPresent(self.size, forKey: "size")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.inputReference, "input_reference")
+        try writer.encodeIfPresent(self.seconds, "seconds")
+        try writer.encodeIfPresent(self.size, "size")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -567,8 +567,8 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.prompt, forKey: "prompt")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.prompt, "prompt")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -617,10 +617,10 @@ public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("video.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("video.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -664,9 +664,9 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.code, forKey: "code")
-        try container.encode(self.message, forKey: "message")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.code, "code")
+        try writer.encode(self.message, "message")
     }
 }
 
@@ -709,9 +709,9 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.fileID, forKey: "file_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.fileID, "file_id")
     }
 }
 
@@ -759,10 +759,10 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
     }
 }
 
@@ -837,12 +837,12 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -912,8 +912,8 @@ public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -1018,20 +1018,20 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("video", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.progress, forKey: "progress")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.completedAt, forKey: "completed_at")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encode(self.size, forKey: "size")
-        try container.encode(self.seconds, forKey: "seconds")
-        try container.encode(self.remixedFromVideoID, forKey: "remixed_from_video_id")
-        try container.encode(self.error, forKey: "error")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("video", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.progress, "progress")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.completedAt, "completed_at")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encode(self.size, "size")
+        try writer.encode(self.seconds, "seconds")
+        try writer.encode(self.remixedFromVideoID, "remixed_from_video_id")
+        try writer.encode(self.error, "error")
     }
 }
 

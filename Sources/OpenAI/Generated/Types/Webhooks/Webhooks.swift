@@ -52,12 +52,12 @@ public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("batch.cancelled", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("batch.cancelled", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -109,12 +109,12 @@ public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("batch.completed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("batch.completed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -166,12 +166,12 @@ public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("batch.expired", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("batch.expired", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -223,12 +223,12 @@ public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("batch.failed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("batch.failed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -280,12 +280,12 @@ public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("eval.run.canceled", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("eval.run.canceled", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -337,12 +337,12 @@ public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("eval.run.failed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("eval.run.failed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -394,12 +394,12 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("eval.run.succeeded", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("eval.run.succeeded", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -560,12 +560,12 @@ public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("fine_tuning.job.cancelled", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("fine_tuning.job.cancelled", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -617,12 +617,12 @@ public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("fine_tuning.job.failed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("fine_tuning.job.failed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -674,12 +674,12 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("fine_tuning.job.succeeded", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("fine_tuning.job.succeeded", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -733,12 +733,12 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("live.call.incoming", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("live.call.incoming", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 
     /// Event data payload.
@@ -782,9 +782,9 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.sessionID, forKey: "session_id")
-            try container.encode(self.sipHeaders, forKey: "sip_headers")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.sessionID, "session_id")
+            try writer.encode(self.sipHeaders, "sip_headers")
         }
 
         /// A header from the SIP Invite.
@@ -827,9 +827,9 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.name, forKey: "name")
-                try container.encode(self.value, forKey: "value")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.name, "name")
+                try writer.encode(self.value, "value")
             }
         }
     }
@@ -885,12 +885,12 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("realtime.call.incoming", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("realtime.call.incoming", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 
     /// Event data payload.
@@ -934,9 +934,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.callID, forKey: "call_id")
-            try container.encode(self.sipHeaders, forKey: "sip_headers")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.callID, "call_id")
+            try writer.encode(self.sipHeaders, "sip_headers")
         }
 
         /// A header from the SIP Invite.
@@ -979,9 +979,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.name, forKey: "name")
-                try container.encode(self.value, forKey: "value")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.name, "name")
+                try writer.encode(self.value, "value")
             }
         }
     }
@@ -1035,12 +1035,12 @@ public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("response.cancelled", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("response.cancelled", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -1092,12 +1092,12 @@ public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("response.completed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("response.completed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -1149,12 +1149,12 @@ public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("response.failed", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("response.failed", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -1206,11 +1206,11 @@ public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("event", forKey: "object")
-        try container.encode("response.incomplete", forKey: "type")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("event", "object")
+        try writer.encode("response.incomplete", "type")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.data, "data")
     }
 }

@@ -56,11 +56,11 @@ public struct AuditLogActorAPIKey: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.type, forKey: "type")
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.serviceAccount, forKey: "service_account")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.type, "type")
+        try writer.encodeIfPresent(self.user, "user")
+        try writer.encodeIfPresent(self.serviceAccount, "service_account")
     }
 
     /// The type of API key. Can be either `user` or `service_account`.
@@ -115,8 +115,8 @@ public struct AuditLogActorServiceAccount: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.id, "id")
     }
 }
 
@@ -160,9 +160,9 @@ public struct AuditLogActorSession: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.ipAddress, forKey: "ip_address")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.user, "user")
+        try writer.encodeIfPresent(self.ipAddress, "ip_address")
     }
 }
 
@@ -206,9 +206,9 @@ public struct AuditLogActorUser: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.id, forKey: "id")
-        try container.encodeIfPresent(self.email, forKey: "email")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.id, "id")
+        try writer.encodeIfPresent(self.email, "email")
     }
 }
 
@@ -701,12 +701,12 @@ public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).

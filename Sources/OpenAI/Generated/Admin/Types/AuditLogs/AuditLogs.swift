@@ -392,67 +392,67 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.effectiveAt, forKey: "effective_at")
-        try container.encodeIfPresent(self.project, forKey: "project")
-        try container.encodeIfPresent(self.actor, forKey: "actor")
-        try container.encodeIfPresent(self.apiKeyCreated, forKey: "api_key.created")
-        try container.encodeIfPresent(self.apiKeyUpdated, forKey: "api_key.updated")
-        try container.encodeIfPresent(self.apiKeyDeleted, forKey: "api_key.deleted")
-        try container.encodeIfPresent(self.checkpointPermissionCreated, forKey: "checkpoint.permission.created")
-        try container.encodeIfPresent(self.checkpointPermissionDeleted, forKey: "checkpoint.permission.deleted")
-        try container.encodeIfPresent(self.externalKeyRegistered, forKey: "external_key.registered")
-        try container.encodeIfPresent(self.externalKeyRemoved, forKey: "external_key.removed")
-        try container.encodeIfPresent(self.groupCreated, forKey: "group.created")
-        try container.encodeIfPresent(self.groupUpdated, forKey: "group.updated")
-        try container.encodeIfPresent(self.groupDeleted, forKey: "group.deleted")
-        try container.encodeIfPresent(self.scimEnabled, forKey: "scim.enabled")
-        try container.encodeIfPresent(self.scimDisabled, forKey: "scim.disabled")
-        try container.encodeIfPresent(self.inviteSent, forKey: "invite.sent")
-        try container.encodeIfPresent(self.inviteAccepted, forKey: "invite.accepted")
-        try container.encodeIfPresent(self.inviteDeleted, forKey: "invite.deleted")
-        try container.encodeIfPresent(self.ipAllowlistCreated, forKey: "ip_allowlist.created")
-        try container.encodeIfPresent(self.ipAllowlistUpdated, forKey: "ip_allowlist.updated")
-        try container.encodeIfPresent(self.ipAllowlistDeleted, forKey: "ip_allowlist.deleted")
-        try container.encodeIfPresent(self.ipAllowlistConfigActivated, forKey: "ip_allowlist.config.activated")
-        try container.encodeIfPresent(self.ipAllowlistConfigDeactivated, forKey: "ip_allowlist.config.deactivated")
-        try container.encodeIfPresent(self.loginSucceeded, forKey: "login.succeeded")
-        try container.encodeIfPresent(self.loginFailed, forKey: "login.failed")
-        try container.encodeIfPresent(self.logoutSucceeded, forKey: "logout.succeeded")
-        try container.encodeIfPresent(self.logoutFailed, forKey: "logout.failed")
-        try container.encodeIfPresent(self.organizationUpdated, forKey: "organization.updated")
-        try container.encodeIfPresent(self.projectCreated, forKey: "project.created")
-        try container.encodeIfPresent(self.projectUpdated, forKey: "project.updated")
-        try container.encodeIfPresent(self.projectArchived, forKey: "project.archived")
-        try container.encodeIfPresent(self.projectDeleted, forKey: "project.deleted")
-        try container.encodeIfPresent(self.rateLimitUpdated, forKey: "rate_limit.updated")
-        try container.encodeIfPresent(self.rateLimitDeleted, forKey: "rate_limit.deleted")
-        try container.encodeIfPresent(self.roleCreated, forKey: "role.created")
-        try container.encodeIfPresent(self.roleUpdated, forKey: "role.updated")
-        try container.encodeIfPresent(self.roleDeleted, forKey: "role.deleted")
-        try container.encodeIfPresent(self.roleAssignmentCreated, forKey: "role.assignment.created")
-        try container.encodeIfPresent(self.roleAssignmentDeleted, forKey: "role.assignment.deleted")
-        try container.encodeIfPresent(self.roleBoundToResource, forKey: "role.bound_to_resource")
-        try container.encodeIfPresent(self.roleUnboundFromResource, forKey: "role.unbound_from_resource")
-        try container.encodeIfPresent(self.serviceAccountCreated, forKey: "service_account.created")
-        try container.encodeIfPresent(self.serviceAccountUpdated, forKey: "service_account.updated")
-        try container.encodeIfPresent(self.serviceAccountDeleted, forKey: "service_account.deleted")
-        try container.encodeIfPresent(self.workloadIdentityProviderCreated, forKey: "workload_identity_provider.created")
-        try container.encodeIfPresent(self.workloadIdentityProviderUpdated, forKey: "workload_identity_provider.updated")
-        try container.encodeIfPresent(self.workloadIdentityProviderDeleted, forKey: "workload_identity_provider.deleted")
-        try container.encodeIfPresent(self.workloadIdentityProviderMappingCreated, forKey: "workload_identity_provider_mapping.created")
-        try container.encodeIfPresent(self.workloadIdentityProviderMappingUpdated, forKey: "workload_identity_provider_mapping.updated")
-        try container.encodeIfPresent(self.workloadIdentityProviderMappingDeleted, forKey: "workload_identity_provider_mapping.deleted")
-        try container.encodeIfPresent(self.userAdded, forKey: "user.added")
-        try container.encodeIfPresent(self.userUpdated, forKey: "user.updated")
-        try container.encodeIfPresent(self.userDeleted, forKey: "user.deleted")
-        try container.encodeIfPresent(self.certificateCreated, forKey: "certificate.created")
-        try container.encodeIfPresent(self.certificateUpdated, forKey: "certificate.updated")
-        try container.encodeIfPresent(self.certificateDeleted, forKey: "certificate.deleted")
-        try container.encodeIfPresent(self.certificatesActivated, forKey: "certificates.activated")
-        try container.encodeIfPresent(self.certificatesDeactivated, forKey: "certificates.deactivated")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.type, "type")
+        try writer.encode(self.effectiveAt, "effective_at")
+        try writer.encodeIfPresent(self.project, "project")
+        try writer.encodeIfPresent(self.actor, "actor")
+        try writer.encodeIfPresent(self.apiKeyCreated, "api_key.created")
+        try writer.encodeIfPresent(self.apiKeyUpdated, "api_key.updated")
+        try writer.encodeIfPresent(self.apiKeyDeleted, "api_key.deleted")
+        try writer.encodeIfPresent(self.checkpointPermissionCreated, "checkpoint.permission.created")
+        try writer.encodeIfPresent(self.checkpointPermissionDeleted, "checkpoint.permission.deleted")
+        try writer.encodeIfPresent(self.externalKeyRegistered, "external_key.registered")
+        try writer.encodeIfPresent(self.externalKeyRemoved, "external_key.removed")
+        try writer.encodeIfPresent(self.groupCreated, "group.created")
+        try writer.encodeIfPresent(self.groupUpdated, "group.updated")
+        try writer.encodeIfPresent(self.groupDeleted, "group.deleted")
+        try writer.encodeIfPresent(self.scimEnabled, "scim.enabled")
+        try writer.encodeIfPresent(self.scimDisabled, "scim.disabled")
+        try writer.encodeIfPresent(self.inviteSent, "invite.sent")
+        try writer.encodeIfPresent(self.inviteAccepted, "invite.accepted")
+        try writer.encodeIfPresent(self.inviteDeleted, "invite.deleted")
+        try writer.encodeIfPresent(self.ipAllowlistCreated, "ip_allowlist.created")
+        try writer.encodeIfPresent(self.ipAllowlistUpdated, "ip_allowlist.updated")
+        try writer.encodeIfPresent(self.ipAllowlistDeleted, "ip_allowlist.deleted")
+        try writer.encodeIfPresent(self.ipAllowlistConfigActivated, "ip_allowlist.config.activated")
+        try writer.encodeIfPresent(self.ipAllowlistConfigDeactivated, "ip_allowlist.config.deactivated")
+        try writer.encodeIfPresent(self.loginSucceeded, "login.succeeded")
+        try writer.encodeIfPresent(self.loginFailed, "login.failed")
+        try writer.encodeIfPresent(self.logoutSucceeded, "logout.succeeded")
+        try writer.encodeIfPresent(self.logoutFailed, "logout.failed")
+        try writer.encodeIfPresent(self.organizationUpdated, "organization.updated")
+        try writer.encodeIfPresent(self.projectCreated, "project.created")
+        try writer.encodeIfPresent(self.projectUpdated, "project.updated")
+        try writer.encodeIfPresent(self.projectArchived, "project.archived")
+        try writer.encodeIfPresent(self.projectDeleted, "project.deleted")
+        try writer.encodeIfPresent(self.rateLimitUpdated, "rate_limit.updated")
+        try writer.encodeIfPresent(self.rateLimitDeleted, "rate_limit.deleted")
+        try writer.encodeIfPresent(self.roleCreated, "role.created")
+        try writer.encodeIfPresent(self.roleUpdated, "role.updated")
+        try writer.encodeIfPresent(self.roleDeleted, "role.deleted")
+        try writer.encodeIfPresent(self.roleAssignmentCreated, "role.assignment.created")
+        try writer.encodeIfPresent(self.roleAssignmentDeleted, "role.assignment.deleted")
+        try writer.encodeIfPresent(self.roleBoundToResource, "role.bound_to_resource")
+        try writer.encodeIfPresent(self.roleUnboundFromResource, "role.unbound_from_resource")
+        try writer.encodeIfPresent(self.serviceAccountCreated, "service_account.created")
+        try writer.encodeIfPresent(self.serviceAccountUpdated, "service_account.updated")
+        try writer.encodeIfPresent(self.serviceAccountDeleted, "service_account.deleted")
+        try writer.encodeIfPresent(self.workloadIdentityProviderCreated, "workload_identity_provider.created")
+        try writer.encodeIfPresent(self.workloadIdentityProviderUpdated, "workload_identity_provider.updated")
+        try writer.encodeIfPresent(self.workloadIdentityProviderDeleted, "workload_identity_provider.deleted")
+        try writer.encodeIfPresent(self.workloadIdentityProviderMappingCreated, "workload_identity_provider_mapping.created")
+        try writer.encodeIfPresent(self.workloadIdentityProviderMappingUpdated, "workload_identity_provider_mapping.updated")
+        try writer.encodeIfPresent(self.workloadIdentityProviderMappingDeleted, "workload_identity_provider_mapping.deleted")
+        try writer.encodeIfPresent(self.userAdded, "user.added")
+        try writer.encodeIfPresent(self.userUpdated, "user.updated")
+        try writer.encodeIfPresent(self.userDeleted, "user.deleted")
+        try writer.encodeIfPresent(self.certificateCreated, "certificate.created")
+        try writer.encodeIfPresent(self.certificateUpdated, "certificate.updated")
+        try writer.encodeIfPresent(self.certificateDeleted, "certificate.deleted")
+        try writer.encodeIfPresent(self.certificatesActivated, "certificates.activated")
+        try writer.encodeIfPresent(self.certificatesDeactivated, "certificates.deactivated")
     }
 
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
@@ -495,9 +495,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
         }
     }
 
@@ -541,9 +541,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to create the API key.
@@ -578,8 +578,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.scopes, forKey: "scopes")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.scopes, "scopes")
             }
         }
     }
@@ -624,9 +624,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the API key.
@@ -661,8 +661,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.scopes, forKey: "scopes")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.scopes, "scopes")
             }
         }
     }
@@ -699,8 +699,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -744,9 +744,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to create the checkpoint permission.
@@ -789,9 +789,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.projectID, forKey: "project_id")
-                try container.encodeIfPresent(self.fineTunedModelCheckpoint, forKey: "fine_tuned_model_checkpoint")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.projectID, "project_id")
+                try writer.encodeIfPresent(self.fineTunedModelCheckpoint, "fine_tuned_model_checkpoint")
             }
         }
     }
@@ -828,8 +828,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -873,9 +873,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
     }
 
@@ -911,8 +911,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -956,9 +956,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// Information about the created group.
@@ -993,8 +993,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.groupName, forKey: "group_name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.groupName, "group_name")
             }
         }
     }
@@ -1039,9 +1039,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the group.
@@ -1076,8 +1076,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.groupName, forKey: "group_name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.groupName, "group_name")
             }
         }
     }
@@ -1114,8 +1114,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -1151,8 +1151,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -1188,8 +1188,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -1233,9 +1233,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to create the invite.
@@ -1278,9 +1278,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.email, forKey: "email")
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.email, "email")
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -1317,8 +1317,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -1354,8 +1354,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -1405,10 +1405,10 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.allowedIps, forKey: "allowed_ips")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
         }
     }
 
@@ -1452,9 +1452,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.allowedIps, forKey: "allowed_ips")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
         }
     }
 
@@ -1504,10 +1504,10 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.allowedIps, forKey: "allowed_ips")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
         }
     }
 
@@ -1543,8 +1543,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.configs, forKey: "configs")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.configs, "configs")
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
@@ -1585,9 +1585,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.id, forKey: "id")
-                try container.encodeIfPresent(self.name, forKey: "name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
             }
         }
     }
@@ -1624,8 +1624,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.configs, forKey: "configs")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.configs, "configs")
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
@@ -1666,9 +1666,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.id, forKey: "id")
-                try container.encodeIfPresent(self.name, forKey: "name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
             }
         }
     }
@@ -1713,9 +1713,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.errorCode, forKey: "error_code")
-            try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.errorCode, "error_code")
+            try writer.encodeIfPresent(self.errorMessage, "error_message")
         }
     }
 
@@ -1759,9 +1759,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.errorCode, forKey: "error_code")
-            try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.errorCode, "error_code")
+            try writer.encodeIfPresent(self.errorMessage, "error_message")
         }
     }
 
@@ -1805,9 +1805,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the organization settings.
@@ -1880,14 +1880,14 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.title, forKey: "title")
-                try container.encodeIfPresent(self.description, forKey: "description")
-                try container.encodeIfPresent(self.name, forKey: "name")
-                try container.encodeIfPresent(self.threadsUiVisibility, forKey: "threads_ui_visibility")
-                try container.encodeIfPresent(self.usageDashboardVisibility, forKey: "usage_dashboard_visibility")
-                try container.encodeIfPresent(self.apiCallLogging, forKey: "api_call_logging")
-                try container.encodeIfPresent(self.apiCallLoggingProjectIDs, forKey: "api_call_logging_project_ids")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.title, "title")
+                try writer.encodeIfPresent(self.description, "description")
+                try writer.encodeIfPresent(self.name, "name")
+                try writer.encodeIfPresent(self.threadsUiVisibility, "threads_ui_visibility")
+                try writer.encodeIfPresent(self.usageDashboardVisibility, "usage_dashboard_visibility")
+                try writer.encodeIfPresent(self.apiCallLogging, "api_call_logging")
+                try writer.encodeIfPresent(self.apiCallLoggingProjectIDs, "api_call_logging_project_ids")
             }
         }
     }
@@ -1932,9 +1932,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to create the project.
@@ -1977,9 +1977,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.name, forKey: "name")
-                try container.encodeIfPresent(self.title, forKey: "title")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.name, "name")
+                try writer.encodeIfPresent(self.title, "title")
             }
         }
     }
@@ -2024,9 +2024,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the project.
@@ -2061,8 +2061,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.title, forKey: "title")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.title, "title")
             }
         }
     }
@@ -2099,8 +2099,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -2136,8 +2136,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -2181,9 +2181,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the rate limits.
@@ -2250,13 +2250,13 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-                try container.encodeIfPresent(self.maxTokensPer1Minute, forKey: "max_tokens_per_1_minute")
-                try container.encodeIfPresent(self.maxImagesPer1Minute, forKey: "max_images_per_1_minute")
-                try container.encodeIfPresent(self.maxAudioMegabytesPer1Minute, forKey: "max_audio_megabytes_per_1_minute")
-                try container.encodeIfPresent(self.maxRequestsPer1Day, forKey: "max_requests_per_1_day")
-                try container.encodeIfPresent(self.batch1DayMaxInputTokens, forKey: "batch_1_day_max_input_tokens")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+                try writer.encodeIfPresent(self.maxTokensPer1Minute, "max_tokens_per_1_minute")
+                try writer.encodeIfPresent(self.maxImagesPer1Minute, "max_images_per_1_minute")
+                try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
+                try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
+                try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
             }
         }
     }
@@ -2293,8 +2293,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -2356,12 +2356,12 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.roleName, forKey: "role_name")
-            try container.encodeIfPresent(self.permissions, forKey: "permissions")
-            try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
-            try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.roleName, "role_name")
+            try writer.encodeIfPresent(self.permissions, "permissions")
+            try writer.encodeIfPresent(self.resourceType, "resource_type")
+            try writer.encodeIfPresent(self.resourceID, "resource_id")
         }
     }
 
@@ -2405,9 +2405,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the role.
@@ -2480,14 +2480,14 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.roleName, forKey: "role_name")
-                try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
-                try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
-                try container.encodeIfPresent(self.permissionsAdded, forKey: "permissions_added")
-                try container.encodeIfPresent(self.permissionsRemoved, forKey: "permissions_removed")
-                try container.encodeIfPresent(self.description, forKey: "description")
-                try container.encodeIfPresent(self.metadata, forKey: "metadata")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.roleName, "role_name")
+                try writer.encodeIfPresent(self.resourceID, "resource_id")
+                try writer.encodeIfPresent(self.resourceType, "resource_type")
+                try writer.encodeIfPresent(self.permissionsAdded, "permissions_added")
+                try writer.encodeIfPresent(self.permissionsRemoved, "permissions_removed")
+                try writer.encodeIfPresent(self.description, "description")
+                try writer.encodeIfPresent(self.metadata, "metadata")
             }
         }
     }
@@ -2524,8 +2524,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -2587,12 +2587,12 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.principalID, forKey: "principal_id")
-            try container.encodeIfPresent(self.principalType, forKey: "principal_type")
-            try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
-            try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.principalID, "principal_id")
+            try writer.encodeIfPresent(self.principalType, "principal_type")
+            try writer.encodeIfPresent(self.resourceID, "resource_id")
+            try writer.encodeIfPresent(self.resourceType, "resource_type")
         }
     }
 
@@ -2654,12 +2654,12 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.principalID, forKey: "principal_id")
-            try container.encodeIfPresent(self.principalType, forKey: "principal_type")
-            try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
-            try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.principalID, "principal_id")
+            try writer.encodeIfPresent(self.principalType, "principal_type")
+            try writer.encodeIfPresent(self.resourceID, "resource_id")
+            try writer.encodeIfPresent(self.resourceType, "resource_type")
         }
     }
 
@@ -2751,17 +2751,17 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.roleID, forKey: "role_id")
-            try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
-            try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
-            try container.encodeIfPresent(self.permissions, forKey: "permissions")
-            try container.encodeIfPresent(self.workspaceID, forKey: "workspace_id")
-            try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
-            try container.encodeIfPresent(self.connectorName, forKey: "connector_name")
-            try container.encodeIfPresent(self.enabled, forKey: "enabled")
-            try container.encodeIfPresent(self.source, forKey: "source")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.roleID, "role_id")
+            try writer.encodeIfPresent(self.resourceID, "resource_id")
+            try writer.encodeIfPresent(self.resourceType, "resource_type")
+            try writer.encodeIfPresent(self.permissions, "permissions")
+            try writer.encodeIfPresent(self.workspaceID, "workspace_id")
+            try writer.encodeIfPresent(self.connectorID, "connector_id")
+            try writer.encodeIfPresent(self.connectorName, "connector_name")
+            try writer.encodeIfPresent(self.enabled, "enabled")
+            try writer.encodeIfPresent(self.source, "source")
         }
 
         /// The connector role mutation path that produced the event.
@@ -2881,17 +2881,17 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.roleID, forKey: "role_id")
-            try container.encodeIfPresent(self.resourceID, forKey: "resource_id")
-            try container.encodeIfPresent(self.resourceType, forKey: "resource_type")
-            try container.encodeIfPresent(self.permissions, forKey: "permissions")
-            try container.encodeIfPresent(self.workspaceID, forKey: "workspace_id")
-            try container.encodeIfPresent(self.connectorID, forKey: "connector_id")
-            try container.encodeIfPresent(self.connectorName, forKey: "connector_name")
-            try container.encodeIfPresent(self.enabled, forKey: "enabled")
-            try container.encodeIfPresent(self.source, forKey: "source")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.roleID, "role_id")
+            try writer.encodeIfPresent(self.resourceID, "resource_id")
+            try writer.encodeIfPresent(self.resourceType, "resource_type")
+            try writer.encodeIfPresent(self.permissions, "permissions")
+            try writer.encodeIfPresent(self.workspaceID, "workspace_id")
+            try writer.encodeIfPresent(self.connectorID, "connector_id")
+            try writer.encodeIfPresent(self.connectorName, "connector_name")
+            try writer.encodeIfPresent(self.enabled, "enabled")
+            try writer.encodeIfPresent(self.source, "source")
         }
 
         /// The connector role mutation path that produced the event.
@@ -2963,9 +2963,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to create the service account.
@@ -3000,8 +3000,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -3046,9 +3046,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to updated the service account.
@@ -3083,8 +3083,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -3121,8 +3121,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -3166,9 +3166,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
     }
 
@@ -3212,9 +3212,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
     }
 
@@ -3258,9 +3258,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
         }
     }
 
@@ -3310,10 +3310,10 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.identityProviderID, forKey: "identity_provider_id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
+            try writer.encodeIfPresent(self.data, "data")
         }
     }
 
@@ -3363,10 +3363,10 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.identityProviderID, forKey: "identity_provider_id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
     }
 
@@ -3422,11 +3422,11 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.identityProviderID, forKey: "identity_provider_id")
-            try container.encodeIfPresent(self.projectID, forKey: "project_id")
-            try container.encodeIfPresent(self.serviceAccountID, forKey: "service_account_id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
+            try writer.encodeIfPresent(self.projectID, "project_id")
+            try writer.encodeIfPresent(self.serviceAccountID, "service_account_id")
         }
     }
 
@@ -3470,9 +3470,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
         }
 
         /// The payload used to add the user to the project.
@@ -3507,8 +3507,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -3553,9 +3553,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.changesRequested, forKey: "changes_requested")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
         }
 
         /// The payload used to update the user.
@@ -3590,8 +3590,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -3628,8 +3628,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
         }
     }
 
@@ -3673,9 +3673,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
         }
     }
 
@@ -3719,9 +3719,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
         }
     }
 
@@ -3771,10 +3771,10 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.certificate, forKey: "certificate")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.certificate, "certificate")
         }
     }
 
@@ -3806,8 +3806,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.certificates, forKey: "certificates")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.certificates, "certificates")
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
@@ -3848,9 +3848,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.id, forKey: "id")
-                try container.encodeIfPresent(self.name, forKey: "name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
             }
         }
     }
@@ -3883,8 +3883,8 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.certificates, forKey: "certificates")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.certificates, "certificates")
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
@@ -3925,9 +3925,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.id, forKey: "id")
-                try container.encodeIfPresent(self.name, forKey: "name")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
             }
         }
     }
@@ -3979,10 +3979,10 @@ public struct AuditLogActor: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.type, forKey: "type")
-        try container.encodeIfPresent(self.session, forKey: "session")
-        try container.encodeIfPresent(self.apiKey, forKey: "api_key")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.type, "type")
+        try writer.encodeIfPresent(self.session, "session")
+        try writer.encodeIfPresent(self.apiKey, "api_key")
     }
 
     /// The type of actor. Is either `session` or `api_key`.

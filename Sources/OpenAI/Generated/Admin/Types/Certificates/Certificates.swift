@@ -71,13 +71,13 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.certificateDetails, forKey: "certificate_details")
-        try container.encodeIfPresent(self.active, forKey: "active")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.certificateDetails, "certificate_details")
+        try writer.encodeIfPresent(self.active, "active")
     }
 
     /// The object type.
@@ -150,10 +150,10 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.validAt, forKey: "valid_at")
-            try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-            try container.encodeIfPresent(self.content, forKey: "content")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.validAt, "valid_at")
+            try writer.encodeIfPresent(self.expiresAt, "expires_at")
+            try writer.encodeIfPresent(self.content, "content")
         }
     }
 }
@@ -189,9 +189,9 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("certificate.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("certificate.deleted", "object")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -236,12 +236,12 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -294,12 +294,12 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -341,8 +341,8 @@ public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
     }
 }
 
@@ -404,13 +404,13 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.certificate", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.certificateDetails, forKey: "certificate_details")
-        try container.encode(self.active, forKey: "active")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.certificate", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.certificateDetails, "certificate_details")
+        try writer.encode(self.active, "active")
     }
 
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
@@ -451,9 +451,9 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.validAt, forKey: "valid_at")
-            try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.validAt, "valid_at")
+            try writer.encodeIfPresent(self.expiresAt, "expires_at")
         }
     }
 }
@@ -485,9 +485,9 @@ public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.certificate.activation", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.certificate.activation", "object")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -518,9 +518,9 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.certificate.deactivation", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.certificate.deactivation", "object")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -582,13 +582,13 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.certificate", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.certificateDetails, forKey: "certificate_details")
-        try container.encode(self.active, forKey: "active")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.certificate", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.certificateDetails, "certificate_details")
+        try writer.encode(self.active, "active")
     }
 
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
@@ -629,9 +629,9 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.validAt, forKey: "valid_at")
-            try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.validAt, "valid_at")
+            try writer.encodeIfPresent(self.expiresAt, "expires_at")
         }
     }
 }
@@ -663,9 +663,9 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Equatab
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.certificate.activation", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.certificate.activation", "object")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -696,9 +696,9 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.certificate.deactivation", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.certificate.deactivation", "object")
+        try writer.encode(self.data, "data")
     }
 }
 
@@ -732,8 +732,8 @@ public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.certificateIDs, forKey: "certificate_ids")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.certificateIDs, "certificate_ids")
     }
 }
 
@@ -775,8 +775,8 @@ public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encode(self.certificate, forKey: "certificate")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(self.certificate, "certificate")
     }
 }

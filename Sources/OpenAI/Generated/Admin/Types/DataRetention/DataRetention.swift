@@ -37,9 +37,9 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.data_retention", forKey: "object")
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.data_retention", "object")
+        try writer.encode(self.type, "type")
     }
 
     /// The configured organization data retention type.
@@ -101,9 +101,9 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.data_retention", forKey: "object")
-        try container.encode(self.type, forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.data_retention", "object")
+        try writer.encode(self.type, "type")
     }
 
     /// The configured project data retention type.
@@ -170,8 +170,8 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.retentionType, forKey: "retention_type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.retentionType, "retention_type")
     }
 
     /// The desired organization data retention type.
@@ -232,8 +232,8 @@ public struct UpdateProjectDataRetentionBody: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.retentionType, forKey: "retention_type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.retentionType, "retention_type")
     }
 
     /// The desired project data retention type.

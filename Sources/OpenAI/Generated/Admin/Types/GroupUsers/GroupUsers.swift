@@ -36,8 +36,8 @@ public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.userID, forKey: "user_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.userID, "user_id")
     }
 }
 
@@ -105,13 +105,13 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.email, forKey: "email")
-        try container.encode(self.picture, forKey: "picture")
-        try container.encode(self.isServiceAccount, forKey: "is_service_account")
-        try container.encode(self.userType, forKey: "user_type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.email, "email")
+        try writer.encode(self.picture, "picture")
+        try writer.encode(self.isServiceAccount, "is_service_account")
+        try writer.encode(self.userType, "user_type")
     }
 
     /// The type of user.
@@ -180,10 +180,10 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.email, forKey: "email")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.email, "email")
     }
 }
 
@@ -228,10 +228,10 @@ public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("group.user", forKey: "object")
-        try container.encode(self.userID, forKey: "user_id")
-        try container.encode(self.groupID, forKey: "group_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("group.user", "object")
+        try writer.encode(self.userID, "user_id")
+        try writer.encode(self.groupID, "group_id")
     }
 }
 
@@ -268,9 +268,9 @@ public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("group.user.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("group.user.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -321,11 +321,11 @@ public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.next, forKey: "next")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.next, "next")
     }
 
     /// The items of this page (`data`).

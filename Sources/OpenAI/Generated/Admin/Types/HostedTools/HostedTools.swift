@@ -36,8 +36,8 @@ public struct HostedToolPermission: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
     }
 }
 
@@ -71,8 +71,8 @@ public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.enabled, forKey: "enabled")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.enabled, "enabled")
     }
 }
 
@@ -134,12 +134,12 @@ public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.fileSearch, forKey: "file_search")
-        try container.encode(self.webSearch, forKey: "web_search")
-        try container.encode(self.imageGeneration, forKey: "image_generation")
-        try container.encode(self.mcp, forKey: "mcp")
-        try container.encode(self.codeInterpreter, forKey: "code_interpreter")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.fileSearch, "file_search")
+        try writer.encode(self.webSearch, "web_search")
+        try writer.encode(self.imageGeneration, "image_generation")
+        try writer.encode(self.mcp, "mcp")
+        try writer.encode(self.codeInterpreter, "code_interpreter")
     }
 }
 
@@ -199,11 +199,11 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sen
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.fileSearch, forKey: "file_search")
-        try container.encodeIfPresent(self.webSearch, forKey: "web_search")
-        try container.encodeIfPresent(self.imageGeneration, forKey: "image_generation")
-        try container.encodeIfPresent(self.mcp, forKey: "mcp")
-        try container.encodeIfPresent(self.codeInterpreter, forKey: "code_interpreter")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.fileSearch, "file_search")
+        try writer.encodeIfPresent(self.webSearch, "web_search")
+        try writer.encodeIfPresent(self.imageGeneration, "image_generation")
+        try writer.encodeIfPresent(self.mcp, "mcp")
+        try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
     }
 }

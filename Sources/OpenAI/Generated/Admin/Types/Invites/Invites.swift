@@ -81,16 +81,16 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.invite", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.email, forKey: "email")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.status, forKey: "status")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.acceptedAt, forKey: "accepted_at")
-        try container.encode(self.projects, forKey: "projects")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.invite", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.email, "email")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.status, "status")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.acceptedAt, "accepted_at")
+        try writer.encode(self.projects, "projects")
     }
 
     /// `owner` or `reader`
@@ -172,9 +172,9 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.id, forKey: "id")
-            try container.encode(self.role, forKey: "role")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.id, "id")
+            try writer.encode(self.role, "role")
         }
 
         /// Project membership role
@@ -231,10 +231,10 @@ public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.invite.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.invite.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -288,12 +288,12 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -349,10 +349,10 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.email, forKey: "email")
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.projects, forKey: "projects")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.email, "email")
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.projects, "projects")
     }
 
     /// `owner` or `reader`
@@ -412,9 +412,9 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.id, forKey: "id")
-            try container.encode(self.role, forKey: "role")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.id, "id")
+            try writer.encode(self.role, "role")
         }
 
         /// Project membership role

@@ -45,12 +45,12 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
     }
 
     /// The items of this page (`data`).
@@ -132,15 +132,15 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.admin_api_key", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encode(self.redactedValue, forKey: "redacted_value")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.lastUsedAt, forKey: "last_used_at")
-        try container.encode(self.owner, forKey: "owner")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.admin_api_key", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(self.redactedValue, "redacted_value")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.lastUsedAt, "last_used_at")
+        try writer.encode(self.owner, "owner")
     }
 
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
@@ -205,13 +205,13 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.object, forKey: "object")
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.createdAt, forKey: "created_at")
-            try container.encodeIfPresent(self.role, forKey: "role")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.object, "object")
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.createdAt, "created_at")
+            try writer.encodeIfPresent(self.role, "role")
         }
     }
 }
@@ -290,16 +290,16 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.admin_api_key", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encode(self.redactedValue, forKey: "redacted_value")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.expiresAt, forKey: "expires_at")
-        try container.encodeIfPresent(self.lastUsedAt, forKey: "last_used_at")
-        try container.encode(self.owner, forKey: "owner")
-        try container.encode(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.admin_api_key", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(self.redactedValue, "redacted_value")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.expiresAt, "expires_at")
+        try writer.encodeIfPresent(self.lastUsedAt, "last_used_at")
+        try writer.encode(self.owner, "owner")
+        try writer.encode(self.value, "value")
     }
 
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
@@ -364,13 +364,13 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.object, forKey: "object")
-            try container.encodeIfPresent(self.id, forKey: "id")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.createdAt, forKey: "created_at")
-            try container.encodeIfPresent(self.role, forKey: "role")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.object, "object")
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.createdAt, "created_at")
+            try writer.encodeIfPresent(self.role, "role")
         }
     }
 }
@@ -415,9 +415,9 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.scopes, forKey: "scopes")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.scopes, "scopes")
     }
 }
 
@@ -454,9 +454,9 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.spend_limit.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.spend_limit.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -513,12 +513,12 @@ public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.spend_limit", forKey: "object")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
-        try container.encode(self.currency, forKey: "currency")
-        try container.encode(self.interval, forKey: "interval")
-        try container.encode(self.enforcement, forKey: "enforcement")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.spend_limit", "object")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(self.currency, "currency")
+        try writer.encode(self.interval, "interval")
+        try writer.encode(self.enforcement, "enforcement")
     }
 }
 
@@ -555,9 +555,9 @@ public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.spend_limit.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.spend_limit.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -614,12 +614,12 @@ public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.spend_limit", forKey: "object")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
-        try container.encode(self.currency, forKey: "currency")
-        try container.encode(self.interval, forKey: "interval")
-        try container.encode(self.enforcement, forKey: "enforcement")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.spend_limit", "object")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(self.currency, "currency")
+        try writer.encode(self.interval, "interval")
+        try writer.encode(self.enforcement, "enforcement")
     }
 }
 
@@ -674,12 +674,12 @@ public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.service_account.api_key", forKey: "object")
-        try container.encode(self.value, forKey: "value")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.service_account.api_key", "object")
+        try writer.encode(self.value, "value")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -729,8 +729,8 @@ public struct SpendLimitEnforcement: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.status, forKey: "status")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.status, "status")
     }
 }
 
@@ -801,10 +801,10 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("USD", forKey: "currency")
-        try container.encode("month", forKey: "interval")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("USD", "currency")
+        try writer.encode("month", "interval")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
     }
 }
 
@@ -844,9 +844,9 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("USD", forKey: "currency")
-        try container.encode("month", forKey: "interval")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("USD", "currency")
+        try writer.encode("month", "interval")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
     }
 }

@@ -44,9 +44,9 @@ public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.groupID, forKey: "group_id")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.groupID, "group_id")
+        try writer.encode(self.role, "role")
     }
 }
 
@@ -109,13 +109,13 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.group", forKey: "object")
-        try container.encode(self.projectID, forKey: "project_id")
-        try container.encode(self.groupID, forKey: "group_id")
-        try container.encode(self.groupName, forKey: "group_name")
-        try container.encode(self.groupType, forKey: "group_type")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.group", "object")
+        try writer.encode(self.projectID, "project_id")
+        try writer.encode(self.groupID, "group_id")
+        try writer.encode(self.groupName, "group_name")
+        try writer.encode(self.groupType, "group_type")
+        try writer.encode(self.createdAt, "created_at")
     }
 
     /// The type of the group.
@@ -171,9 +171,9 @@ public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.group.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.group.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -224,11 +224,11 @@ public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.next, forKey: "next")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.next, "next")
     }
 
     /// The items of this page (`data`).

@@ -75,15 +75,15 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.archivedAt, forKey: "archived_at")
-        try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
-        try container.encodeIfPresent(self.residency, forKey: "residency")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.archivedAt, "archived_at")
+        try writer.encodeIfPresent(self.status, "status")
+        try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
+        try writer.encodeIfPresent(self.residency, "residency")
     }
 }
 
@@ -157,15 +157,15 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.api_key", forKey: "object")
-        try container.encode(self.redactedValue, forKey: "redacted_value")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.lastUsedAt, forKey: "last_used_at")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.ownerProjectAccess, forKey: "owner_project_access")
-        try container.encode(self.owner, forKey: "owner")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.api_key", "object")
+        try writer.encode(self.redactedValue, "redacted_value")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.lastUsedAt, "last_used_at")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.ownerProjectAccess, "owner_project_access")
+        try writer.encode(self.owner, "owner")
     }
 
     /// Whether the API key's owner currently has effective access to the project.
@@ -231,10 +231,10 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.type, forKey: "type")
-            try container.encodeIfPresent(self.user, forKey: "user")
-            try container.encodeIfPresent(self.serviceAccount, forKey: "service_account")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.type, "type")
+            try writer.encodeIfPresent(self.user, "user")
+            try writer.encodeIfPresent(self.serviceAccount, "service_account")
         }
 
         /// `user` or `service_account`
@@ -291,10 +291,10 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.api_key.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.api_key.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -339,12 +339,12 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -408,11 +408,11 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.role, "role")
     }
 }
 
@@ -474,12 +474,12 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.email, forKey: "email")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.email, "email")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.role, "role")
     }
 }
 
@@ -527,10 +527,10 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.residency, forKey: "residency")
-        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.residency, "residency")
+        try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
     }
 }
 
@@ -575,12 +575,12 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -633,10 +633,10 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.model_permissions", forKey: "object")
-        try container.encode(self.mode, forKey: "mode")
-        try container.encode(self.modelIDs, forKey: "model_ids")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.model_permissions", "object")
+        try writer.encode(self.mode, "mode")
+        try writer.encode(self.modelIDs, "model_ids")
     }
 
     /// Whether the project uses an allowlist or a denylist.
@@ -692,9 +692,9 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.model_permissions.deleted", forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.model_permissions.deleted", "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -736,9 +736,9 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.mode, forKey: "mode")
-        try container.encode(self.modelIDs, forKey: "model_ids")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.mode, "mode")
+        try writer.encode(self.modelIDs, "model_ids")
     }
 
     /// The model permissions mode to apply.
@@ -838,16 +838,16 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.rate_limit", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.model, forKey: "model")
-        try container.encode(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-        try container.encode(self.maxTokensPer1Minute, forKey: "max_tokens_per_1_minute")
-        try container.encodeIfPresent(self.maxImagesPer1Minute, forKey: "max_images_per_1_minute")
-        try container.encodeIfPresent(self.maxAudioMegabytesPer1Minute, forKey: "max_audio_megabytes_per_1_minute")
-        try container.encodeIfPresent(self.maxRequestsPer1Day, forKey: "max_requests_per_1_day")
-        try container.encodeIfPresent(self.batch1DayMaxInputTokens, forKey: "batch_1_day_max_input_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.rate_limit", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.model, "model")
+        try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+        try writer.encode(self.maxTokensPer1Minute, "max_tokens_per_1_minute")
+        try writer.encodeIfPresent(self.maxImagesPer1Minute, "max_images_per_1_minute")
+        try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
+        try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
+        try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
     }
 }
 
@@ -892,12 +892,12 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -971,13 +971,13 @@ public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: "max_requests_per_1_minute")
-        try container.encodeIfPresent(self.maxTokensPer1Minute, forKey: "max_tokens_per_1_minute")
-        try container.encodeIfPresent(self.maxImagesPer1Minute, forKey: "max_images_per_1_minute")
-        try container.encodeIfPresent(self.maxAudioMegabytesPer1Minute, forKey: "max_audio_megabytes_per_1_minute")
-        try container.encodeIfPresent(self.maxRequestsPer1Day, forKey: "max_requests_per_1_day")
-        try container.encodeIfPresent(self.batch1DayMaxInputTokens, forKey: "batch_1_day_max_input_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+        try writer.encodeIfPresent(self.maxTokensPer1Minute, "max_tokens_per_1_minute")
+        try writer.encodeIfPresent(self.maxImagesPer1Minute, "max_images_per_1_minute")
+        try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
+        try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
+        try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
     }
 }
 
@@ -1034,12 +1034,12 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.service_account", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.createdAt, forKey: "created_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.service_account", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.createdAt, "created_at")
     }
 
     /// `owner`, `member`, or `none`
@@ -1113,12 +1113,12 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.service_account.api_key", forKey: "object")
-        try container.encode(self.value, forKey: "value")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.service_account.api_key", "object")
+        try writer.encode(self.value, "value")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -1160,9 +1160,9 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.createServiceAccountOnly, forKey: "create_service_account_only")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.createServiceAccountOnly, "create_service_account_only")
     }
 }
 
@@ -1220,13 +1220,13 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.service_account", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.apiKey, forKey: "api_key")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.service_account", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.apiKey, "api_key")
     }
 
     /// A mirror with `api_key` redacted (a credential), so `print` and `dump` show no secret.
@@ -1296,10 +1296,10 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.service_account.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.service_account.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1344,12 +1344,12 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1399,9 +1399,9 @@ public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.externalKeyID, forKey: "external_key_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
     }
 }
 
@@ -1464,13 +1464,13 @@ public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.user", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.email, forKey: "email")
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.addedAt, forKey: "added_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.user", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.email, "email")
+        try writer.encode(self.role, "role")
+        try writer.encode(self.addedAt, "added_at")
     }
 }
 
@@ -1518,10 +1518,10 @@ public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.email, forKey: "email")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.email, "email")
+        try writer.encode(self.role, "role")
     }
 }
 
@@ -1558,10 +1558,10 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.project.user.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.project.user.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -1609,12 +1609,12 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -1656,8 +1656,8 @@ public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.role, "role")
     }
 }
 
@@ -1748,9 +1748,9 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.role, "role")
     }
 
     /// The updated service account role.

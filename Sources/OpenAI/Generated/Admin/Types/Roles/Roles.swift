@@ -50,10 +50,10 @@ public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.roleName, forKey: "role_name")
-        try container.encode(self.permissions, forKey: "permissions")
-        try container.encodeIfPresent(self.description, forKey: "description")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.roleName, "role_name")
+        try writer.encode(self.permissions, "permissions")
+        try writer.encodeIfPresent(self.description, "description")
     }
 }
 
@@ -104,11 +104,11 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.next, forKey: "next")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.next, "next")
     }
 
     /// The items of this page (`data`).
@@ -166,10 +166,10 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.permissions, forKey: "permissions")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.roleName, forKey: "role_name")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.permissions, "permissions")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.roleName, "role_name")
     }
 }
 
@@ -238,14 +238,14 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("role", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.permissions, forKey: "permissions")
-        try container.encode(self.resourceType, forKey: "resource_type")
-        try container.encode(self.predefinedRole, forKey: "predefined_role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("role", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.permissions, "permissions")
+        try writer.encode(self.resourceType, "resource_type")
+        try writer.encode(self.predefinedRole, "predefined_role")
     }
 }
 
@@ -290,9 +290,9 @@ public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("role.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("role.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }

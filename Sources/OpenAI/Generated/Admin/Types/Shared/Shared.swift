@@ -108,19 +108,19 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.permissions, forKey: "permissions")
-        try container.encode(self.resourceType, forKey: "resource_type")
-        try container.encode(self.predefinedRole, forKey: "predefined_role")
-        try container.encode(self.description, forKey: "description")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.updatedAt, forKey: "updated_at")
-        try container.encode(self.createdBy, forKey: "created_by")
-        try container.encode(self.createdByUserObj, forKey: "created_by_user_obj")
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.assignmentSources, forKey: "assignment_sources")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.permissions, "permissions")
+        try writer.encode(self.resourceType, "resource_type")
+        try writer.encode(self.predefinedRole, "predefined_role")
+        try writer.encode(self.description, "description")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.updatedAt, "updated_at")
+        try writer.encode(self.createdBy, "created_by")
+        try writer.encode(self.createdByUserObj, "created_by_user_obj")
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.assignmentSources, "assignment_sources")
     }
 
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
@@ -155,9 +155,9 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.principalID, forKey: "principal_id")
-            try container.encode(self.principalType, forKey: "principal_type")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.principalID, "principal_id")
+            try writer.encode(self.principalType, "principal_type")
         }
     }
 }
@@ -202,9 +202,9 @@ public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.object, forKey: "object")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.object, "object")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -261,12 +261,12 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("group", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.name, forKey: "name")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encode(self.scimManaged, forKey: "scim_managed")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("group", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.name, "name")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encode(self.scimManaged, "scim_managed")
     }
 }
 
@@ -311,10 +311,10 @@ public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("group.role", forKey: "object")
-        try container.encode(self.group, forKey: "group")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("group.role", "object")
+        try writer.encode(self.group, "group")
+        try writer.encode(self.role, "role")
     }
 }
 
@@ -350,8 +350,8 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.roleID, forKey: "role_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.roleID, "role_id")
     }
 }
 
@@ -402,11 +402,11 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.next, forKey: "next")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.next, "next")
     }
 
     /// The items of this page (`data`).
@@ -459,9 +459,9 @@ public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("user.role", forKey: "object")
-        try container.encode(self.user, forKey: "user")
-        try container.encode(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("user.role", "object")
+        try writer.encode(self.user, "user")
+        try writer.encode(self.role, "role")
     }
 }

@@ -48,11 +48,11 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("USD", forKey: "currency")
-        try container.encode("month", forKey: "interval")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
-        try container.encode(self.notificationChannel, forKey: "notification_channel")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("USD", "currency")
+        try writer.encode("month", "interval")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(self.notificationChannel, "notification_channel")
     }
 }
 
@@ -105,13 +105,13 @@ public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.spend_alert", forKey: "object")
-        try container.encode("USD", forKey: "currency")
-        try container.encode("month", forKey: "interval")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
-        try container.encode(self.notificationChannel, forKey: "notification_channel")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.spend_alert", "object")
+        try writer.encode("USD", "currency")
+        try writer.encode("month", "interval")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(self.notificationChannel, "notification_channel")
     }
 }
 
@@ -156,10 +156,10 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendabl
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.spend_alert.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.spend_alert.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -216,12 +216,12 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -282,13 +282,13 @@ public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.spend_alert", forKey: "object")
-        try container.encode("USD", forKey: "currency")
-        try container.encode("month", forKey: "interval")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.thresholdAmount, forKey: "threshold_amount")
-        try container.encode(self.notificationChannel, forKey: "notification_channel")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.spend_alert", "object")
+        try writer.encode("USD", "currency")
+        try writer.encode("month", "interval")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(self.notificationChannel, "notification_channel")
     }
 }
 
@@ -333,10 +333,10 @@ public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, Sp
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("project.spend_alert.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("project.spend_alert.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -393,12 +393,12 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.firstID, forKey: "first_id")
-        try container.encode(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.firstID, "first_id")
+        try writer.encode(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -451,9 +451,9 @@ public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecD
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("email", forKey: "type")
-        try container.encode(self.recipients, forKey: "recipients")
-        try container.encodeIfPresent(self.subjectPrefix, forKey: "subject_prefix")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("email", "type")
+        try writer.encode(self.recipients, "recipients")
+        try writer.encodeIfPresent(self.subjectPrefix, "subject_prefix")
     }
 }

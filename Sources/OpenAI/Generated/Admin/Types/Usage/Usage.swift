@@ -69,14 +69,14 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.costs.result", forKey: "object")
-        try container.encodeIfPresent(self.amount, forKey: "amount")
-        try container.encodeIfPresent(self.lineItem, forKey: "line_item")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.quantity, forKey: "quantity")
-        try container.encodeIfPresent(self.quantityUnit, forKey: "quantity_unit")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.costs.result", "object")
+        try writer.encodeIfPresent(self.amount, "amount")
+        try writer.encodeIfPresent(self.lineItem, "line_item")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.quantity, "quantity")
+        try writer.encodeIfPresent(self.quantityUnit, "quantity_unit")
     }
 
     /// The monetary value in its associated currency.
@@ -119,9 +119,9 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.value, forKey: "value")
-            try container.encodeIfPresent(self.currency, forKey: "currency")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.value, "value")
+            try writer.encodeIfPresent(self.currency, "currency")
         }
     }
 
@@ -228,14 +228,14 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.audio_speeches.result", forKey: "object")
-        try container.encode(self.characters, forKey: "characters")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.audio_speeches.result", "object")
+        try writer.encode(self.characters, "characters")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -304,14 +304,14 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.audio_transcriptions.result", forKey: "object")
-        try container.encode(self.seconds, forKey: "seconds")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.audio_transcriptions.result", "object")
+        try writer.encode(self.seconds, "seconds")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -356,10 +356,10 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.code_interpreter_sessions.result", forKey: "object")
-        try container.encode(self.numSessions, forKey: "num_sessions")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.code_interpreter_sessions.result", "object")
+        try writer.encode(self.numSessions, "num_sessions")
+        try writer.encodeIfPresent(self.projectID, "project_id")
     }
 }
 
@@ -518,29 +518,29 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.completions.result", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encodeIfPresent(self.inputCachedTokens, forKey: "input_cached_tokens")
-        try container.encodeIfPresent(self.inputCacheWriteTokens, forKey: "input_cache_write_tokens")
-        try container.encodeIfPresent(self.inputUncachedTokens, forKey: "input_uncached_tokens")
-        try container.encode(self.outputTokens, forKey: "output_tokens")
-        try container.encodeIfPresent(self.inputTextTokens, forKey: "input_text_tokens")
-        try container.encodeIfPresent(self.outputTextTokens, forKey: "output_text_tokens")
-        try container.encodeIfPresent(self.inputCachedTextTokens, forKey: "input_cached_text_tokens")
-        try container.encodeIfPresent(self.inputAudioTokens, forKey: "input_audio_tokens")
-        try container.encodeIfPresent(self.inputCachedAudioTokens, forKey: "input_cached_audio_tokens")
-        try container.encodeIfPresent(self.outputAudioTokens, forKey: "output_audio_tokens")
-        try container.encodeIfPresent(self.inputImageTokens, forKey: "input_image_tokens")
-        try container.encodeIfPresent(self.inputCachedImageTokens, forKey: "input_cached_image_tokens")
-        try container.encodeIfPresent(self.outputImageTokens, forKey: "output_image_tokens")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.batch, forKey: "batch")
-        try container.encodeIfPresent(self.serviceTier, forKey: "service_tier")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.completions.result", "object")
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encodeIfPresent(self.inputCachedTokens, "input_cached_tokens")
+        try writer.encodeIfPresent(self.inputCacheWriteTokens, "input_cache_write_tokens")
+        try writer.encodeIfPresent(self.inputUncachedTokens, "input_uncached_tokens")
+        try writer.encode(self.outputTokens, "output_tokens")
+        try writer.encodeIfPresent(self.inputTextTokens, "input_text_tokens")
+        try writer.encodeIfPresent(self.outputTextTokens, "output_text_tokens")
+        try writer.encodeIfPresent(self.inputCachedTextTokens, "input_cached_text_tokens")
+        try writer.encodeIfPresent(self.inputAudioTokens, "input_audio_tokens")
+        try writer.encodeIfPresent(self.inputCachedAudioTokens, "input_cached_audio_tokens")
+        try writer.encodeIfPresent(self.outputAudioTokens, "output_audio_tokens")
+        try writer.encodeIfPresent(self.inputImageTokens, "input_image_tokens")
+        try writer.encodeIfPresent(self.inputCachedImageTokens, "input_cached_image_tokens")
+        try writer.encodeIfPresent(self.outputImageTokens, "output_image_tokens")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.batch, "batch")
+        try writer.encodeIfPresent(self.serviceTier, "service_tier")
     }
 }
 
@@ -609,14 +609,14 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.embeddings.result", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.embeddings.result", "object")
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -679,13 +679,13 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.file_searches.result", forKey: "object")
-        try container.encode(self.numRequests, forKey: "num_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.vectorStoreID, forKey: "vector_store_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.file_searches.result", "object")
+        try writer.encode(self.numRequests, "num_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.vectorStoreID, "vector_store_id")
     }
 }
 
@@ -766,16 +766,16 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.images.result", forKey: "object")
-        try container.encode(self.images, forKey: "images")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.source, forKey: "source")
-        try container.encodeIfPresent(self.size, forKey: "size")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.images.result", "object")
+        try writer.encode(self.images, "images")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.source, "source")
+        try writer.encodeIfPresent(self.size, "size")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -844,14 +844,14 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.moderations.result", forKey: "object")
-        try container.encode(self.inputTokens, forKey: "input_tokens")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.moderations.result", "object")
+        try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -892,11 +892,11 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("page", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encode(self.nextPage, forKey: "next_page")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("page", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encode(self.nextPage, "next_page")
     }
 
     /// The items of this page (`data`).
@@ -945,11 +945,11 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("bucket", forKey: "object")
-        try container.encode(self.startTime, forKey: "start_time")
-        try container.encode(self.endTime, forKey: "end_time")
-        try container.encode(self.results, forKey: "results")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("bucket", "object")
+        try writer.encode(self.startTime, "start_time")
+        try writer.encode(self.endTime, "end_time")
+        try writer.encode(self.results, "results")
     }
 
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
@@ -1076,10 +1076,10 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.vector_stores.result", forKey: "object")
-        try container.encode(self.usageBytes, forKey: "usage_bytes")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.vector_stores.result", "object")
+        try writer.encode(self.usageBytes, "usage_bytes")
+        try writer.encodeIfPresent(self.projectID, "project_id")
     }
 }
 
@@ -1154,14 +1154,14 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.usage.web_searches.result", forKey: "object")
-        try container.encode(self.numModelRequests, forKey: "num_model_requests")
-        try container.encode(self.numRequests, forKey: "num_requests")
-        try container.encodeIfPresent(self.projectID, forKey: "project_id")
-        try container.encodeIfPresent(self.userID, forKey: "user_id")
-        try container.encodeIfPresent(self.apiKeyID, forKey: "api_key_id")
-        try container.encodeIfPresent(self.model, forKey: "model")
-        try container.encodeIfPresent(self.contextLevel, forKey: "context_level")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.usage.web_searches.result", "object")
+        try writer.encode(self.numModelRequests, "num_model_requests")
+        try writer.encode(self.numRequests, "num_requests")
+        try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encodeIfPresent(self.userID, "user_id")
+        try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
+        try writer.encodeIfPresent(self.model, "model")
+        try writer.encodeIfPresent(self.contextLevel, "context_level")
     }
 }

@@ -123,23 +123,23 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.user", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.name, forKey: "name")
-        try container.encodeIfPresent(self.email, forKey: "email")
-        try container.encodeIfPresent(self.role, forKey: "role")
-        try container.encode(self.addedAt, forKey: "added_at")
-        try container.encodeIfPresent(self.isDefault, forKey: "is_default")
-        try container.encodeIfPresent(self.created, forKey: "created")
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.isServiceAccount, forKey: "is_service_account")
-        try container.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, forKey: "is_scale_tier_authorized_purchaser")
-        try container.encodeIfPresent(self.isScimManaged, forKey: "is_scim_managed")
-        try container.encodeIfPresent(self.apiKeyLastUsedAt, forKey: "api_key_last_used_at")
-        try container.encodeIfPresent(self.technicalLevel, forKey: "technical_level")
-        try container.encodeIfPresent(self.developerPersona, forKey: "developer_persona")
-        try container.encodeIfPresent(self.projects, forKey: "projects")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.user", "object")
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.name, "name")
+        try writer.encodeIfPresent(self.email, "email")
+        try writer.encodeIfPresent(self.role, "role")
+        try writer.encode(self.addedAt, "added_at")
+        try writer.encodeIfPresent(self.isDefault, "is_default")
+        try writer.encodeIfPresent(self.created, "created")
+        try writer.encodeIfPresent(self.user, "user")
+        try writer.encodeIfPresent(self.isServiceAccount, "is_service_account")
+        try writer.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, "is_scale_tier_authorized_purchaser")
+        try writer.encodeIfPresent(self.isScimManaged, "is_scim_managed")
+        try writer.encodeIfPresent(self.apiKeyLastUsedAt, "api_key_last_used_at")
+        try writer.encodeIfPresent(self.technicalLevel, "technical_level")
+        try writer.encodeIfPresent(self.developerPersona, "developer_persona")
+        try writer.encodeIfPresent(self.projects, "projects")
     }
 
     /// Nested user details.
@@ -207,15 +207,15 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("user", forKey: "object")
-            try container.encode(self.id, forKey: "id")
-            try container.encodeIfPresent(self.email, forKey: "email")
-            try container.encodeIfPresent(self.name, forKey: "name")
-            try container.encodeIfPresent(self.picture, forKey: "picture")
-            try container.encodeIfPresent(self.enabled, forKey: "enabled")
-            try container.encodeIfPresent(self.banned, forKey: "banned")
-            try container.encodeIfPresent(self.bannedAt, forKey: "banned_at")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("user", "object")
+            try writer.encode(self.id, "id")
+            try writer.encodeIfPresent(self.email, "email")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.picture, "picture")
+            try writer.encodeIfPresent(self.enabled, "enabled")
+            try writer.encodeIfPresent(self.banned, "banned")
+            try writer.encodeIfPresent(self.bannedAt, "banned_at")
         }
     }
 
@@ -246,9 +246,9 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("list", forKey: "object")
-            try container.encode(self.data, forKey: "data")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("list", "object")
+            try writer.encode(self.data, "data")
         }
 
         /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
@@ -287,10 +287,10 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encodeIfPresent(self.id, forKey: "id")
-                try container.encodeIfPresent(self.name, forKey: "name")
-                try container.encodeIfPresent(self.role, forKey: "role")
+                var writer = ObjectWriter(encoder)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
+                try writer.encodeIfPresent(self.role, "role")
             }
         }
     }
@@ -329,10 +329,10 @@ public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("organization.user.deleted", forKey: "object")
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.deleted, forKey: "deleted")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("organization.user.deleted", "object")
+        try writer.encode(self.id, "id")
+        try writer.encode(self.deleted, "deleted")
     }
 }
 
@@ -377,12 +377,12 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encodeIfPresent(self.firstID, forKey: "first_id")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
-        try container.encode(self.hasMore, forKey: "has_more")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encodeIfPresent(self.firstID, "first_id")
+        try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(self.hasMore, "has_more")
     }
 
     /// The items of this page (`data`).
@@ -444,10 +444,10 @@ public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviation
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.role, forKey: "role")
-        try container.encodeIfPresent(self.roleID, forKey: "role_id")
-        try container.encodeIfPresent(self.technicalLevel, forKey: "technical_level")
-        try container.encodeIfPresent(self.developerPersona, forKey: "developer_persona")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.role, "role")
+        try writer.encodeIfPresent(self.roleID, "role_id")
+        try writer.encodeIfPresent(self.technicalLevel, "technical_level")
+        try writer.encodeIfPresent(self.developerPersona, "developer_persona")
     }
 }

@@ -60,8 +60,8 @@ extension UploadsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.attachment, forKey: "attachment")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.attachment, "attachment")
         }
 
         package func encode(to form: inout MultipartForm) throws {
@@ -105,9 +105,9 @@ extension UploadsAPI {
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                try container.encode(self.name, forKey: "name")
-                try container.encodeIfPresent(self.bytes, forKey: "bytes")
+                var writer = ObjectWriter(encoder)
+                try writer.encode(self.name, "name")
+                try writer.encodeIfPresent(self.bytes, "bytes")
             }
 
             package func encode(to form: inout MultipartForm) throws {

@@ -70,9 +70,9 @@ extension OrganizationCostsAPI {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("page", forKey: "object")
-            try container.encode(self.amount, forKey: "amount")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("page", "object")
+            try writer.encode(self.amount, "amount")
         }
     }
 }

@@ -51,9 +51,9 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.labels, forKey: "labels")
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.labels, "labels")
+        try writer.encode(self.name, "name")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
@@ -98,9 +98,9 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("tagged_scores", forKey: "object")
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("tagged_scores", "object")
+        try writer.encode(self.id, "id")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

@@ -48,10 +48,10 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encode(self.user, forKey: "user")
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encode(self.user, "user")
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -92,8 +92,8 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encode(self.user, forKey: "user")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encode(self.user, "user")
     }
 }

@@ -40,10 +40,10 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.usage, forKey: "usage")
-        try container.encode(self.stop, forKey: "stop")
-        try container.encodeIfPresent(self.tokens, forKey: "tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.usage, "usage")
+        try writer.encode(self.stop, "stop")
+        try writer.encodeIfPresent(self.tokens, "tokens")
     }
 }
 
@@ -73,7 +73,7 @@ public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.totalTokens, forKey: "total_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.totalTokens, "total_tokens")
     }
 }

@@ -36,8 +36,8 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
-        try container.encode(self.voice, forKey: "voice")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
+        try writer.encode(self.voice, "voice")
     }
 }

@@ -38,11 +38,11 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("function", forKey: "type")
-        try container.encode("tool", forKey: "object")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.strict, forKey: "strict")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("function", "type")
+        try writer.encode("tool", "object")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.strict, "strict")
     }
 }
 
@@ -87,8 +87,8 @@ public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
     }
 }

@@ -36,9 +36,9 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.petType, forKey: "pet_type")
-        try container.encodeIfPresent(self.meows, forKey: "meows")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.petType, "pet_type")
+        try writer.encodeIfPresent(self.meows, "meows")
     }
 }
 
@@ -74,9 +74,9 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.petType, forKey: "pet_type")
-        try container.encodeIfPresent(self.barks, forKey: "barks")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.petType, "pet_type")
+        try writer.encodeIfPresent(self.barks, "barks")
     }
 }
 

@@ -68,9 +68,9 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_image", forKey: "type")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_image", "type")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
     }
 }
 
@@ -101,8 +101,8 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("input_text", forKey: "type")
-        try container.encode(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("input_text", "type")
+        try writer.encode(self.text, "text")
     }
 }

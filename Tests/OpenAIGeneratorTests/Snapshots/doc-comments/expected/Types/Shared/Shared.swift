@@ -46,9 +46,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.completionWindow, forKey: "completion_window")
-        try container.encodeIfPresent(self.errors, forKey: "errors")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.completionWindow, "completion_window")
+        try writer.encodeIfPresent(self.errors, "errors")
     }
 
     /// Only a title
@@ -79,8 +79,8 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.message, forKey: "message")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.message, "message")
         }
     }
 }

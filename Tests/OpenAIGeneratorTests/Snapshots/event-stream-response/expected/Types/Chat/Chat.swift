@@ -30,8 +30,8 @@ public struct ChatCompletion: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }
 
@@ -67,9 +67,9 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encodeIfPresent(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encodeIfPresent(self.delta, "delta")
     }
 }
 
@@ -105,8 +105,8 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.stream, "stream")
     }
 }

@@ -78,14 +78,14 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.bytes, forKey: "bytes")
-        try container.encodeIfPresent(self.ratio, forKey: "ratio")
-        try container.encodeIfPresent(self.weight, forKey: "weight")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.payload, forKey: "payload")
-        try container.encodeIfPresent(self.encoded, forKey: "encoded")
-        try container.encodeIfPresent(self.expiresOn, forKey: "expires_on")
-        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.bytes, "bytes")
+        try writer.encodeIfPresent(self.ratio, "ratio")
+        try writer.encodeIfPresent(self.weight, "weight")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.payload, "payload")
+        try writer.encodeIfPresent(self.encoded, "encoded")
+        try writer.encodeIfPresent(self.expiresOn, "expires_on")
+        try writer.encodeIfPresent(self.updatedAt, "updated_at")
     }
 }

@@ -51,9 +51,9 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.parameters, forKey: "parameters")
-        try container.encode(self.arguments, forKey: "arguments")
-        try container.encodeIfPresent(self.anything, forKey: "anything")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encode(self.arguments, "arguments")
+        try writer.encodeIfPresent(self.anything, "anything")
     }
 }

@@ -31,9 +31,9 @@ public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("circle\"\rlet injectedDiscriminator = 12", forKey: "ki\"nd\r")
-        try container.encodeIfPresent(self.radius, forKey: "radius")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("circle\"\rlet injectedDiscriminator = 12", "ki\"nd\r")
+        try writer.encodeIfPresent(self.radius, "radius")
     }
 }
 
@@ -64,9 +64,9 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("square", forKey: "ki\"nd\r")
-        try container.encodeIfPresent(self.side, forKey: "side")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("square", "ki\"nd\r")
+        try writer.encodeIfPresent(self.side, "side")
     }
 }
 
@@ -129,12 +129,12 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("thing\r\nlet injectedConstant = 6", forKey: "type")
-        try container.encode(self.idLetInjectedRequired1, forKey: "id\nlet injectedRequired = 1")
-        try container.encodeIfPresent(self.naMeInjected, forKey: "na\"me\\injected")
-        try container.encodeIfPresent(self.kind, forKey: "kind")
-        try container.encodeIfPresent(self.shape, forKey: "shape")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("thing\r\nlet injectedConstant = 6", "type")
+        try writer.encode(self.idLetInjectedRequired1, "id\nlet injectedRequired = 1")
+        try writer.encodeIfPresent(self.naMeInjected, "na\"me\\injected")
+        try writer.encodeIfPresent(self.kind, "kind")
+        try writer.encodeIfPresent(self.shape, "shape")
     }
 
     /// Kinds.

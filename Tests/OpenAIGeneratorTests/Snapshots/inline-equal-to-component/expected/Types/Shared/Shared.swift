@@ -39,10 +39,10 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("static", forKey: "type")
-        try container.encode(self.maxChunkSizeTokens, forKey: "max_chunk_size_tokens")
-        try container.encode(self.chunkOverlapTokens, forKey: "chunk_overlap_tokens")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("static", "type")
+        try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
+        try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
     }
 }
 
@@ -103,9 +103,9 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.bytes, forKey: "bytes")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.bytes, "bytes")
     }
 }
 
@@ -135,8 +135,8 @@ public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.text, forKey: "text")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.text, "text")
     }
 }
 
@@ -171,8 +171,8 @@ public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("static", forKey: "kind")
-        try container.encode(self.`static`, forKey: "static")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("static", "kind")
+        try writer.encode(self.`static`, "static")
     }
 }

@@ -61,13 +61,13 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.chunking, forKey: "chunking")
-        try container.encode(self.detail, forKey: "detail")
-        try container.encodeIfPresent(self.fallbackDetail, forKey: "fallback_detail")
-        try container.encodeIfPresent(self.looseChunking, forKey: "loose_chunking")
-        try container.encodeIfPresent(self.note, forKey: "note")
-        try container.encodeIfPresent(self.wrappedChunking, forKey: "wrapped_chunking")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.chunking, "chunking")
+        try writer.encode(self.detail, "detail")
+        try writer.encodeIfPresent(self.fallbackDetail, "fallback_detail")
+        try writer.encodeIfPresent(self.looseChunking, "loose_chunking")
+        try writer.encodeIfPresent(self.note, "note")
+        try writer.encodeIfPresent(self.wrappedChunking, "wrapped_chunking")
     }
 
     /// - Remark: Generated from `#/components/schemas/Upload/properties/loose_chunking`.
@@ -103,10 +103,10 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode("static", forKey: "type")
-            try container.encode(self.maxChunkSizeTokens, forKey: "max_chunk_size_tokens")
-            try container.encodeIfPresent(self.chunkOverlapTokens, forKey: "chunk_overlap_tokens")
+            var writer = ObjectWriter(encoder)
+            try writer.encode("static", "type")
+            try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
+            try writer.encodeIfPresent(self.chunkOverlapTokens, "chunk_overlap_tokens")
         }
     }
 
@@ -136,8 +136,8 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.text, forKey: "text")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.text, "text")
         }
     }
 }

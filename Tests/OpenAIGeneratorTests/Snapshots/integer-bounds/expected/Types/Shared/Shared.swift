@@ -48,9 +48,9 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.seed, forKey: "seed")
-        try container.encodeIfPresent(self.maxTokens, forKey: "max_tokens")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.seed, "seed")
+        try writer.encodeIfPresent(self.maxTokens, "max_tokens")
+        try writer.encodeIfPresent(self.temperature, "temperature")
     }
 }

@@ -46,10 +46,10 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.image, forKey: "image")
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encodeIfPresent(self.n, forKey: "n")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.image, "image")
+        try writer.encode(self.prompt, "prompt")
+        try writer.encodeIfPresent(self.n, "n")
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -91,9 +91,9 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.prompt, forKey: "prompt")
-        try container.encode(self.imageURL, forKey: "image_url")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.prompt, "prompt")
+        try writer.encode(self.imageURL, "image_url")
     }
 }
 
@@ -123,7 +123,7 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.created, forKey: "created")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.created, "created")
     }
 }

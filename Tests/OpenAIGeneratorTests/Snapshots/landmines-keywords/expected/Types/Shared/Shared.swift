@@ -626,9 +626,9 @@ public struct AnyValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Any", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Any", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -659,9 +659,9 @@ public struct AnyValueObject: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("any", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("any", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -692,9 +692,9 @@ public struct As: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("as", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("as", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -725,9 +725,9 @@ public struct Associatedtype: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("associatedtype", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("associatedtype", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -758,9 +758,9 @@ public struct Async: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("async", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("async", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -791,9 +791,9 @@ public struct Await: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("await", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("await", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -824,9 +824,9 @@ public struct Borrowing: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("borrowing", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("borrowing", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -857,9 +857,9 @@ public struct Break: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("break", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("break", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -890,9 +890,9 @@ public struct Case: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("case", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("case", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -923,9 +923,9 @@ public struct Catch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("catch", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("catch", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -956,9 +956,9 @@ public struct Class: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("class", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("class", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -989,9 +989,9 @@ public struct Consume: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("consume", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("consume", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1022,9 +1022,9 @@ public struct Consuming: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("consuming", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("consuming", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1055,9 +1055,9 @@ public struct Continue: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("continue", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("continue", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1088,9 +1088,9 @@ public struct Copy: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("copy", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("copy", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1121,9 +1121,9 @@ public struct Default: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("default", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("default", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1154,9 +1154,9 @@ public struct Defer: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("defer", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("defer", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1187,9 +1187,9 @@ public struct Deinit: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("deinit", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("deinit", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1220,9 +1220,9 @@ public struct Discard: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("discard", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("discard", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1253,9 +1253,9 @@ public struct Do: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("do", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("do", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1286,9 +1286,9 @@ public struct Else: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("else", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("else", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1319,9 +1319,9 @@ public struct Enum: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("enum", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("enum", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1352,9 +1352,9 @@ public struct Extension: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("extension", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("extension", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1385,9 +1385,9 @@ public struct Fallthrough: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("fallthrough", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("fallthrough", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1418,9 +1418,9 @@ public struct False: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("false", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("false", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1451,9 +1451,9 @@ public struct Fileprivate: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("fileprivate", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("fileprivate", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1484,9 +1484,9 @@ public struct For: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("for", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("for", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1517,9 +1517,9 @@ public struct Func: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("func", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("func", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1550,9 +1550,9 @@ public struct Guard: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("guard", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("guard", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1583,9 +1583,9 @@ public struct If: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("if", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("if", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1616,9 +1616,9 @@ public struct Import: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("import", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("import", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1649,9 +1649,9 @@ public struct In: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("in", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("in", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1682,9 +1682,9 @@ public struct Init: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("init", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("init", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1715,9 +1715,9 @@ public struct Inout: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("inout", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("inout", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1748,9 +1748,9 @@ public struct Internal: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("internal", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("internal", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1781,9 +1781,9 @@ public struct Is: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("is", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("is", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1814,9 +1814,9 @@ public struct Let: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("let", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("let", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1847,9 +1847,9 @@ public struct Nil: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("nil", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("nil", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1880,9 +1880,9 @@ public struct Open: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("open", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("open", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1913,9 +1913,9 @@ public struct Operator: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("operator", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("operator", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1946,9 +1946,9 @@ public struct Package: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("package", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("package", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1979,9 +1979,9 @@ public struct Precedencegroup: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("precedencegroup", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("precedencegroup", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2012,9 +2012,9 @@ public struct Private: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("private", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("private", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2045,9 +2045,9 @@ public struct ProtocolValue: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("protocol", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("protocol", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2078,9 +2078,9 @@ public struct ProtocolValueObject: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Protocol", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Protocol", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2111,9 +2111,9 @@ public struct Public: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("public", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("public", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2144,9 +2144,9 @@ public struct Repeat: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("repeat", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("repeat", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2177,9 +2177,9 @@ public struct Rethrows: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("rethrows", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("rethrows", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2210,9 +2210,9 @@ public struct Return: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("return", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("return", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2243,9 +2243,9 @@ public struct SelfValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("self", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("self", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2276,9 +2276,9 @@ public struct SelfValueObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Self", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Self", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2309,9 +2309,9 @@ public struct Some: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("some", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("some", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2342,9 +2342,9 @@ public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("static", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("static", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2375,9 +2375,9 @@ public struct Struct: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("struct", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("struct", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2408,9 +2408,9 @@ public struct Subscript: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("subscript", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("subscript", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2441,9 +2441,9 @@ public struct Super: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("super", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("super", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2474,9 +2474,9 @@ public struct Switch: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("switch", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("switch", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2507,9 +2507,9 @@ public struct Throw: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("throw", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("throw", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2540,9 +2540,9 @@ public struct Throws: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("throws", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("throws", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2573,9 +2573,9 @@ public struct True: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("true", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("true", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2606,9 +2606,9 @@ public struct Try: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("try", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("try", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2639,9 +2639,9 @@ public struct TypeValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Type", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Type", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2672,9 +2672,9 @@ public struct Typealias: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("typealias", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("typealias", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2705,9 +2705,9 @@ public struct Value: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("_", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("_", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2738,9 +2738,9 @@ public struct Var: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("var", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("var", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2771,9 +2771,9 @@ public struct Where: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("where", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("where", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -2804,8 +2804,8 @@ public struct While: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("while", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("while", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }

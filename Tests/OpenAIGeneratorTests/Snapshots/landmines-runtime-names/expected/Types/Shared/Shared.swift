@@ -235,35 +235,35 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.openAIClient, forKey: "OpenAIClient")
-        try container.encode(self.openAIError, forKey: "OpenAIError")
-        try container.encode(self.jsonValue, forKey: "JSONValue")
-        try container.encodeIfPresent(self.openEnum, forKey: "OpenEnum")
-        try container.encodeIfPresent(self.anyCodingKey, forKey: "AnyCodingKey")
-        try container.encodeIfPresent(self.fileUpload, forKey: "FileUpload")
-        try container.encodeIfPresent(self.requestOptions, forKey: "RequestOptions")
-        try container.encodeIfPresent(self.httpRequest, forKey: "HTTPRequest")
-        try container.encodeIfPresent(self.httpResponse, forKey: "HTTPResponse")
-        try container.encodeIfPresent(self.httpTransport, forKey: "HTTPTransport")
-        try container.encodeIfPresent(self.urlSessionTransport, forKey: "URLSessionTransport")
-        try container.encodeIfPresent(self.error, forKey: "Error")
-        try container.encodeIfPresent(self.data, forKey: "Data")
-        try container.encodeIfPresent(self.url, forKey: "URL")
-        try container.encodeIfPresent(self.date, forKey: "Date")
-        try container.encodeIfPresent(self.string, forKey: "String")
-        try container.encodeIfPresent(self.int, forKey: "Int")
-        try container.encodeIfPresent(self.bool, forKey: "Bool")
-        try container.encodeIfPresent(self.double, forKey: "Double")
-        try container.encodeIfPresent(self.codable, forKey: "Codable")
-        try container.encodeIfPresent(self.decoder, forKey: "Decoder")
-        try container.encodeIfPresent(self.encoder, forKey: "Encoder")
-        try container.encodeIfPresent(self.codingKeys, forKey: "CodingKeys")
-        try container.encodeIfPresent(self.swift, forKey: "Swift")
-        try container.encodeIfPresent(self.foundation, forKey: "Foundation")
-        try container.encodeIfPresent(self.unknown, forKey: "unknown")
-        try container.encodeIfPresent(self.description, forKey: "description")
-        try container.encodeIfPresent(self.hashValue, forKey: "hashValue")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.openAIClient, "OpenAIClient")
+        try writer.encode(self.openAIError, "OpenAIError")
+        try writer.encode(self.jsonValue, "JSONValue")
+        try writer.encodeIfPresent(self.openEnum, "OpenEnum")
+        try writer.encodeIfPresent(self.anyCodingKey, "AnyCodingKey")
+        try writer.encodeIfPresent(self.fileUpload, "FileUpload")
+        try writer.encodeIfPresent(self.requestOptions, "RequestOptions")
+        try writer.encodeIfPresent(self.httpRequest, "HTTPRequest")
+        try writer.encodeIfPresent(self.httpResponse, "HTTPResponse")
+        try writer.encodeIfPresent(self.httpTransport, "HTTPTransport")
+        try writer.encodeIfPresent(self.urlSessionTransport, "URLSessionTransport")
+        try writer.encodeIfPresent(self.error, "Error")
+        try writer.encodeIfPresent(self.data, "Data")
+        try writer.encodeIfPresent(self.url, "URL")
+        try writer.encodeIfPresent(self.date, "Date")
+        try writer.encodeIfPresent(self.string, "String")
+        try writer.encodeIfPresent(self.int, "Int")
+        try writer.encodeIfPresent(self.bool, "Bool")
+        try writer.encodeIfPresent(self.double, "Double")
+        try writer.encodeIfPresent(self.codable, "Codable")
+        try writer.encodeIfPresent(self.decoder, "Decoder")
+        try writer.encodeIfPresent(self.encoder, "Encoder")
+        try writer.encodeIfPresent(self.codingKeys, "CodingKeys")
+        try writer.encodeIfPresent(self.swift, "Swift")
+        try writer.encodeIfPresent(self.foundation, "Foundation")
+        try writer.encodeIfPresent(self.unknown, "unknown")
+        try writer.encodeIfPresent(self.description, "description")
+        try writer.encodeIfPresent(self.hashValue, "hashValue")
     }
 }
 
@@ -451,9 +451,9 @@ public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("AnyCodingKey", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("AnyCodingKey", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -484,9 +484,9 @@ public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Bool", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Bool", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -517,9 +517,9 @@ public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Codable", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Codable", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -550,9 +550,9 @@ public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("CodingKeys", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("CodingKeys", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -583,9 +583,9 @@ public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Data", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Data", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -616,9 +616,9 @@ public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Date", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Date", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -649,9 +649,9 @@ public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Decoder", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Decoder", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -682,9 +682,9 @@ public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Double", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Double", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -715,9 +715,9 @@ public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Encoder", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Encoder", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -748,9 +748,9 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Error", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Error", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -781,9 +781,9 @@ public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("FileUpload", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("FileUpload", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -814,9 +814,9 @@ public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Foundation", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Foundation", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -847,9 +847,9 @@ public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("HTTPRequest", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("HTTPRequest", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -880,9 +880,9 @@ public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("HTTPResponse", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("HTTPResponse", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -913,9 +913,9 @@ public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("HTTPTransport", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("HTTPTransport", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -946,9 +946,9 @@ public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Int", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Int", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -979,9 +979,9 @@ public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("JSONValue", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("JSONValue", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1012,9 +1012,9 @@ public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationRep
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("OpenAIClient", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("OpenAIClient", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1045,9 +1045,9 @@ public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("OpenAIError", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("OpenAIError", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1078,9 +1078,9 @@ public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("OpenEnum", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("OpenEnum", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1111,9 +1111,9 @@ public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationR
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("RequestOptions", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("RequestOptions", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1144,9 +1144,9 @@ public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("String", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("String", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1177,9 +1177,9 @@ public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("Swift", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("Swift", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1210,9 +1210,9 @@ public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("URL", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("URL", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1243,9 +1243,9 @@ public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDevia
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("URLSessionTransport", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("URLSessionTransport", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }
 
@@ -1276,8 +1276,8 @@ public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("unknown", forKey: "type")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("unknown", "type")
+        try writer.encodeIfPresent(self.value, "value")
     }
 }

@@ -54,13 +54,13 @@ public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting 
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.metadata, forKey: "metadata")
-        try container.encodeIfPresent(self.temperature, forKey: "temperature")
-        try container.encodeIfPresent(self.store, forKey: "store")
-        try container.encodeIfPresent(self.input, forKey: "input")
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self.model, forKey: "model")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encodeIfPresent(self.store, "store")
+        try writer.encodeIfPresent(self.input, "input")
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self.model, "model")
     }
 }
 
@@ -98,8 +98,8 @@ public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.b, forKey: "b")
-        try container.encode(self.a, forKey: "a")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.b, "b")
+        try writer.encode(self.a, "a")
     }
 }

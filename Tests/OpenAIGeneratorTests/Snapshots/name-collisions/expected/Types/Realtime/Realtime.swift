@@ -30,7 +30,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.promptCacheTtl, forKey: "prompt_cache_ttl")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.promptCacheTtl, "prompt_cache_ttl")
     }
 }

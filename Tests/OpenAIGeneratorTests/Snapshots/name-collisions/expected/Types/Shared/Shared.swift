@@ -56,12 +56,12 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encodeIfPresent(self.fileID2, forKey: "fileId")
-        try container.encodeIfPresent(self.settings, forKey: "settings")
-        try container.encodeIfPresent(self.defaults, forKey: "defaults")
-        try container.encodeIfPresent(self.value, forKey: "value")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.fileID, "file_id")
+        try writer.encodeIfPresent(self.fileID2, "fileId")
+        try writer.encodeIfPresent(self.settings, "settings")
+        try writer.encodeIfPresent(self.defaults, "defaults")
+        try writer.encodeIfPresent(self.value, "value")
     }
 
     /// Inline object whose natural nested name is the top-level `Settings`.
@@ -92,8 +92,8 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encodeIfPresent(self.mode, forKey: "mode")
+            var writer = ObjectWriter(encoder)
+            try writer.encodeIfPresent(self.mode, "mode")
         }
     }
 
@@ -204,8 +204,8 @@ public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.name, "name")
     }
 }
 
@@ -284,7 +284,7 @@ public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encodeIfPresent(self.theme, forKey: "theme")
+        var writer = ObjectWriter(encoder)
+        try writer.encodeIfPresent(self.theme, "theme")
     }
 }

@@ -40,9 +40,9 @@ public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.metadata, forKey: "metadata")
-        try container.encode(self.title, forKey: "title")
-        try container.encodeIfPresent(self.archived, forKey: "archived")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.metadata, "metadata")
+        try writer.encode(self.title, "title")
+        try writer.encodeIfPresent(self.archived, "archived")
     }
 }

@@ -48,9 +48,9 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.requiredNullable, forKey: "required_nullable")
-        try container.encodeIfPresent(self.optionalPlain, forKey: "optional_plain")
-        try container.encodeIfPresent(self.optionalNullable, forKey: "optional_nullable")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.requiredNullable, "required_nullable")
+        try writer.encodeIfPresent(self.optionalPlain, "optional_plain")
+        try writer.encodeIfPresent(self.optionalNullable, "optional_nullable")
     }
 }

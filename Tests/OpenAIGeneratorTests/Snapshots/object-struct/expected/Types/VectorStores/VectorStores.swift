@@ -73,14 +73,14 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.fileID, forKey: "file_id")
-        try container.encode(self.createdAt, forKey: "created_at")
-        try container.encodeIfPresent(self.displayName, forKey: "display_name")
-        try container.encodeIfPresent(self.usageBytes, forKey: "usage_bytes")
-        try container.encodeIfPresent(self.imageURL, forKey: "image_url")
-        try container.encodeIfPresent(self.isReady, forKey: "is_ready")
-        try container.encodeIfPresent(self.score, forKey: "score")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.fileID, "file_id")
+        try writer.encode(self.createdAt, "created_at")
+        try writer.encodeIfPresent(self.displayName, "display_name")
+        try writer.encodeIfPresent(self.usageBytes, "usage_bytes")
+        try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encodeIfPresent(self.isReady, "is_ready")
+        try writer.encodeIfPresent(self.score, "score")
     }
 }

@@ -36,9 +36,9 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.role, forKey: "role")
-        try container.encode(self.content, forKey: "content")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.role, "role")
+        try writer.encode(self.content, "content")
     }
 }
 
@@ -110,8 +110,8 @@ public struct Item: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.role, forKey: "role")
-        try container.encodeIfPresent(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.role, "role")
+        try writer.encodeIfPresent(self.id, "id")
     }
 }

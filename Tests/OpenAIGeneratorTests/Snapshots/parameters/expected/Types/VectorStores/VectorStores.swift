@@ -41,11 +41,11 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("list", forKey: "object")
-        try container.encode(self.data, forKey: "data")
-        try container.encode(self.hasMore, forKey: "has_more")
-        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("list", "object")
+        try writer.encode(self.data, "data")
+        try writer.encode(self.hasMore, "has_more")
+        try writer.encodeIfPresent(self.lastID, "last_id")
     }
 
     /// The items of this page (`data`).

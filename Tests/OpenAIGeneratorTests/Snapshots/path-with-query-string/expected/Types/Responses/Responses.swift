@@ -30,8 +30,8 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.input, forKey: "input")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.input, "input")
     }
 }
 
@@ -61,7 +61,7 @@ public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
     }
 }

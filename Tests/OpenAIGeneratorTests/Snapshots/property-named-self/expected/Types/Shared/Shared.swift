@@ -38,8 +38,8 @@ public struct Link: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.`self`, forKey: "self")
-        try container.encodeIfPresent(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.`self`, "self")
+        try writer.encodeIfPresent(self.name, "name")
     }
 }

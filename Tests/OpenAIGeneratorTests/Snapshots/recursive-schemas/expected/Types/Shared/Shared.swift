@@ -30,8 +30,8 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.key, forKey: "key")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.key, "key")
     }
 }
 
@@ -67,9 +67,9 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.type, forKey: "type")
-        try container.encode(self.filters, forKey: "filters")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.type, "type")
+        try writer.encode(self.filters, "filters")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -166,9 +166,9 @@ public struct TreeNode: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
-        try container.encodeIfPresent(self._parent?.value, forKey: "parent")
-        try container.encodeIfPresent(self.children, forKey: "children")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
+        try writer.encodeIfPresent(self._parent?.value, "parent")
+        try writer.encodeIfPresent(self.children, "children")
     }
 }

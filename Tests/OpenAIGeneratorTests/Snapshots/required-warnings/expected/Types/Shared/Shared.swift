@@ -31,9 +31,9 @@ public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporti
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.audio.done", forKey: "type")
-        try container.encode(self.sequenceNumber, forKey: "sequence_number")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.audio.done", "type")
+        try writer.encode(self.sequenceNumber, "sequence_number")
     }
 }
 
@@ -63,7 +63,7 @@ public struct DuplicateRequired: Codable, Equatable, Sendable, SpecDeviationRepo
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.name, forKey: "name")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.name, "name")
     }
 }

@@ -36,9 +36,9 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.id, forKey: "id")
-        try container.encode(self.choices, forKey: "choices")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.id, "id")
+        try writer.encode(self.choices, "choices")
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
@@ -73,9 +73,9 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyCodingKey.self)
-            try container.encode(self.index, forKey: "index")
-            try container.encode(self.finishReason, forKey: "finish_reason")
+            var writer = ObjectWriter(encoder)
+            try writer.encode(self.index, "index")
+            try writer.encode(self.finishReason, "finish_reason")
         }
 
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

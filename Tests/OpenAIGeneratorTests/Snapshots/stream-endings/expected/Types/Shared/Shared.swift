@@ -36,9 +36,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.model, forKey: "model")
-        try container.encodeIfPresent(self.stream, forKey: "stream")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.model, "model")
+        try writer.encodeIfPresent(self.stream, "stream")
     }
 }
 
@@ -66,8 +66,8 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.completed", forKey: "type")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.completed", "type")
     }
 }
 
@@ -135,8 +135,8 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode("response.output_text.delta", forKey: "type")
-        try container.encode(self.delta, forKey: "delta")
+        var writer = ObjectWriter(encoder)
+        try writer.encode("response.output_text.delta", "type")
+        try writer.encode(self.delta, "delta")
     }
 }

@@ -49,10 +49,10 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.status, forKey: "status")
-        try container.encodeIfPresent(self.reasoningEffort, forKey: "reasoning_effort")
-        try container.encodeIfPresent(self.role, forKey: "role")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.status, "status")
+        try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+        try writer.encodeIfPresent(self.role, "role")
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

@@ -41,9 +41,9 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.shade, forKey: "shade")
-        try container.encodeIfPresent(self.alpha, forKey: "alpha")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.shade, "shade")
+        try writer.encodeIfPresent(self.alpha, "alpha")
     }
 
     /// A shade, shared through a YAML anchor.
@@ -103,9 +103,9 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(self.background, forKey: "background")
-        try container.encodeIfPresent(self.opacity, forKey: "opacity")
+        var writer = ObjectWriter(encoder)
+        try writer.encode(self.background, "background")
+        try writer.encodeIfPresent(self.opacity, "opacity")
     }
 
     /// A shade, shared through a YAML anchor.
