@@ -241,13 +241,14 @@ for tree in "${TREES[@]}"; do
     done
 done
 
-# Each line cap: the checkout regenerated with it, in a copy, and a clean debug build of its OpenAI module.
+# Each line cap: the checkout regenerated with it, in a copy, laid out afresh (not kept from the copy's
+# TypeIndex.swift), and a clean debug build of its OpenAI module.
 for cap in $LINE_CAPS; do
     copy="$WORK/cap-$cap"
     mkdir -p "$copy"
     tar -C "$ROOT" --exclude=./.build --exclude='./.build-*' --exclude=./.git -cf - . | tar -C "$copy" -xf -
     "$GENERATOR" generate --spec "$ROOT/Spec/openapi.yaml" --output "$copy/Sources/OpenAI/Generated" \
-        --line-cap "$cap" > "$WORK/cap-$cap.log"
+        --line-cap "$cap" --fresh-layout > "$WORK/cap-$cap.log"
     printf '\n--> line cap %s: %s\n' "$cap" "$(describe_tree "$copy")"
     timed_build "$WORK/line-cap-$cap" "$WORK/scratch-cap-$cap" \
         swift build --package-path "$copy" --target OpenAI --scratch-path "$WORK/scratch-cap-$cap"

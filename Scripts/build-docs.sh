@@ -11,7 +11,7 @@
 #           the link metadata another archive resolves links against, OpenAIRealtime's against OpenAI's archive
 #           (`--dependency`: its declarations link the OpenAI types they name, and ``/OpenAI/Type`` links resolve);
 #           then, with both modules, `docc merge` of the two into <output>/swift-openai.doccarchive, the site to host
-#           (its pages link each other; Scripts/check-docs-site.sh opens it in a browser).
+#           (its pages link each other; Scripts/check-docs-site.py opens it in a browser).
 #   --convert-only  phase 3 only, with the symbol graphs a previous run left in the graphs folder (no swift command).
 #   --module NAME   only this module: OpenAI or OpenAIRealtime (default: both).
 #   --catalog DIR   the catalog to convert instead of Sources/NAME/NAME.docc (needs --module; test-build-docs.sh).

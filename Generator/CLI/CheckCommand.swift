@@ -13,8 +13,8 @@ public enum CheckCommand {
         --lock Spec/lock.json, --overrides Spec/overrides.json (skipped when absent; a path given must exist;
         `none`: no overrides), --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what
         `generate` was given).
-        Generates in memory and compares with the output folder (and the DocC articles' folder), file by file;
-        writes nothing.
+        Generates in memory, laid out as the output folder's TypeIndex.swift says (as generate lays it out),
+        and compares with the output folder (and the DocC articles' folder), file by file; writes nothing.
         Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
         invalid spec; 2 usage error; 3 I/O error.
         """

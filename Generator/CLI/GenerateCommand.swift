@@ -20,8 +20,9 @@ public enum GenerateCommand {
         left as it was); --line-cap sets the most lines per types file (measured: see CONTRIBUTING.md "Build
         cost").
         Types keep the folder and file the output folder's TypeIndex.swift gives them (a spec update moves a
-        type only when its area's operations no longer reach it or its file grows over the line cap);
-        --fresh-layout lays every type out from the spec alone, as in an empty folder.
+        type when its area's operations no longer reach it, when it gets or leaves a file of its own, or when
+        its file grows over the line cap); --fresh-layout lays every type out from the spec alone, as in an
+        empty folder.
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.
         """

@@ -66,8 +66,8 @@ struct SpecGeneration {
         }
     }
 
-    /// Reads the spec and the overrides `arguments` name and generates, keeping the areas of the
-    /// output folder's previous generation.
+    /// Reads the spec and the overrides `arguments` name and generates, keeping the areas and
+    /// files of the output folder's previous generation.
     ///
     /// - Parameter arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`,
     ///   `--access`: the access level of the generated declarations, `--output`, `--fresh-layout`).

@@ -2,7 +2,8 @@ import OpenAIGeneratorYAML
 
 /// Builds an ``OpenAPIDocument`` from YAML: resolves `#/components/responses` references,
 /// keeps schema references by name, checks that every `$ref` points at something, and records
-/// spec problems as diagnostics. The project's corrections are a later stage, ``SchemaOverlay``.
+/// spec problems as diagnostics. The project's corrections are a later stage, the overlay
+/// (``SchemaOverlay`` for the schemas).
 public struct OpenAPILoader {
     /// The most `$ref` hops a chain of component schemas that are only a `$ref` to the next
     /// (`A0: {$ref: A1}`, `A1: {$ref: A2}`, …) may take before a schema that says something; a

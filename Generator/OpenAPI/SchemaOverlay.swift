@@ -23,8 +23,9 @@ public struct SchemaCorrection: Hashable, Sendable {
     }
 }
 
-/// The overlay stage: lays the project's schema corrections over a loaded document, after the
-/// loader and before translation. Each correction is keyed by the JSON pointer of the schema it
+/// The `schemas` part of the overlay stage (the stage is `SpecOverlay`, in the generator's core):
+/// lays the project's schema corrections over a loaded document, after the loader and before
+/// translation. Each correction is keyed by the JSON pointer of the schema it
 /// corrects, as the loader records it in ``SourceLocation/pointer`` (components, parameters,
 /// request and response bodies, webhooks, at any depth). Only the schemas on the way to a
 /// corrected one are copied; the rest of the document is shared.

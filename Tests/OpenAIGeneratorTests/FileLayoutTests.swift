@@ -331,6 +331,45 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertEqual(kept.map(\.units), fresh.map(\.units))
     }
 
+    /// A file keeps its name after its first type leaves; when that type comes back large, in the
+    /// file before, and that file is cut before it, the new piece takes another name: no two files
+    /// share one, and the types of the file that kept the name stay in it. An area holding the
+    /// nested types of a type larger than the cap is laid out from the spec alone.
+    func testAPieceCutFromAKeptFileNeverTakesAnotherFilesName() {
+        let units = Self.units((0..<400).map { "Type\($0)" })
+        let fresh = FileLayout.files(area: "Shared", units: units, lineCap: 4000)
+        XCTAssertGreaterThan(fresh.count, 3)
+        var checked = 0
+        for index in 2..<fresh.count {
+            let leaving = units[fresh[index].units.lowerBound].name
+            var previous: [String: String] = [:]
+            for file in fresh {
+                for unit in units[file.units] where unit.name != leaving { previous[unit.name] = file.name }
+            }
+            // It comes back large: its file before goes over the cap and is cut.
+            var back = units
+            back[fresh[index].units.lowerBound].lines = 3000
+            let after = FileLayout.files(area: "Shared", units: back, lineCap: 4000, previous: previous)
+            XCTAssertEqual(Set(after.map(\.name)).count, after.count, "\(leaving): \(after.map(\.name))")
+            let kept = after.first { $0.name == fresh[index].name }
+            XCTAssertEqual(
+                kept.map { back[$0.units].map(\.name) }, units[fresh[index].units].dropFirst().map(\.name), leaving)
+            if after.contains(where: { $0.name.hasPrefix(fresh[index].name) && $0.name != fresh[index].name }) {
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 0, "some cut piece would have taken a kept file's name")
+
+        var nested = units
+        nested.append(FileLayout.Unit(name: "Type1.Nested", lines: 100))
+        nested.sort { $0.name < $1.name }
+        var previous: [String: String] = [:]
+        for file in fresh { for unit in units[file.units] { previous[unit.name] = "Shared" } }
+        XCTAssertEqual(
+            FileLayout.files(area: "Shared", units: nested, lineCap: 4000, previous: previous).map(\.units),
+            FileLayout.files(area: "Shared", units: nested, lineCap: 4000).map(\.units))
+    }
+
     /// A spec update in which operations of another area come to reach a type as directly as its
     /// own: generated over the previous output (its type index), the type keeps its folder and
     /// file; generated afresh it moves to `Shared`. Once no operation of its area reaches it, it

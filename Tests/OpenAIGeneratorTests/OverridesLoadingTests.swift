@@ -193,6 +193,17 @@ final class OverridesLoadingTests: XCTestCase {
                       content:
                         application/json:
                           schema: {type: string}
+              /things/{id}:
+                get:
+                  operationId: getThing
+                  parameters:
+                    - {name: id, in: path, required: true, schema: {type: string}}
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: string}
             components:
               schemas:
                 CreateThing:
@@ -207,7 +218,10 @@ final class OverridesLoadingTests: XCTestCase {
             """
         var overrides = Overrides(
             operations: ["createThing": "things.make", "renamedUpstream": "things.gone"],
-            streaming: ["createThing": (eventSchema: "ThingEvent", framing: "event")],
+            streaming: [
+                "createThing": (eventSchema: "ThingEvent", framing: "event"),
+                "getThing": (eventSchema: "RenamedEvent", framing: "data"),
+            ],
             streamEndings: ["createThing": StreamEnding(terminalEvents: ["done"]), "alsoGone": StreamEnding()],
             binaryResponses: ["createThing": ["*/*"]], bodyDefaults: ["createThing": ["format": "base64"]])
         overrides.secretMembers = [
@@ -219,6 +233,7 @@ final class OverridesLoadingTests: XCTestCase {
         let document = try pipeline.load(Array(spec.utf8), file: "t.yaml")
 
         let overlay = try XCTUnwrap(document.operations.first?.overlay)
+        XCTAssertNil(document.operations.last?.overlay.stream, "an event schema the spec lacks is not applied")
         XCTAssertEqual(overlay.methodPath, ["things", "make"])
         XCTAssertEqual(overlay.stream, UndeclaredStream(eventSchema: "ThingEvent", eventNameInEventLine: true))
         XCTAssertEqual(overlay.streamEnding, StreamEnding(terminalEvents: ["done"]))
@@ -232,15 +247,18 @@ final class OverridesLoadingTests: XCTestCase {
         XCTAssertEqual(
             unmatched.map(\.location.pointer),
             [
-                "#/secret-members/#~1components~1schemas~1Moved~1properties~1value", "#/operations/renamedUpstream",
+                "#/secret-members/members", "#/operations/renamedUpstream", "#/streaming/getThing",
                 "#/stream-endings/alsoGone",
             ])
+        XCTAssertTrue(
+            unmatched[0].message.contains("#/components/schemas/Moved/properties/value"), unmatched[0].message)
+        XCTAssertTrue(unmatched[2].message.contains("RenamedEvent"), unmatched[2].message)
         XCTAssertEqual(Set(unmatched.map(\.location.file)), ["custom/overrides.json"])
         XCTAssertEqual(Set(unmatched.map(\.severity)), [.warning])
 
         // Translation takes it all from the document.
         let (model, _) = try pipeline.translate(document)
-        let operation = try XCTUnwrap(model.operations.first)
+        let operation = try XCTUnwrap(model.operations.first { $0.operationID == "createThing" })
         XCTAssertEqual(operation.resourcePath + [operation.methodName], ["things", "make"])
         XCTAssertEqual(operation.response, .binary)
         XCTAssertEqual(operation.acceptTypes, ["*/*"])

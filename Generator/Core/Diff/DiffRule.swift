@@ -46,7 +46,7 @@ public struct DiffConfiguration: Sendable {
     /// Severity overrides keyed by `kind` (every audience) or `kind@audience` (one audience, e.g.
     /// `union-variant-added@wire-response`); the more specific key wins.
     public var severityOverrides: [String: ChangeSeverity]
-    /// Naming overrides applied to both specs when translating them (`Spec/overrides.json`).
+    /// `Spec/overrides.json`, laid over both specs when ``SpecDiffer`` loads them.
     public var overrides: Overrides
 
     /// Creates a configuration.
@@ -82,7 +82,6 @@ public struct DiffConfiguration: Sendable {
 /// value (`enum-value-removed`). Every kind has exactly one rule (``rule``, an exhaustive switch):
 /// a change cannot be found without a verdict.
 public enum ChangeKind: String, CaseIterable, Hashable, Sendable, Comparable {
-    /// Every rule with its default verdicts: request wire, response wire, Swift API.
     // Operations (request = calling the operation; response = reading its reply).
     case operationAdded = "operation-added"
     case operationRemoved = "operation-removed"

@@ -46,8 +46,9 @@ public struct SpecDiffer: Sendable {
 
     /// Compares two loaded documents (translating both for the Swift names).
     /// - Parameters:
-    ///   - old: The old document.
-    ///   - new: The new document.
+    ///   - old: The old document, with the overlay laid over it (``GeneratorPipeline/load(_:file:)``
+    ///     does both; a document from `OpenAPILoader` alone is compared without the overrides).
+    ///   - new: The new document, the same way.
     /// - Returns: The report.
     /// - Throws: ``OpenAPIError`` when either has schemas that refer to each other through `$ref`
     ///   alone (``GeneratorPipeline/translate(_:)``).

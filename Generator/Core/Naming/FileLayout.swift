@@ -55,8 +55,12 @@ enum FileLayout {
     /// moves no type to another file: each unit stays in its file, a new unit joins the file of the
     /// unit before it (the first file when it comes first), a file that grows over the cap is cut
     /// inside itself as ``files(area:units:lineCap:)`` cuts an area (its first piece keeps its
-    /// name), and files are never joined. Falls back to ``files(area:units:lineCap:)`` when no unit
-    /// has a previous file of this area (a new area, a first generation).
+    /// name, a later one is named for the first of its types that names no other file), and files
+    /// are never joined. A new unit that comes before every unit with a previous file joins the
+    /// first of those files. Falls back to ``files(area:units:lineCap:)`` when no unit has a
+    /// previous file of this area (a new area, a first generation), and when the area holds the
+    /// nested types of a type larger than the cap (`Outer.Nested`: the type index does not record
+    /// where they went, so they are laid out from the spec alone, the same in every generation).
     static func files(
         area: String, units: [Unit], lineCap: Int, previous: [String: String]
     ) -> [(name: String, units: Range<Int>)] {
@@ -66,7 +70,9 @@ enum FileLayout {
             else { return nil }
             return file
         }
-        guard let firstKnown = units.firstIndex(where: { previousFile($0) != nil }) else {
+        guard !units.contains(where: { $0.name.contains(".") }),
+            let firstKnown = units.firstIndex(where: { previousFile($0) != nil })
+        else {
             return files(area: area, units: units, lineCap: lineCap)
         }
         var runs: [(name: String, units: Range<Int>)] = []
@@ -82,13 +88,21 @@ enum FileLayout {
                 runs.append((current, index..<(index + 1)))
             }
         }
+        // The name of a piece cut from a file is its first type's, unless another file has it
+        // (a file that kept its name after its first type left, which now comes back): then the
+        // next type's, and so on.
+        var taken = Set(runs.map(\.name))
         return runs.flatMap { run -> [(name: String, units: Range<Int>)] in
             let lines = units[run.units].reduce(0) { $0 + $1.lines + 1 }
             guard lines > lineCap, run.units.count > 1 else { return [run] }
             return cut(units, run.units, spacing: anchorSpacing, lineCap: lineCap).map { piece in
-                piece.lowerBound == run.units.lowerBound
-                    ? (run.name, piece)
-                    : ("\(area)+\(units[piece.lowerBound].name.replacingOccurrences(of: ".", with: "+"))", piece)
+                guard piece.lowerBound != run.units.lowerBound else { return (run.name, piece) }
+                let candidates = units[piece].map { "\(area)+\($0.name)" }
+                let name =
+                    candidates.first { !taken.contains($0) }
+                    ?? (2...).lazy.map { "\(candidates[0])\($0)" }.first { !taken.contains($0) }!
+                taken.insert(name)
+                return (name, piece)
             }
         }
     }

@@ -11,8 +11,8 @@ import OpenAIGeneratorYAML
 /// - `operations`, `streaming`, `stream-endings`, `binary-responses`, `body-defaults`: on the
 ///   operation their key names (its operationId), in ``Operation/overlay``.
 ///
-/// An entry that matches nothing (a pointer to no schema, an operationId no operation has: the spec
-/// moved or renamed it) is not applied and is an `overlay-unmatched` diagnostic naming the overlay
+/// An entry that matches nothing (a pointer to no schema, an operationId no operation has, a
+/// stream's event schema the spec lacks: the spec moved or renamed it) is not applied and is an `overlay-unmatched` diagnostic naming the overlay
 /// file and the entry's pointer in it.
 struct SpecOverlay {
     var overrides: Overrides
@@ -31,8 +31,7 @@ struct SpecOverlay {
                     .overlayUnmatched,
                     message: "the secret member \(pointer) matches no property of \(loaded.file); it is not applied",
                     location: SourceLocation(
-                        file: file, mark: Mark(line: 1, column: 1),
-                        pointer: "#/secret-members/" + escapePointerToken(pointer))))
+                        file: file, mark: Mark(line: 1, column: 1), pointer: "#/secret-members/members")))
         }
 
         var unmatched: [(section: String, keys: Set<String>)] = [
@@ -41,13 +40,19 @@ struct SpecOverlay {
             ("binary-responses", Set(overrides.binaryResponses.keys)),
             ("body-defaults", Set(overrides.bodyDefaults.keys)),
         ]
+        var missingEventSchemas: [(operationID: String, schema: String)] = []
         document.operations = document.operations.map { operation in
             let key = Translator.operationKey(operation)
             for index in unmatched.indices { unmatched[index].keys.remove(key) }
             var operation = operation
             operation.overlay.methodPath = overrides.operations[key].map { $0.split(separator: ".").map(String.init) }
-            operation.overlay.stream = overrides.streaming[key].map {
-                UndeclaredStream(eventSchema: $0.eventSchema, eventNameInEventLine: $0.framing == "event")
+            if let stream = overrides.streaming[key] {
+                if document.schema(named: stream.eventSchema) != nil {
+                    operation.overlay.stream = UndeclaredStream(
+                        eventSchema: stream.eventSchema, eventNameInEventLine: stream.framing == "event")
+                } else {
+                    missingEventSchemas.append((key, stream.eventSchema))
+                }
             }
             operation.overlay.streamEnding = overrides.streamEndings[key]
             operation.overlay.binaryReplyTypes = overrides.binaryResponses[key]
@@ -60,6 +65,15 @@ struct SpecOverlay {
                     .overlay(
                         .overlayUnmatched, file: file, section: section, operationID: key,
                         "no operation of \(loaded.file) has this operationId; the entry is not applied"))
+            }
+            if section == "streaming" {
+                for (key, schema) in missingEventSchemas {
+                    document.diagnostics.append(
+                        .overlay(
+                            .overlayUnmatched, file: file, section: section, operationID: key,
+                            "its event schema \(schema) is no component schema of \(loaded.file); the entry is not applied"
+                        ))
+                }
             }
         }
         return document

@@ -10,7 +10,7 @@ public struct GeneratorConfiguration: Sendable {
     /// Naming overrides and spec corrections.
     public var overrides: Overrides
     /// What the previous generation into the output folder decided that this one keeps (the
-    /// areas of types); empty: the output depends on the spec and the overrides alone.
+    /// areas and files of types); empty: the output depends on the spec and the overrides alone.
     public var previousLayout: PreviousLayout
 
     /// The most lines per types file unless told otherwise (`generate --line-cap`), measured for
