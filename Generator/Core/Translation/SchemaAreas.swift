@@ -16,9 +16,9 @@ extension Translator {
     /// A schema keeps its area of the previous generation (`previous`, ``PreviousLayout``) while
     /// that area is still among the evidence: an operation of the area reaches it at any depth
     /// (`Shared`: operations of several areas do), the schemas that refer to it (else that it
-    /// refers to) include the area, or nothing places it and the area still has types. So a spec update moves a type to
-    /// another folder only when its area no longer reaches it, not when an operation elsewhere
-    /// comes to reach it more directly.
+    /// refers to) include the area, or nothing places it and the area still has types. So a spec
+    /// update moves a type to another folder only when its area no longer reaches it, not when an
+    /// operation elsewhere comes to reach it more directly.
     ///
     /// `reach` holds, for each operation in document order, the schemas it reaches and through how
     /// many references (``SchemaReferences/depths(from:)``).
