@@ -44,3 +44,26 @@ public func escapePointerToken(_ token: String) -> String {
     }
     return result
 }
+
+/// Unescapes one reference token of a JSON pointer (RFC 6901 section 4): `~1` as `/`, then `~0`
+/// as `~`.
+public func unescapePointerToken<S: StringProtocol>(_ token: S) -> String {
+    guard token.contains("~") else { return String(token) }
+    var result = ""
+    var escaping = false
+    for character in token {
+        if escaping {
+            switch character {
+            case "1": result.append("/")
+            case "0": result.append("~")
+            default: result += "~" + String(character)  // not an escape: kept as written
+            }
+            escaping = false
+        } else if character == "~" {
+            escaping = true
+        } else {
+            result.append(character)
+        }
+    }
+    return escaping ? result + "~" : result
+}

@@ -277,4 +277,14 @@ final class YAMLParserTests: XCTestCase {
         XCTAssertEqual(root.mapping?.first { $0.key == "paths" }?.keyMark, Mark(line: 57, column: 1))
         XCTAssertEqual(document.warnings.count, 0)
     }
+
+    /// JSON pointer reference tokens (RFC 6901): escaping and unescaping round-trip, `~1` before `~0`.
+    func testPointerTokensRoundTrip() {
+        for token in ["plain", "a/b", "a~b", "~1", "/~0/", ""] {
+            XCTAssertEqual(unescapePointerToken(escapePointerToken(token)), token, token)
+        }
+        XCTAssertEqual(escapePointerToken("a/b~c"), "a~1b~0c")
+        XCTAssertEqual(unescapePointerToken("~01"), "~1")
+        XCTAssertEqual(unescapePointerToken("a~2"), "a~2")
+    }
 }

@@ -106,9 +106,7 @@ struct SwiftNameIndex {
     func area(at pointer: String) -> String {
         let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false)
         if tokens.count >= 4, tokens[1] == "components", tokens[2] == "schemas" {
-            let name = tokens[3].replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
-                of: "~0", with: "~")
-            return componentAreas[name] ?? "Other"
+            return componentAreas[unescapePointerToken(tokens[3])] ?? "Other"
         }
         if tokens.count >= 4, tokens[1] == "paths" {
             return operationAreas[tokens[0...3].joined(separator: "/")] ?? "Other"

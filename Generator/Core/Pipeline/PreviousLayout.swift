@@ -1,10 +1,12 @@
 import Foundation
+import OpenAIGeneratorYAML
 
 /// What the previous generation into the output folder decided that the next one keeps: the area
-/// (the folder of `Types/`) of each component schema, read from the folder's `TypeIndex.swift`
-/// files. With it a spec update moves no type to another folder only because an operation of
-/// another area now reaches it more directly (``Translator`` keeps an area while the spec still
-/// supports it). Empty for a first generation, and where the output is a function of the spec
+/// (the folder of `Types/`) of each component schema and the file of each top-level type, read
+/// from the folder's `TypeIndex.swift` files. With it a spec update moves no type to another
+/// folder only because an operation of another area now reaches it more directly (``Translator``
+/// keeps an area while the spec still supports it), and no type to another file of its area
+/// (``FileLayout``) unless its file grows over the cap. Empty for a first generation, and where the output is a function of the spec
 /// alone (the tests, `diff`).
 public struct PreviousLayout: Hashable, Sendable {
     /// Component schema name → area, e.g. `Annotation` → `Conversations`.
@@ -43,8 +45,7 @@ public struct PreviousLayout: Hashable, Sendable {
                 guard pointer.hasPrefix(prefix) else { continue }
                 let token = pointer.dropFirst(prefix.count)
                 guard !token.isEmpty, !token.contains("/") else { continue }
-                let name = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                areas[name] = String(path[0])
+                areas[unescapePointerToken(token)] = String(path[0])
             }
         }
         self.areas = areas

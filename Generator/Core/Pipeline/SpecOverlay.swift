@@ -34,16 +34,21 @@ struct SpecOverlay {
                         file: file, mark: Mark(line: 1, column: 1), pointer: "#/secret-members/members")))
         }
 
-        var unmatched: [(section: String, keys: Set<String>)] = [
-            ("operations", Set(overrides.operations.keys)), ("streaming", Set(overrides.streaming.keys)),
-            ("stream-endings", Set(overrides.streamEndings.keys)),
-            ("binary-responses", Set(overrides.binaryResponses.keys)),
-            ("body-defaults", Set(overrides.bodyDefaults.keys)),
+        // Each section's entries that match nothing yet, with why: every entry until its operation
+        // is found.
+        let noOperation = "no operation of \(loaded.file) has this operationId; the entry is not applied"
+        func entries(_ keys: Dictionary<String, some Any>.Keys) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: keys.map { ($0, noOperation) })
+        }
+        var unmatched: [(section: String, entries: [String: String])] = [
+            ("operations", entries(overrides.operations.keys)), ("streaming", entries(overrides.streaming.keys)),
+            ("stream-endings", entries(overrides.streamEndings.keys)),
+            ("binary-responses", entries(overrides.binaryResponses.keys)),
+            ("body-defaults", entries(overrides.bodyDefaults.keys)),
         ]
-        var missingEventSchemas: [(operationID: String, schema: String)] = []
         document.operations = document.operations.map { operation in
             let key = Translator.operationKey(operation)
-            for index in unmatched.indices { unmatched[index].keys.remove(key) }
+            for index in unmatched.indices { unmatched[index].entries[key] = nil }
             var operation = operation
             operation.overlay.methodPath = overrides.operations[key].map { $0.split(separator: ".").map(String.init) }
             if let stream = overrides.streaming[key] {
@@ -51,7 +56,9 @@ struct SpecOverlay {
                     operation.overlay.stream = UndeclaredStream(
                         eventSchema: stream.eventSchema, eventNameInEventLine: stream.framing == "event")
                 } else {
-                    missingEventSchemas.append((key, stream.eventSchema))
+                    unmatched[1].entries[key] =
+                        "its event schema \(stream.eventSchema) is no component schema of \(loaded.file); "
+                        + "the entry is not applied"
                 }
             }
             operation.overlay.streamEnding = overrides.streamEndings[key]
@@ -59,21 +66,10 @@ struct SpecOverlay {
             operation.overlay.bodyDefaults = overrides.bodyDefaults[key] ?? [:]
             return operation
         }
-        for (section, keys) in unmatched {
-            for key in keys.sorted() {
+        for (section, entries) in unmatched {
+            for (key, message) in entries.sorted(by: { $0.key < $1.key }) {
                 document.diagnostics.append(
-                    .overlay(
-                        .overlayUnmatched, file: file, section: section, operationID: key,
-                        "no operation of \(loaded.file) has this operationId; the entry is not applied"))
-            }
-            if section == "streaming" {
-                for (key, schema) in missingEventSchemas {
-                    document.diagnostics.append(
-                        .overlay(
-                            .overlayUnmatched, file: file, section: section, operationID: key,
-                            "its event schema \(schema) is no component schema of \(loaded.file); the entry is not applied"
-                        ))
-                }
+                    .overlay(.overlayUnmatched, file: file, section: section, operationID: key, message))
             }
         }
         return document
