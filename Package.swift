@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"]),
         .library(name: "OpenAIRealtime", targets: ["OpenAIRealtime"]),
         .executable(name: "openai-generator", targets: ["openai-generator"]),
+        // The OpenAI API from the shell, in the official CLI's grammar: every operation of the spec
+        // as a command, read from the generated catalogue (it does not compile the typed SDK).
+        .executable(name: "openai", targets: ["openai-cli"]),
     ],
     targets: [
         // MARK: SDK
@@ -23,8 +26,9 @@ let package = Package(
             name: "OpenAI",
             dependencies: ["OpenAIRuntime"],
             path: "Sources/OpenAI",
-            // The generator writes the admin module's files into its one output folder.
-            exclude: ["Generated/Admin"]
+            // The generator writes the admin module's files and the CLI's catalogue into its one
+            // output folder.
+            exclude: ["Generated/Admin", "Generated/Catalogue"]
         ),
         // Everything the generated code is built on (client, transport, retries, errors, coding,
         // multipart, pagination, webhooks, server-sent events, the hand-written substitute types):
@@ -69,6 +73,20 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // MARK: Command-line tool
+        // The operation catalogue the generator writes for the `openai` tool (one JSON string).
+        .target(name: "OpenAICLICatalogue", path: "Sources/OpenAI/Generated/Catalogue"),
+        // The tool on the runtime alone: commands, flags, help, validation, output, completions.
+        // YAML values and bodies are read with libyaml through the generator's YAML module.
+        .target(
+            name: "OpenAICLI",
+            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIGeneratorYAML"],
+            path: "Sources/OpenAICLI"
+        ),
+        // The module is `openai_cli`, not `openai`: a module differing from `OpenAI` only in case
+        // would collide on a case-insensitive file system.
+        .executableTarget(name: "openai-cli", dependencies: ["OpenAICLI"], path: "Sources/openai-cli"),
+
         .executableTarget(
             name: "openai-bench-realtime",
             dependencies: ["OpenAIRealtime"],
@@ -122,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "OpenAISDKTests",
             dependencies: [
-                "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIGeneratorYAML", "OpenAISDKTestSupport",
+                "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIGeneratorYAML", "OpenAISDKTestSupport", "OpenAICLI",
             ],
             path: "Tests/OpenAISDKTests"
         ),

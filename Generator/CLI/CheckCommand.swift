@@ -7,11 +7,12 @@ public enum CheckCommand {
     /// Usage text of `check`.
     public static let usage = """
         usage: openai-generator check [--spec PATH] [--output DIR] [--docs-output DIR|none] [--lock PATH]
-                                      [--overrides PATH] [--line-cap N] [--access public|package|internal]
+                                      [--overrides PATH] [--cli-commands PATH] [--line-cap N]
+                                      [--access public|package|internal]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output as for generate,
         --lock Spec/lock.json, --overrides Spec/overrides.json (skipped when absent; a path given must exist;
-        `none`: no overrides), --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what
+        `none`: no overrides), --cli-commands as for generate, --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what
         `generate` was given).
         Generates in memory, laid out as the output folder's TypeIndex.swift says (as generate lays it out),
         and compares with the output folder (and the DocC articles' folder), file by file; writes nothing.

@@ -7,12 +7,13 @@ public enum GenerateCommand {
     public static let usage = """
         usage: openai-generator generate [--spec PATH] [--output DIR] [--docs-output DIR|none]
                                          [--access public|package|internal] [--overrides PATH] [--force]
-                                         [--strict] [--line-cap N] [--fresh-layout]
+                                         [--strict] [--line-cap N] [--fresh-layout] [--cli-commands PATH]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output the Generated
         folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
         curate the generated API; `none`: not written), --overrides Spec/overrides.json (skipped when absent; a
-        path given must exist; `none`: no overrides), --access public,
+        path given must exist; `none`: no overrides), --cli-commands Spec/cli-commands.json (the official CLI's
+        command names for the `openai` tool's catalogue, Catalogue/; skipped when absent), --access public,
         --line-cap \(GeneratorConfiguration.defaultLineCap).
         Writes only into an empty folder or one it wrote before (its Manifest.swift), and replaces or removes
         only its own files; --force writes into another folder (still touching only its own files, and

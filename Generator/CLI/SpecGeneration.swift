@@ -14,7 +14,7 @@ struct SpecGeneration {
 
     /// The options `generate` and `check` both take, with their defaults.
     private static let valuedOptions: Set<String> = [
-        "--spec", "--output", "--docs-output", "--overrides", "--line-cap", "--access",
+        "--spec", "--output", "--docs-output", "--overrides", "--cli-commands", "--line-cap", "--access",
     ]
 
     /// The output folder `arguments` name (`--output`, by default `Sources/OpenAI/Generated`).
@@ -69,7 +69,7 @@ struct SpecGeneration {
     /// Reads the spec and the overrides `arguments` name and generates, keeping the areas and
     /// files of the output folder's previous generation.
     ///
-    /// - Parameter arguments: The parsed command line (`--spec`, `--overrides`, `--line-cap`,
+    /// - Parameter arguments: The parsed command line (`--spec`, `--overrides`, `--cli-commands`, `--line-cap`,
     ///   `--access`: the access level of the generated declarations, `--output`, `--fresh-layout`).
     /// - Returns: The generation, or the failing outcome: status 3 when the spec cannot be read,
     ///   1 when it or the overrides are invalid (naming file:line:column and the JSON pointer).
@@ -88,13 +88,16 @@ struct SpecGeneration {
         let bytes = [UInt8](specData)
         let sha256 = SHA256.hex(bytes)
         let overrides: Overrides
+        let commandNames: CommandNameTable
         do {
             overrides = try arguments.overrides()
+            commandNames = try arguments.commandNames()
         } catch {
             return .failure(Failure(.failure(1, "\(error)")))
         }
         let configuration = GeneratorConfiguration(
-            access: access, lineCap: lineCap, overrides: overrides, previousLayout: previousLayout(arguments))
+            access: access, lineCap: lineCap, overrides: overrides, previousLayout: previousLayout(arguments),
+            commandNames: commandNames)
         do {
             let result = try GeneratorPipeline(configuration: configuration).run(bytes, file: spec, sha256: sha256)
             return .success(SpecGeneration(spec: spec, sha256: sha256, result: result))

@@ -62,11 +62,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A Swift type name that is taken and got a suffix: a component's (`Error` →
         /// `ErrorObject`), or a nested type's number (`Item2`).
         case nameTaken = "name-taken"
+        /// An entry of the official CLI's command names (`Spec/cli-commands.json`) whose
+        /// operationId the spec does not have (a spec older or newer than the table).
+        case commandUnmatched = "command-unmatched"
+        /// A command name of that table that is already taken: the operation is named from its
+        /// SDK method instead.
+        case commandTaken = "command-taken"
 
         /// The severity of every diagnostic of this kind.
         public var severity: Severity {
             switch self {
-            case .duplicateRequired, .discriminatorWithoutMapping, .nameTaken: .note
+            case .duplicateRequired, .discriminatorWithoutMapping, .nameTaken, .commandUnmatched: .note
             default: .warning
             }
         }

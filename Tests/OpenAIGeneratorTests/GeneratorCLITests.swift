@@ -69,7 +69,9 @@ final class GeneratorCLITests: XCTestCase {
         let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
         try Data(text.utf8).write(to: spec)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
-        let arguments = ["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none"]
+        let arguments = [
+            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none", "--cli-commands", "none",
+        ]
         let strict = try run(arguments + ["--strict"])
         XCTAssertEqual(strict.status, 1, strict.output)
         XCTAssertTrue(
@@ -104,7 +106,8 @@ final class GeneratorCLITests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let strict = try run([
-            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none", "--strict",
+            "generate", "--spec", spec.path, "--output", folder.path, "--overrides", "none", "--cli-commands", "none",
+            "--strict",
         ])
         XCTAssertEqual(strict.status, 0, strict.output)
         XCTAssertTrue(

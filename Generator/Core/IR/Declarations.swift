@@ -116,6 +116,10 @@ public struct OpenEnumDecl: Hashable, Sendable {
     public var name: String
     public var documentation: Documentation
     public var values: [EnumValue]
+    /// The spec also takes any other string (`anyOf: [string, enum]`, as model names are): the
+    /// values are the known ones, not the only ones. A plain `enum` lists them all (the type still
+    /// decodes others, to stay lenient, but a client sends only these).
+    public var acceptsOtherStrings = false
 }
 
 public struct UnionCase: Hashable, Sendable {

@@ -12,6 +12,8 @@ public struct GeneratorConfiguration: Sendable {
     /// What the previous generation into the output folder decided that this one keeps (the
     /// areas and files of types); empty: the output depends on the spec and the overrides alone.
     public var previousLayout: PreviousLayout
+    /// The official CLI's command names (`Spec/cli-commands.json`) for the `openai` tool's catalogue.
+    public var commandNames: CommandNameTable
 
     /// The most lines per types file unless told otherwise (`generate --line-cap`), measured for
     /// compile time (README, "Build cost"); `Scripts/lint.sh` holds the generated files to it.
@@ -19,8 +21,10 @@ public struct GeneratorConfiguration: Sendable {
 
     public init(
         access: String = "public", lineCap: Int = GeneratorConfiguration.defaultLineCap,
-        overrides: Overrides = Overrides(), previousLayout: PreviousLayout = PreviousLayout()
+        overrides: Overrides = Overrides(), previousLayout: PreviousLayout = PreviousLayout(),
+        commandNames: CommandNameTable = CommandNameTable()
     ) {
+        self.commandNames = commandNames
         self.access = access
         self.lineCap = lineCap
         self.overrides = overrides
@@ -58,7 +62,7 @@ public enum SwiftGenerator {
     public static let version = "0.1.0"
 
     /// Renders the translated API: the types files by module and area, the resource files, the
-    /// reply-type tables, the operation index and the manifest.
+    /// reply-type tables, the operation index, the `openai` tool's catalogue (``CatalogueRenderer``) and the manifest.
     ///
     /// - Parameters:
     ///   - model: The IR.
@@ -216,13 +220,15 @@ public enum SwiftGenerator {
             files.append(responseTypes(operations, module: module))
         }
         files.append(operationIndex(model, renderer: operationRenderer))
+        let catalogue = CatalogueRenderer.file(model, names: configuration.commandNames)
+        files.append(catalogue.file)
 
         files.append(manifest(files, sha256: sha256))
         files.sort { $0.path < $1.path }
         // Operations that stream in reality but got no streaming variant.
         let incomplete = model.operations.filter { $0.streams && $0.streaming == nil }.map(\.operationID).sorted()
         return GenerationResult(
-            files: files, diagnostics: diagnostics, operationCount: model.operations.count,
+            files: files, diagnostics: diagnostics + catalogue.diagnostics, operationCount: model.operations.count,
             schemaCount: schemaCount, typeCount: typeCount, incompleteOperations: incomplete,
             streamingOperations: model.operations.filter { $0.streaming != nil }.count,
             reusedComponents: model.reusedComponents.count,

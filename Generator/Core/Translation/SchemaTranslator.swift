@@ -164,6 +164,16 @@ struct SchemaTranslator {
         return nil
     }
 
+    /// Whether a union of strings (``stringValues(_:depth:)``) has a branch that takes any string.
+    func takesAnyString(_ schema: Schema, depth: Int = 0) -> Bool {
+        guard depth < 16 else { return false }
+        if let target = target(schema) { return takesAnyString(target, depth: depth + 1) }
+        if schema.constValue != nil || schema.enumValues != nil { return false }
+        let branches = Self.branches(schema)
+        if !branches.isEmpty { return branches.contains { takesAnyString($0, depth: depth + 1) } }
+        return schema.types.filter({ $0 != "null" }) == ["string"] && schema.format != "binary"
+    }
+
     /// The flattened properties and `required` list of an object schema: `allOf` members and
     /// `$ref`s merged in order, later definitions winning.
     func flattenedObject(_ schema: Schema, depth: Int = 0)
@@ -341,7 +351,9 @@ struct SchemaTranslator {
         if isUnion && schema.properties.isEmpty && schema.allOf.isEmpty {
             if let values = stringValues(schema) {
                 if values.isEmpty { return nil }
-                return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
+                var decl = makeOpenEnum(name: reserve(), values: values, documentation: documentation)
+                decl.acceptsOtherStrings = takesAnyString(schema)
+                return .openEnum(decl)
             }
             return .union(
                 makeUnion(

@@ -26,6 +26,7 @@
 // file: Admin/Types/SpendAlerts/SpendAlerts.swift
 // file: Admin/Types/Usage/Usage.swift
 // file: Admin/Types/Users/Users.swift
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AssistantsAPI.swift

@@ -145,10 +145,12 @@ extension OpenAIClient {
             }
             let handle = try FileHandle(forWritingTo: destination)
             var written: Int64 = 0
+            let total = response.value(forHeader: "Content-Length").flatMap { Int64($0) }
             do {
                 for try await chunk in response.body {
                     try handle.write(contentsOf: chunk)
                     written += Int64(chunk.count)
+                    options.downloadProgress?(written, total)
                 }
                 try handle.close()
             } catch {

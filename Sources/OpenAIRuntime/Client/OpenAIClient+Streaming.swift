@@ -46,7 +46,7 @@ extension OpenAIClient {
     /// - Throws: ``OpenAIError``: for a non-2xx reply the same error a non-streaming call throws
     ///   (message, code, request id and the body, read up to
     ///   ``URLSessionTransport/maxErrorBodyBytes``); transport failures and cancellation.
-    func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
+    package func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
         try await withRetries(request, options: options) { httpRequest, timeouts in
             let response = try await self.pipeline.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {
@@ -65,7 +65,7 @@ extension OpenAIClient {
     ///   - requestID: The reply's `x-request-id`, copied into the error.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/server`` with the payload's message,
     ///   code, type and param, and the event's data as the raw body.
-    static func throwIfError(_ event: ServerSentEvent, requestID: String?) throws {
+    package static func throwIfError(_ event: ServerSentEvent, requestID: String?) throws {
         let named = event.event == "error"
         guard named || mentionsError(event.data) else { return }
         guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8)) else {

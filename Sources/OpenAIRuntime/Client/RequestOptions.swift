@@ -34,6 +34,9 @@ public struct RequestOptions: Sendable {
     public var idempotencyKey: String?
     /// Called as the request body is sent, with the bytes sent so far and the total when known.
     public var uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
+    /// Called with bytes received and the reply's `Content-Length` (when it has one) as a download
+    /// to a file arrives (the `openai` tool's progress bar).
+    package var downloadProgress: (@Sendable (_ bytesReceived: Int64, _ totalBytes: Int64?) -> Void)?
     /// The most bytes one server-sent event of this request's stream may take; the client's
     /// ``OpenAIClient/Configuration/maxStreamEventBytes`` when `nil`.
     public var maxStreamEventBytes: Int?

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 55209c7537a317724aa5fe9221bc31aee37798add57d1361b9f6cbc962ac2b82
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 3f973e76da5e82c62e1fa15108f6e853e1b4ee7cce0e969d85ff2ea27c5ffac8
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 9f1d269065b6ec17681aff50a75c2e1d847dc2947c43916e522ae72a680f8319
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

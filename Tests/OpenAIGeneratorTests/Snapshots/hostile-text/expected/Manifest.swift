@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: cac9030f22fe3e7a95128d1ebe9faa1e1d89f66cf01f9a1f0bdcc6c4eec1e284
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ThingsAPI.swift

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: e0946ef00d097b07f0327a0bc95e9dfdd0163cbd061219d146b9a87d1fdc5ecf
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ImagesAPI.swift

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 320ff095a1d2b85d21936a88fe6acbb9e2a89140654cb3dc830e183874c5129d
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

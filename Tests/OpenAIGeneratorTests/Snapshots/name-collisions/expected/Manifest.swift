@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 38b2efc29ca583eec559a379401f413490b3723d92c904c71c627a0f2c1023d4
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

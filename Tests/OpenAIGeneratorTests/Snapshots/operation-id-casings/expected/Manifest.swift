@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 8ed00d9f926732bf1ba49507448182f79f03086a871801b90aa793f883dc6e6c
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ContainersAPI.swift

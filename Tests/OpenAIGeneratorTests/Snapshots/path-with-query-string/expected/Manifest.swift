@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 7f26b10dab842fcdb6dc7c5b6362b5515a688a18f18301541f7b8e297e370d84
+// file: Catalogue/OperationCatalogue.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ResponsesAPI.swift

@@ -1,0 +1,435 @@
+import Foundation
+import OpenAIGeneratorOpenAPI
+import OpenAIGeneratorYAML
+
+/// The operation catalogue of the `openai` command-line tool (`Catalogue/OperationCatalogue.swift`):
+/// every operation of the IR as data the tool reads at run time, so that its commands, flags, help,
+/// validation and completions come from one source and its build does not compile the typed SDK.
+///
+/// The file declares one string, `operationCatalogueJSON`: a JSON object (format `version` 1)
+/// whose `operations` array holds one operation per line, in command order:
+///
+/// - `id`, `command` (`vector-stores:files list`: the resource chain joined by `:`, a space, the
+///   method), `official` (the name comes from ``CommandNameTable``), `aliases` (further command
+///   lines that run it), `admin` (called with the admin key), `deprecated`;
+/// - `method`, `path` (the template, `{name}` for each path parameter), `query` (fixed query pairs
+///   of the spec's path: `beta=true`);
+/// - `summary` (first sentence), `description` (the text, asides last);
+/// - `parameters`: `name` (wire name), `in` (`path`, `query`, `header`), `flag`, `required`,
+///   `schema`, `description`, `facts`;
+/// - `body`: `kind` (`json`, `multipart`, `text`), `contentType`, `required`, `members` (as
+///   parameters, plus `nullable`), `schema` (of the whole body);
+/// - `reply`: `json`, `binary`, `text` or `none`; `accept`;
+/// - `stream`: `framing` (`data`, `event`), `set` (body members that ask for the stream),
+///   `query` (a boolean query parameter that does), `terminal` (event types that complete it),
+///   `choices` (complete when every choice has a `finish_reason`);
+/// - `page`: `cursor` (the query parameter), `items`, `hasMore`, `next` (reply members naming the
+///   next cursor, first present wins; `#last-id` for the last item's `id`).
+///
+/// A `schema` is a small JSON Schema: `type` (`string`, `integer`, `number`, `boolean`, `array`,
+/// `object`, or `file` for a multipart file), `enum` (the only values), `examples` (known values of
+/// a string that takes others: model names), `items`, `format`, `anyOf`; `{}` is any JSON.
+enum CatalogueRenderer {
+    /// The catalogue file for `model`, its commands named by `names` where it has them, with a
+    /// note for each entry of `names` that names no operation and a warning for a command already
+    /// taken (the operation then keeps its derived name, or one made of its operationId).
+    static func file(_ model: APIModel, names: CommandNameTable) -> (file: GeneratedFile, diagnostics: [Diagnostic]) {
+        let declarations = TopLevelDeclaration.indexByPath(model.declarations)
+        var diagnostics: [Diagnostic] = []
+        func warn(_ message: String, _ section: String, _ key: String, kind: Diagnostic.Kind = .commandUnmatched) {
+            diagnostics.append(
+                Diagnostic(
+                    kind, message: message,
+                    location: SourceLocation(
+                        file: names.file, mark: Mark(line: 1, column: 1),
+                        pointer: "#/\(section)/" + escapePointerToken(key))))
+        }
+        // One note for the entries whose operationId the spec does not have (a spec older or newer
+        // than the table), naming the first ten.
+        let known = Set(model.operations.map(\.operationID))
+        let unmatched =
+            names.commands.keys.filter { !known.contains($0) }.map { "commands/\($0)" }
+            + names.aliases.filter { !known.contains($0.value) }.map { "aliases/\($0.key)" }
+        if let first = unmatched.sorted().first {
+            let listed = unmatched.sorted().prefix(10).joined(separator: ", ")
+            let section = String(first.prefix { $0 != "/" })
+            warn(
+                "\(unmatched.count) entries name operationIds the spec does not have (not applied): \(listed)"
+                    + (unmatched.count > 10 ? ", …" : "") + ".",
+                section, String(first.drop { $0 != "/" }.dropFirst()))
+        }
+        // Official names first, so that a derived name yields to an official one.
+        var taken: Set<String> = Set(names.aliases.keys)
+        var commands: [String: String] = [:]
+        for operation in model.operations where names.commands[operation.operationID] != nil {
+            let command = names.commands[operation.operationID]!
+            if taken.insert(command).inserted {
+                commands[operation.operationID] = command
+            } else {
+                warn(
+                    "The command `\(command)` is named twice; \(operation.operationID) is named from its SDK method.",
+                    "commands", operation.operationID, kind: .commandTaken)
+            }
+        }
+        for operation in model.operations where commands[operation.operationID] == nil {
+            var command = derivedCommand(operation)
+            if !taken.insert(command).inserted {
+                command = command.prefix { $0 != " " } + " " + kebab(operation.operationID)
+                taken.insert(command)
+            }
+            commands[operation.operationID] = command
+        }
+        var entries: [(command: String, json: String)] = []
+        for operation in model.operations {
+            let command = commands[operation.operationID]!
+            let aliases = names.aliases.filter { $0.value == operation.operationID }.keys.sorted()
+            let entry = Entry(operation: operation, declarations: declarations)
+            let object = entry.object(
+                command: command, official: names.commands[operation.operationID] == command, aliases: aliases)
+            entries.append((command, json(object)))
+        }
+        entries.sort { $0.command < $1.command }
+        let body = entries.map(\.json).joined(separator: ",\n")
+        var delimiter = "#"
+        while body.contains("\"" + delimiter) { delimiter += "#" }
+        let lines =
+            SwiftGenerator.headerLines + [
+                "//",
+                "// The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,",
+                "// as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).",
+                "",
+                "/// The catalogue's JSON text: `{\"version\": 1, \"operations\": [...]}`, one operation per line.",
+                "package let operationCatalogueJSON = \(delimiter)\"\"\"",
+                "{\"version\": 1, \"operations\": [",
+                body,
+                "]}",
+                "\"\"\"\(delimiter)",
+            ]
+        return (
+            GeneratedFile(path: "Catalogue/OperationCatalogue.swift", contents: lines.joined(separator: "\n") + "\n"),
+            diagnostics
+        )
+    }
+
+    /// The command line of an operation the official CLI has no name for: its SDK resource chain
+    /// and method in kebab case (`vector-stores:files list`), under `admin:` for an admin-key one.
+    static func derivedCommand(_ operation: OperationDecl) -> String {
+        let resources = operation.resourcePath.map(kebab)
+        let prefix = operation.adminAuthentication && resources.first != "admin" ? ["admin"] : []
+        return (prefix + resources).joined(separator: ":") + " " + kebab(operation.methodName)
+    }
+
+    /// `vectorStoreID` → `vector-store-id`, `file_id` → `file-id`, `include[]` → `include`; a name
+    /// already split by hyphens (a header's, `OpenAI-Beta`) lowercased.
+    static func kebab(_ name: String) -> String {
+        if name.contains("-") { return name.lowercased().replacingOccurrences(of: "_", with: "-") }
+        var result = ""
+        var previous: Character? = nil
+        let characters = Array(name.replacingOccurrences(of: "[]", with: ""))
+        for (index, character) in characters.enumerated() {
+            if character == "_" || character == " " || character == "." {
+                if !result.isEmpty && result.last != "-" { result.append("-") }
+            } else if character.isUppercase {
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord =
+                    previous.map { $0.isLowercase || $0.isNumber || ($0.isUppercase && next?.isLowercase == true) }
+                    ?? false
+                if startsWord && result.last != "-" { result.append("-") }
+                result.append(Character(character.lowercased()))
+            } else {
+                result.append(character)
+            }
+            previous = character
+        }
+        return result
+    }
+
+    /// One operation's catalogue object.
+    private struct Entry {
+        var operation: OperationDecl
+        var declarations: [String: Declaration]
+
+        func object(command: String, official: Bool, aliases: [String]) -> [String: Any] {
+            var object: [String: Any] = [
+                "id": operation.operationID, "command": command, "official": official,
+                "admin": operation.adminAuthentication, "method": operation.httpMethod, "path": operation.path,
+            ]
+            if !aliases.isEmpty { object["aliases"] = aliases }
+            if operation.documentation.deprecated { object["deprecated"] = true }
+            if !operation.fixedQuery.isEmpty {
+                object["query"] = Dictionary(operation.fixedQuery, uniquingKeysWith: { first, _ in first })
+            }
+            let text = operation.documentation.summary.map { DocText.absoluteLinks(DocText.asidesLast($0)) }
+            if let summary = DocText.summary(text) { object["summary"] = summary }
+            if let text, !text.isEmpty { object["description"] = text }
+            object["parameters"] = operation.parameters.map { parameter -> [String: Any] in
+                var entry: [String: Any] = [
+                    "name": parameter.wireName, "in": parameter.location.rawValue,
+                    "flag": CatalogueRenderer.kebab(parameter.wireName), "required": parameter.required,
+                    "schema": schema(parameter.type),
+                ]
+                if let description = firstParagraph(parameter.documentation) { entry["description"] = description }
+                if !parameter.facts.isEmpty { entry["facts"] = parameter.facts }
+                return entry
+            }
+            if let body = body() { object["body"] = body }
+            switch operation.response {
+            case .json: object["reply"] = "json"
+            case .binary: object["reply"] = "binary"
+            case .text: object["reply"] = "text"
+            case .none: object["reply"] = "none"
+            }
+            if !operation.acceptTypes.isEmpty { object["accept"] = operation.acceptTypes.joined(separator: ", ") }
+            if let streaming = operation.streaming { object["stream"] = stream(streaming) }
+            if let page = page() { object["page"] = page }
+            return object
+        }
+
+        /// The JSON (or multipart, or text) body and its top-level members.
+        private func body() -> [String: Any]? {
+            var result: [String: Any] = ["required": operation.bodyRequired]
+            switch operation.bodies.first {
+            case nil:
+                return nil
+            case .json(let type)?:
+                result["kind"] = "json"
+                result["contentType"] = "application/json"
+                result["schema"] = schema(type)
+                result["members"] = members(type)
+            case .multipart(let type)?:
+                result["kind"] = "multipart"
+                result["contentType"] = "multipart/form-data"
+                result["schema"] = schema(type)
+                result["members"] = members(type)
+            case .text(let contentType)?:
+                result["kind"] = "text"
+                result["contentType"] = contentType
+            }
+            return result
+        }
+
+        /// The properties of the body's struct (through aliases), or none for another shape.
+        private func members(_ type: TypeRef) -> [[String: Any]] {
+            guard let structure = structure(type) else { return [] }
+            return structure.properties.filter { $0.constant == nil || $0.required }.map { property in
+                var entry: [String: Any] = [
+                    "name": property.wireName, "flag": CatalogueRenderer.kebab(property.wireName),
+                    "required": property.required, "schema": schema(property.type),
+                ]
+                if property.nullable { entry["nullable"] = true }
+                if let constant = property.constant { entry["schema"] = ["type": "string", "enum": [constant]] }
+                if let description = firstParagraph(property.documentation.summary) {
+                    entry["description"] = description
+                }
+                if !property.documentation.facts.isEmpty { entry["facts"] = property.documentation.facts }
+                if property.documentation.deprecated { entry["deprecated"] = true }
+                return entry
+            }
+        }
+
+        private func structure(_ type: TypeRef) -> StructDecl? {
+            guard case .named(let name) = type else { return nil }
+            switch declarations[name] {
+            case .structure(let decl)?: return decl
+            case .alias(let decl)?: return structure(decl.target)
+            default: return nil
+            }
+        }
+
+        /// The value's shape as a small JSON Schema (see ``CatalogueRenderer``).
+        func schema(_ type: TypeRef, depth: Int = 0) -> [String: Any] {
+            switch type {
+            case .string: return ["type": "string"]
+            case .int: return ["type": "integer"]
+            case .double: return ["type": "number"]
+            case .bool: return ["type": "boolean"]
+            case .data: return ["type": "string", "format": "binary"]
+            case .file: return ["type": "file"]
+            case .json: return [:]
+            case .array(let element): return ["type": "array", "items": schema(element, depth: depth + 1)]
+            case .dictionary: return ["type": "object"]
+            case .named(let name):
+                switch declarations[name] {
+                case .structure?: return ["type": "object"]
+                case .openEnum(let decl)?:
+                    // Known values of a string that takes others too: `examples`, which help shows
+                    // and validation does not enforce.
+                    let values = decl.values.map(\.rawValue)
+                    return decl.acceptsOtherStrings
+                        ? ["type": "string", "examples": values] : ["type": "string", "enum": values]
+                case .alias(let decl)?: return schema(decl.target, depth: depth)
+                case .union(let decl)?:
+                    guard depth < 4 else { return [:] }
+                    return union(decl.cases.map { schema($0.type, depth: depth + 1) })
+                case nil: return [:]
+                }
+            }
+        }
+
+        /// The cases of a union as one schema: nested `anyOf`s flattened, string enums merged,
+        /// repeated shapes once; a single shape stands alone.
+        private func union(_ cases: [[String: Any]]) -> [String: Any] {
+            var flat: [[String: Any]] = []
+            for item in cases {
+                if let nested = item["anyOf"] as? [[String: Any]] { flat += nested } else { flat.append(item) }
+            }
+            if flat.contains(where: \.isEmpty) { return [:] }
+            var result: [[String: Any]] = []
+            var enumValues: [String]? = nil
+            var plainString = false
+            var examples: [String] = []
+            var seen: Set<String> = []
+            for item in flat {
+                if item["type"] as? String == "string", item["format"] == nil {
+                    if let values = item["examples"] as? [String] {
+                        examples += values
+                        plainString = true
+                    } else if let values = item["enum"] as? [String] {
+                        enumValues = (enumValues ?? []) + values.filter { !(enumValues ?? []).contains($0) }
+                    } else {
+                        plainString = true
+                    }
+                    continue
+                }
+                let key = json(item)
+                if seen.insert(key).inserted { result.append(item) }
+            }
+            if plainString {
+                let known = (enumValues ?? []) + examples
+                result.insert(known.isEmpty ? ["type": "string"] : ["type": "string", "examples": known], at: 0)
+            } else if let enumValues {
+                result.insert(["type": "string", "enum": enumValues], at: 0)
+            }
+            return result.count == 1 ? result[0] : ["anyOf": result]
+        }
+
+        private func stream(_ streaming: StreamingInfo) -> [String: Any] {
+            var result: [String: Any] = ["framing": streaming.framing == .data ? "data" : "event"]
+            var settings: [String: Any] = [:]
+            let bodyStruct = operation.bodies.lazy.compactMap { body -> StructDecl? in
+                if case .json(let type) = body { return structure(type) }
+                return nil
+            }.first
+            let multipartStruct = operation.bodies.lazy.compactMap { body -> StructDecl? in
+                if case .multipart(let type) = body { return structure(type) }
+                return nil
+            }.first
+            let settingsSource =
+                streaming.bodySettings.isEmpty
+                ? (streaming.multipartBodySettings, multipartStruct) : (streaming.bodySettings, bodyStruct)
+            for setting in settingsSource.0 {
+                let wire =
+                    settingsSource.1?.properties.first { $0.name == setting.property }?.wireName ?? setting.property
+                switch setting.value {
+                case .bool(let value): settings[wire] = value
+                case .string(let value): settings[wire] = value
+                }
+            }
+            if !settings.isEmpty { result["set"] = settings }
+            if let query = streaming.queryFlag { result["query"] = query }
+            switch streaming.ending {
+            case .unspecified: break
+            case .terminalEvents(let events): result["terminal"] = events
+            case .finishedChoices: result["choices"] = true
+            }
+            return result
+        }
+
+        private func page() -> [String: Any]? {
+            guard let cursor = operation.pageCursor, case .json(let reply) = operation.response,
+                let structure = structure(reply), let info = structure.page
+            else { return nil }
+            func wire(_ swiftName: String) -> String {
+                structure.properties.first { $0.name == swiftName }?.wireName ?? swiftName
+            }
+            return [
+                "cursor": cursor.wireName, "items": wire(info.items), "hasMore": wire(info.hasMore),
+                "next": info.nextCursor.map { source -> String in
+                    switch source {
+                    case .member(let name): return wire(name)
+                    case .lastItemID: return "#last-id"
+                    }
+                },
+            ]
+        }
+
+        /// The first paragraph of a description, its wrapped lines joined, links made absolute.
+        private func firstParagraph(_ text: String?) -> String? {
+            guard let text else { return nil }
+            var lines: [String] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty {
+                    if lines.isEmpty { continue }
+                    break
+                }
+                lines.append(trimmed)
+            }
+            return lines.isEmpty ? nil : DocText.absoluteLinks(lines.joined(separator: " "))
+        }
+    }
+
+    /// Compact JSON with sorted keys and unescaped slashes, in ASCII (every other character as a
+    /// `\u` escape, so no line separator or invisible character reaches the file): the same bytes
+    /// for the same value.
+    static func json(_ value: Any) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        var result = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                for unit in String(scalar).utf16 { result += String(format: "\\u%04x", unit) }
+            }
+        }
+        return result
+    }
+}
+
+/// The official CLI's command names for operations (`Spec/cli-commands.json`), which the
+/// catalogue uses where it has one; every other operation is named from its SDK method.
+public struct CommandNameTable: Sendable, Hashable {
+    /// operationId → command line (`vector-stores:files list`).
+    public var commands: [String: String]
+    /// Further command lines → operationId: official commands that call an operation another
+    /// official command also calls.
+    public var aliases: [String: String]
+    /// The table's path, for diagnostics.
+    public var file: String
+
+    public init(commands: [String: String] = [:], aliases: [String: String] = [:], file: String = "") {
+        self.commands = commands
+        self.aliases = aliases
+        self.file = file
+    }
+
+    /// Reads the table's JSON (`commands` and `aliases`: objects of strings).
+    ///
+    /// - Throws: ``CommandNameTableError`` when the text is not JSON, or the root or a section is
+    ///   not an object of strings.
+    public init(json data: Data, file: String) throws {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw CommandNameTableError(message: "\(file): not JSON (\(error))")
+        }
+        guard let root = parsed as? [String: Any] else {
+            throw CommandNameTableError(message: "\(file): the root is not a JSON object")
+        }
+        func strings(_ key: String) throws -> [String: String] {
+            guard let value = root[key] else { return [:] }
+            guard let table = value as? [String: String] else {
+                throw CommandNameTableError(message: "\(file): /\(key) is not an object of strings")
+            }
+            return table
+        }
+        self.init(commands: try strings("commands"), aliases: try strings("aliases"), file: file)
+    }
+}
+
+/// A command-name table that cannot be read.
+public struct CommandNameTableError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

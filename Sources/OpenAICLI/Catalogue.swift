@@ -1,0 +1,267 @@
+import Foundation
+import OpenAICLICatalogue
+
+/// The operations the `openai` tool offers, read from the catalogue the generator writes
+/// (`Sources/OpenAI/Generated/Catalogue`, format in the generator's `CatalogueRenderer`).
+package struct Catalogue: Sendable {
+    package var operations: [Operation]
+    /// Every command line (`vector-stores:files list`) and alias → its operation's index.
+    private var byCommand: [String: Int]
+
+    /// The catalogue of the locked spec, parsed once.
+    package static let shared: Catalogue = {
+        do {
+            return try Catalogue(json: Array(operationCatalogueJSON.utf8))
+        } catch {
+            fatalError("The generated operation catalogue does not parse: \(error)")
+        }
+    }()
+
+    /// Parses a catalogue's JSON text.
+    ///
+    /// - Throws: ``JSONSyntaxError`` for text that is not JSON; ``CLIError`` for a shape that is not
+    ///   a catalogue.
+    package init(json bytes: [UInt8]) throws {
+        let root = try JSON.parse(bytes)
+        guard let list = root["operations"]?.array else { throw CLIError.failure("the catalogue has no operations") }
+        operations = try list.map(Operation.init(json:))
+        byCommand = [:]
+        for (index, operation) in operations.enumerated() {
+            byCommand[operation.command] = index
+            for alias in operation.aliases { byCommand[alias] = index }
+        }
+    }
+
+    /// The operation run by `resource method` (`vector-stores:files`, `list`), official or alias.
+    package func operation(resource: String, method: String) -> Operation? {
+        byCommand["\(resource) \(method)"].map { operations[$0] }
+    }
+
+    /// Every resource (`vector-stores:files`), sorted.
+    package var resources: [String] {
+        Set(byCommand.keys.map { String($0.prefix { $0 != " " }) }).sorted()
+    }
+
+    /// The methods of `resource` with their operations, sorted by method; aliases included.
+    package func methods(of resource: String) -> [(name: String, operation: Operation)] {
+        byCommand.compactMap { command, index in
+            let parts = command.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0] == resource else { return nil }
+            return (String(parts[1]), operations[index])
+        }.sorted { $0.name < $1.name }
+    }
+}
+
+/// One operation of the catalogue.
+package struct Operation: Sendable {
+    package var id: String
+    /// `vector-stores:files list`.
+    package var command: String
+    package var aliases: [String]
+    /// Named as the official CLI names it.
+    package var official: Bool
+    /// Called with the admin key.
+    package var admin: Bool
+    package var deprecated: Bool
+    /// `GET`, `POST`, …
+    package var httpMethod: String
+    /// The path template below the base URL (`/vector_stores/{vector_store_id}/files`).
+    package var path: String
+    /// Query pairs the spec's path carries (`beta=true`).
+    package var fixedQuery: [(String, String)]
+    package var summary: String?
+    package var description: String?
+    /// Path, query and header parameters.
+    package var parameters: [Flag]
+    package var body: Body?
+    package var reply: Reply
+    package var accept: String?
+    package var stream: Stream?
+    package var page: Page?
+
+    /// The resource part of the command (`vector-stores:files`).
+    package var resource: String { String(command.prefix { $0 != " " }) }
+    /// The method part of the command (`list`).
+    package var method: String { String(command.drop { $0 != " " }.dropFirst()) }
+
+    /// Every flag: the parameters, then the body's members.
+    package var flags: [Flag] { parameters + (body?.members ?? []) }
+
+    package enum Reply: String, Sendable { case json, binary, text, none }
+
+    /// The request body.
+    package struct Body: Sendable {
+        package enum Kind: String, Sendable { case json, multipart, text }
+        package var kind: Kind
+        package var contentType: String
+        package var required: Bool
+        /// The top-level members, each a flag.
+        package var members: [Flag]
+    }
+
+    /// How the operation streams server-sent events.
+    package struct Stream: Sendable {
+        /// `event`: the `event:` field names the event and `data:` holds its payload; `data`: the
+        /// payload's `type` names it.
+        package var namedEvents: Bool
+        /// Body members whose values ask for the stream (`stream: true`).
+        package var bodySettings: [JSON.Member]
+        /// A boolean query parameter that asks for it (`stream=true`).
+        package var query: String?
+        /// Event types (or names) that complete the stream.
+        package var terminalEvents: [String]
+        /// Complete when every choice has a `finish_reason` (Chat Completions).
+        package var finishedChoices: Bool
+    }
+
+    /// How a list reply pages (a cursor in the query, `has_more` in the reply).
+    package struct Page: Sendable {
+        /// The query parameter taking the cursor (`after`, or `page`).
+        package var cursor: String
+        /// The reply member holding the items (`data`).
+        package var items: String
+        /// The reply member saying whether more pages follow (`has_more`).
+        package var hasMore: String
+        /// Reply members holding the next cursor, first present wins; `#last-id`: the last item's `id`.
+        package var next: [String]
+    }
+
+    init(json: JSON) throws {
+        func string(_ key: String, in value: JSON = json) throws -> String {
+            guard let text = value[key]?.string else {
+                throw CLIError.failure("a catalogue operation has no `\(key)`")
+            }
+            return text
+        }
+        id = try string("id")
+        command = try string("command")
+        aliases = json["aliases"]?.array?.compactMap(\.string) ?? []
+        official = json["official"]?.bool ?? false
+        admin = json["admin"]?.bool ?? false
+        deprecated = json["deprecated"]?.bool ?? false
+        httpMethod = try string("method")
+        path = try string("path")
+        if case .object(let members)? = json["query"] {
+            fixedQuery = members.compactMap { member in member.value.string.map { (member.key, $0) } }
+        } else {
+            fixedQuery = []
+        }
+        summary = json["summary"]?.string
+        description = json["description"]?.string
+        parameters = try (json["parameters"]?.array ?? []).map { try Flag(json: $0, location: nil) }
+        if let body = json["body"] {
+            body: do {
+                guard let kind = body["kind"]?.string.flatMap(Body.Kind.init(rawValue:)) else { break body }
+                self.body = Body(
+                    kind: kind, contentType: try string("contentType", in: body),
+                    required: body["required"]?.bool ?? false,
+                    members: try (body["members"]?.array ?? []).map { try Flag(json: $0, location: .body) })
+            }
+        }
+        reply = json["reply"]?.string.flatMap(Reply.init(rawValue:)) ?? .json
+        accept = json["accept"]?.string
+        if let stream = json["stream"] {
+            var settings: [JSON.Member] = []
+            if case .object(let members)? = stream["set"] { settings = members }
+            self.stream = Stream(
+                namedEvents: stream["framing"]?.string == "event", bodySettings: settings,
+                query: stream["query"]?.string,
+                terminalEvents: stream["terminal"]?.array?.compactMap(\.string) ?? [],
+                finishedChoices: stream["choices"]?.bool ?? false)
+        }
+        if let page = json["page"] {
+            self.page = Page(
+                cursor: try string("cursor", in: page), items: try string("items", in: page),
+                hasMore: try string("hasMore", in: page), next: page["next"]?.array?.compactMap(\.string) ?? [])
+        }
+    }
+}
+
+/// A flag: a path, query or header parameter, or a top-level member of the body.
+package struct Flag: Sendable {
+    package enum Location: String, Sendable { case path, query, header, body }
+
+    /// The wire name (`vector_store_id`, `include[]`).
+    package var name: String
+    package var location: Location
+    /// The flag without its dashes (`vector-store-id`).
+    package var flag: String
+    package var required: Bool
+    package var nullable: Bool
+    package var deprecated: Bool
+    package var schema: Schema
+    package var description: String?
+    /// What the spec states about the values (`Default: `1`.`).
+    package var facts: [String]
+
+    init(json: JSON, location: Location?) throws {
+        guard let name = json["name"]?.string, let flag = json["flag"]?.string else {
+            throw CLIError.failure("a catalogue flag has no name")
+        }
+        self.name = name
+        self.flag = flag
+        if let location {
+            self.location = location
+        } else {
+            guard let given = json["in"]?.string.flatMap(Location.init(rawValue:)) else {
+                throw CLIError.failure("the parameter \(name) has no location")
+            }
+            self.location = given
+        }
+        required = json["required"]?.bool ?? false
+        nullable = json["nullable"]?.bool ?? false
+        deprecated = json["deprecated"]?.bool ?? false
+        schema = Schema(json: json["schema"] ?? .object([]))
+        description = json["description"]?.string
+        facts = json["facts"]?.array?.compactMap(\.string) ?? []
+    }
+}
+
+/// A value's shape, as the catalogue gives it: a small JSON Schema.
+package struct Schema: Sendable {
+    /// `string`, `integer`, `number`, `boolean`, `array`, `object`, `file`; `nil` for any JSON or a union.
+    package var type: String?
+    /// The only values (validated before sending).
+    package var enumValues: [String]
+    /// Known values of a string that takes others too (model names): shown and completed, not enforced.
+    package var examples: [String]
+    package var format: String?
+    private var itemStorage: [Schema]
+    /// The alternatives of a union.
+    package var anyOf: [Schema]
+
+    /// The element shape of an array.
+    package var items: Schema? { itemStorage.first }
+
+    init(json: JSON) {
+        type = json["type"]?.string
+        enumValues = json["enum"]?.array?.compactMap(\.string) ?? []
+        examples = json["examples"]?.array?.compactMap(\.string) ?? []
+        format = json["format"]?.string
+        itemStorage = json["items"].map { [Schema(json: $0)] } ?? []
+        anyOf = json["anyOf"]?.array?.map(Schema.init(json:)) ?? []
+    }
+
+    /// Every value help shows and completion offers: the enum's, or the known ones, of this shape and its alternatives.
+    package var knownValues: [String] { enumValues + examples + anyOf.flatMap(\.knownValues) }
+
+    /// Whether a value may be an array (the flag may be repeated).
+    package var acceptsArray: Bool { type == "array" || anyOf.contains { $0.type == "array" } }
+
+    /// Whether a value may be a string.
+    package var acceptsString: Bool { type == "string" || anyOf.contains { $0.type == "string" } }
+
+    /// Whether the value is a file (or files) of a multipart form.
+    package var isFile: Bool { type == "file" || items?.type == "file" || anyOf.contains { $0.isFile } }
+
+    /// The type as help shows it: `string`, `integer`, `array of string`, `string | array`, `json`.
+    package var label: String {
+        if !anyOf.isEmpty { return anyOf.map(\.label).joined(separator: " | ") }
+        switch type {
+        case "array"?: return "array of " + (items?.label ?? "json")
+        case "object"?: return "object"
+        case let type?: return type
+        case nil: return "json"
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+
+/// How replies are printed (`--format`).
+package enum OutputFormat: String, CaseIterable, Sendable {
+    /// `pretty` on a terminal, `json` otherwise.
+    case auto
+    /// Indented JSON.
+    case json
+    /// One compact JSON value per line: each item of a list, each event of a stream.
+    case jsonl
+    /// Indented JSON with colors on a terminal.
+    case pretty
+    /// Block YAML.
+    case yaml
+    /// The reply's bytes as received (a stream's `text/event-stream` bytes).
+    case raw
+}
+
+/// The flags every command takes, before or after the command.
+package struct GlobalOptions: Sendable {
+    package var apiKey: String?
+    package var adminAPIKey: String?
+    package var baseURL: String?
+    package var organization: String?
+    package var project: String?
+    package var format: OutputFormat = .auto
+    /// A path picking part of the reply (``Transform``).
+    package var transform: String?
+    /// Log requests and replies (credentials redacted) on standard error.
+    package var debug = false
+
+    package init() {}
+
+    /// Global flags that take a value.
+    static let valued: Set<String> = [
+        "api-key", "admin-api-key", "base-url", "organization", "project", "format", "transform",
+    ]
+    /// Global flags without a value.
+    static let switches: Set<String> = ["debug", "version", "help"]
+
+    /// Sets the global flag `name` (without dashes) to `value`.
+    mutating func set(_ name: String, _ value: String) throws {
+        switch name {
+        case "api-key": apiKey = value
+        case "admin-api-key": adminAPIKey = value
+        case "base-url": baseURL = value
+        case "organization": organization = value
+        case "project": project = value
+        case "transform": transform = value
+        case "format":
+            guard let format = OutputFormat(rawValue: value) else {
+                let names = OutputFormat.allCases.map(\.rawValue)
+                throw CLIError.usage(
+                    "--format \(value) is not one of \(names.joined(separator: ", "))"
+                        + Suggestion.didYouMean(value, among: names))
+            }
+            self.format = format
+        default: break
+        }
+    }
+}
+
+/// A parsed command line.
+package enum Invocation: Sendable {
+    /// Print this text and exit 0 (`--help`, `openai <resource>`).
+    case help(String)
+    case version
+    /// `openai completion bash|zsh|fish`.
+    case completion(Completion.Shell)
+    /// Call an operation.
+    case call(Call)
+
+    /// An operation to call and what the command line gave it.
+    package struct Call: Sendable {
+        package var operation: Operation
+        package var globals: GlobalOptions
+        /// Each flag's words, in order (a repeated flag has several), by flag name.
+        package var values: [String: [String]]
+        /// The most items to fetch from a list operation, across pages (`--max-items`).
+        package var maxItems: Int?
+        /// Where the reply goes instead of standard output (`--output`).
+        package var output: String?
+    }
+
+    /// Flags every operation command takes beside its own.
+    static let commandValued: Set<String> = ["max-items", "output"]
+
+    /// Parses the words after the program name.
+    ///
+    /// The grammar is the official CLI's: `openai <resource>[:<sub>…] <method> [--flag value…]`,
+    /// flags as `--name value` or `--name=value`, a boolean flag alone for `true`; the global
+    /// flags anywhere.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` for an unknown command or flag (with a suggestion),
+    ///   a flag without its value, or a value a global flag does not take.
+    package static func parse(_ words: [String], catalogue: Catalogue) throws -> Invocation {
+        var globals = GlobalOptions()
+        var positional: [String] = []
+        var wantsHelp = false
+        var values: [String: [String]] = [:]
+        var operation: Operation?
+        var index = 0
+
+        func value(for name: String, inline: String?) throws -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < words.count else {
+                throw CLIError.usage("--\(name) needs a value", usage: operation.map(Help.usage))
+            }
+            return words[index]
+        }
+
+        while index < words.count {
+            let word = words[index]
+            defer { index += 1 }
+            if word == "-h" || word == "--help" {
+                wantsHelp = true
+                continue
+            }
+            // `--version` is a flag of its own on a few commands (`skills:versions retrieve`).
+            if word == "-v" || (word == "--version" && operation?.flags.contains { $0.flag == "version" } != true) {
+                return .version
+            }
+            guard word.hasPrefix("--"), word.count > 2 else {
+                guard operation == nil else {
+                    throw CLIError.usage(
+                        "\(positional.joined(separator: " ")) takes no argument `\(word)`: give values as flags",
+                        usage: operation.map(Help.usage))
+                }
+                positional.append(word)
+                if positional.count == 2 && positional[0] != "completion" && positional[0] != "help" {
+                    operation = try resolve(positional[0], positional[1], catalogue: catalogue)
+                }
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            // A command's own flag wins over a global one of the same name.
+            if let operation, let flag = operation.flags.first(where: { $0.flag == name }) {
+                if flag.schema.type == "boolean" {
+                    // `--stream`, `--stream=false`, or `--stream false`.
+                    if inline == nil, index + 1 < words.count, ["true", "false"].contains(words[index + 1]) {
+                        index += 1
+                        inline = words[index]
+                    }
+                    values[name, default: []].append(inline ?? "true")
+                } else {
+                    values[name, default: []].append(try value(for: name, inline: inline))
+                }
+                continue
+            }
+            if operation != nil, commandValued.contains(name) {
+                values["--" + name, default: []].append(try value(for: name, inline: inline))
+                continue
+            }
+            if GlobalOptions.valued.contains(name) {
+                try globals.set(name, try value(for: name, inline: inline))
+                continue
+            }
+            if name == "debug" {
+                globals.debug = inline.map { $0 != "false" } ?? true
+                continue
+            }
+            let known =
+                Array(GlobalOptions.valued) + Array(GlobalOptions.switches)
+                + (operation.map { $0.flags.map(\.flag) + Array(commandValued) } ?? [])
+            throw CLIError.usage(
+                "unknown flag --\(name)" + (operation.map { " for `openai \($0.command)`" } ?? "")
+                    + Suggestion.didYouMean(name, among: known, prefix: "--"),
+                usage: operation.map(Help.usage))
+        }
+
+        if positional.first == "completion" {
+            guard positional.count == 2, let shell = Completion.Shell(rawValue: positional[1]) else {
+                throw CLIError.usage(
+                    "usage: openai completion bash|zsh|fish"
+                        + (positional.count == 2
+                            ? Suggestion.didYouMean(positional[1], among: Completion.Shell.allCases.map(\.rawValue))
+                            : ""))
+            }
+            return .completion(shell)
+        }
+        if positional.first == "help" {
+            positional.removeFirst()
+            wantsHelp = true
+        }
+        guard let operation else {
+            switch positional.count {
+            case 0:
+                return .help(Help.root(catalogue))
+            case 1:
+                guard catalogue.resources.contains(positional[0]) else {
+                    throw CLIError.usage(
+                        "unknown resource `\(positional[0])`"
+                            + Suggestion.didYouMean(positional[0], among: catalogue.resources),
+                        usage: Help.rootUsage)
+                }
+                return .help(Help.resource(positional[0], catalogue: catalogue))
+            default:
+                // `help <resource> <method>`
+                return .help(Help.command(try resolve(positional[0], positional[1], catalogue: catalogue)))
+            }
+        }
+        if wantsHelp { return .help(Help.command(operation)) }
+        var call = Call(operation: operation, globals: globals, values: values)
+        if let words = values.removeValue(forKey: "--max-items") {
+            guard words.count == 1, let number = Int(words[0]), number >= 1 else {
+                throw CLIError.usage("--max-items takes one whole number of at least 1", usage: Help.usage(operation))
+            }
+            call.maxItems = number
+        }
+        if let words = values.removeValue(forKey: "--output") {
+            guard words.count == 1, !words[0].isEmpty else {
+                throw CLIError.usage("--output takes one file path", usage: Help.usage(operation))
+            }
+            call.output = words[0]
+        }
+        call.values = values
+        return .call(call)
+    }
+
+    /// The operation `openai resource method` names.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` naming the unknown resource or method, with a suggestion.
+    static func resolve(_ resource: String, _ method: String, catalogue: Catalogue) throws -> Operation {
+        if let operation = catalogue.operation(resource: resource, method: method) { return operation }
+        let methods = catalogue.methods(of: resource)
+        guard !methods.isEmpty else {
+            throw CLIError.usage(
+                "unknown resource `\(resource)`" + Suggestion.didYouMean(resource, among: catalogue.resources),
+                usage: Help.rootUsage)
+        }
+        throw CLIError.usage(
+            "`\(resource)` has no method `\(method)`" + Suggestion.didYouMean(method, among: methods.map(\.name)),
+            usage: Help.resource(resource, catalogue: catalogue))
+    }
+}
+
+/// "Did you mean" suggestions by edit distance.
+package enum Suggestion {
+    /// ` (did you mean `x`?)` for the closest of `candidates` to `word`, or the empty string when none is close
+    /// (more than a third of the longer word differs).
+    package static func didYouMean(_ word: String, among candidates: [String], prefix: String = "") -> String {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return "" }
+        let limit = max(2, max(word.count, best.0.count) / 3)
+        if best.1 <= limit || (best.0.hasPrefix(word) && word.count >= 3) {
+            return "; did you mean `\(prefix)\(best.0)`?"
+        }
+        return ""
+    }
+
+    /// The Levenshtein distance of two strings, by characters.
+    package static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import OpenAIRuntime
+
+/// What a command line gives an operation's request, each flag's words read by its shape and
+/// checked before anything is sent.
+///
+/// - A string flag takes its word as is; an integer, number or boolean flag a value of that type;
+///   an enum flag one of its values; an object, array or union flag JSON or YAML flow text
+///   (`{anchor: created_at, seconds: 3600}`), and an array flag given several times appends.
+/// - `@path` reads a value from a file: text when it is UTF-8, else base64; `@file://path` always
+///   text, `@data://path` always base64; `\@` keeps a leading `@`. Strings inside JSON or YAML values
+///   are read the same way. A multipart file flag streams the file at `@path` (a bare word is the
+///   part's content).
+/// - A body can come on standard input as YAML or JSON; flags set (replace) its members.
+package struct RequestInput: Sendable {
+    package var pathParameters: [String: String] = [:]
+    /// Query parameters in flag order.
+    package var query: [(name: String, value: JSON)] = []
+    package var headers: [String: String] = [:]
+    /// The JSON body (an object), or the multipart form's non-file members.
+    package var body: JSON?
+    /// A multipart form's file members, by wire name (one or several files each).
+    package var files: [(name: String, files: [FileUpload])] = []
+
+    /// Reads `values` (flag → words) for `operation`.
+    ///
+    /// - Parameters:
+    ///   - stdinBody: The text on standard input when it is not a terminal, for a body.
+    ///   - directory: Where relative `@path`s are read from.
+    /// - Throws: ``CLIError/usage(_:usage:)`` for a value of the wrong shape, an enum value the
+    ///   operation does not list, a missing required flag, a file that cannot be read.
+    package init(
+        operation: Operation, values: [String: [String]], stdinBody: String?,
+        directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) throws {
+        let usage = Help.usage(operation)
+        let reader = ValueReader(directory: directory, usage: usage)
+        var body: [JSON.Member] = []
+        if let stdinBody, operation.body != nil, !stdinBody.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            guard case .object(let members) = try YAMLText.parse(stdinBody, source: "the body on standard input") else {
+                throw CLIError.usage("the body on standard input is not a mapping of members", usage: usage)
+            }
+            body = try members.map { JSON.Member($0.key, try reader.resolveFiles($0.value, source: "standard input")) }
+        }
+        for flag in operation.flags {
+            guard let words = values[flag.flag] else { continue }
+            if flag.location == .body, operation.body?.kind == .multipart, flag.schema.isFile {
+                files.append((flag.name, try words.map { try reader.file($0, flag: flag) }))
+                body.removeAll { $0.key == flag.name }
+                continue
+            }
+            let value = try reader.value(words, flag: flag)
+            switch flag.location {
+            case .path:
+                guard let text = value.string ?? (value == .null ? nil : value.compact) else {
+                    throw CLIError.usage("--\(flag.flag) needs a value", usage: usage)
+                }
+                pathParameters[flag.name] = text
+            case .query: query.append((flag.name, value))
+            case .header: headers[flag.name] = value.string ?? value.compact
+            case .body:
+                body.removeAll { $0.key == flag.name }
+                body.append(JSON.Member(flag.name, value))
+            }
+        }
+        // Members a stdin body gave for a multipart form's files are read as files.
+        if operation.body?.kind == .multipart {
+            for flag in operation.body?.members ?? [] where flag.schema.isFile {
+                guard let member = body.first(where: { $0.key == flag.name }) else { continue }
+                let words = member.value.array?.compactMap(\.string) ?? member.value.string.map { [$0] } ?? []
+                files.append((flag.name, try words.map { try reader.file($0, flag: flag) }))
+                body.removeAll { $0.key == flag.name }
+            }
+        }
+        let given = Set(body.map(\.key)).union(files.map(\.name))
+        var missing: [String] = []
+        for flag in operation.flags where flag.required {
+            switch flag.location {
+            case .path: if pathParameters[flag.name] == nil { missing.append(flag.flag) }
+            case .query: if !query.contains(where: { $0.name == flag.name }) { missing.append(flag.flag) }
+            case .header: if headers[flag.name] == nil { missing.append(flag.flag) }
+            case .body: if !given.contains(flag.name) { missing.append(flag.flag) }
+            }
+        }
+        guard missing.isEmpty else {
+            let list = missing.map { "--" + $0 }.joined(separator: ", ")
+            throw CLIError.usage("`openai \(operation.command)` needs \(list)", usage: usage)
+        }
+        if operation.body != nil, !body.isEmpty || operation.body?.required == true || !files.isEmpty {
+            self.body = .object(body)
+        }
+    }
+}
+
+/// Reads flag words by their shape.
+struct ValueReader {
+    var directory: URL
+    var usage: String
+
+    /// The value of a flag given `words` (one per occurrence).
+    func value(_ words: [String], flag: Flag) throws -> JSON {
+        let schema = flag.schema
+        if schema.type == "array" {
+            var elements: [JSON] = []
+            for word in words {
+                let trimmed = word.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("[") {
+                    guard case .array(let given) = try parsed(word, flag: flag) else { continue }
+                    elements += given
+                } else {
+                    elements.append(try single(word, schema: schema.items ?? Schema.any, flag: flag))
+                }
+            }
+            return try resolveFiles(.array(elements), source: "--" + flag.flag)
+        }
+        guard words.count == 1 else {
+            throw CLIError.usage("--\(flag.flag) is given \(words.count) times; it takes one value", usage: usage)
+        }
+        return try single(words[0], schema: schema, flag: flag)
+    }
+
+    /// One word read as `schema` says.
+    private func single(_ word: String, schema: Schema, flag: Flag) throws -> JSON {
+        let name = "--" + flag.flag
+        switch schema.type {
+        case "string"?:
+            let text = try string(word, source: name)
+            if !schema.enumValues.isEmpty, !schema.enumValues.contains(text) {
+                throw CLIError.usage(
+                    "\(name) \(text) is not one of \(schema.enumValues.joined(separator: ", "))"
+                        + Suggestion.didYouMean(text, among: schema.enumValues),
+                    usage: usage)
+            }
+            return .string(text)
+        case "integer"?:
+            guard Int(word) != nil else {
+                throw CLIError.usage("\(name) takes a whole number, not `\(word)`", usage: usage)
+            }
+            return .number(word)
+        case "number"?:
+            guard let number = Double(word), number.isFinite,
+                (try? JSON.parse(Array(word.utf8))) == .number(word)
+            else {
+                throw CLIError.usage("\(name) takes a number, not `\(word)`", usage: usage)
+            }
+            return .number(word)
+        case "boolean"?:
+            guard word == "true" || word == "false" else {
+                throw CLIError.usage("\(name) takes true or false, not `\(word)`", usage: usage)
+            }
+            return .bool(word == "true")
+        default:
+            // A union with a string alternative takes a word that is not JSON or YAML structure as
+            // that string.
+            let trimmed = word.trimmingCharacters(in: .whitespaces)
+            if schema.acceptsString, !trimmed.hasPrefix("{"), !trimmed.hasPrefix("[") {
+                let text = try string(word, source: name)
+                let values = schema.anyOf.flatMap(\.enumValues)
+                let free =
+                    schema.anyOf.contains { $0.type == "string" && $0.enumValues.isEmpty } || schema.anyOf.isEmpty
+                if !free, !values.isEmpty, !values.contains(text) {
+                    throw CLIError.usage(
+                        "\(name) \(text) is not one of \(values.joined(separator: ", ")) and not JSON or YAML"
+                            + Suggestion.didYouMean(text, among: values),
+                        usage: usage)
+                }
+                return .string(text)
+            }
+            let value = try resolveFiles(try parsed(word, flag: flag), source: name)
+            if schema.type == "object", case .object = value {
+            } else if schema.type == "object" {
+                throw CLIError.usage("\(name) takes an object (JSON or YAML flow: '{key: value}')", usage: usage)
+            }
+            return value
+        }
+    }
+
+    private func parsed(_ word: String, flag: Flag) throws -> JSON {
+        do {
+            return try YAMLText.parse(word, source: "--" + flag.flag)
+        } catch CLIError.usage(let message, _) {
+            throw CLIError.usage(message, usage: usage)
+        }
+    }
+
+    /// A string word: `@path` read from a file, `\@` unescaped.
+    func string(_ word: String, source: String) throws -> String {
+        if word.hasPrefix("\\@") { return String(word.dropFirst()) }
+        guard word.hasPrefix("@"), word.count > 1 else { return word }
+        var path = String(word.dropFirst())
+        var encoding: String? = nil
+        for scheme in ["file://", "data://"] where path.hasPrefix(scheme) {
+            encoding = scheme
+            path = String(path.dropFirst(scheme.count))
+        }
+        let url = URL(fileURLWithPath: path, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CLIError.usage(
+                "\(source): cannot read the file \(path) (write `\\@` for a value that starts with @)", usage: usage)
+        }
+        switch encoding {
+        case "file://"?:
+            return String(decoding: data, as: UTF8.self)
+        case "data://"?:
+            return data.base64EncodedString()
+        default:
+            if !data.contains(0), let text = String(data: data, encoding: .utf8) { return text }
+            return data.base64EncodedString()
+        }
+    }
+
+    /// `value` with every string read as a word (``string(_:source:)``).
+    func resolveFiles(_ value: JSON, source: String) throws -> JSON {
+        switch value {
+        case .string(let text): return .string(try string(text, source: source))
+        case .array(let elements): return .array(try elements.map { try resolveFiles($0, source: source) })
+        case .object(let members):
+            return .object(try members.map { JSON.Member($0.key, try resolveFiles($0.value, source: source)) })
+        default: return value
+        }
+    }
+
+    /// A multipart file: the file at `@path` streamed from disk, else the word's bytes as the part's content
+    /// (named after the flag).
+    func file(_ word: String, flag: Flag) throws -> FileUpload {
+        if word.hasPrefix("@"), word.count > 1 {
+            var path = String(word.dropFirst())
+            for scheme in ["file://", "data://"] where path.hasPrefix(scheme) {
+                path = String(path.dropFirst(scheme.count))
+            }
+            let url = URL(fileURLWithPath: path, relativeTo: directory)
+            do {
+                return try FileUpload(fileURL: url)
+            } catch {
+                throw CLIError.usage("--\(flag.flag): cannot read the file \(path)", usage: usage)
+            }
+        }
+        let text = word.hasPrefix("\\@") ? String(word.dropFirst()) : word
+        return FileUpload(data: Data(text.utf8), filename: flag.name)
+    }
+}
+
+extension Schema {
+    /// Any JSON.
+    static let any = Schema(json: .object([]))
+}

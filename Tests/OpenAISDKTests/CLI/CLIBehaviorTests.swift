@@ -1,0 +1,311 @@
+import Foundation
+import OpenAICLI
+import XCTest
+
+/// The `openai` tool's behaviours against the test server: formats, transforms, paging, streams,
+/// uploads, downloads, bodies on standard input, file values, exit statuses, suggestions and
+/// completions.
+final class CLIBehaviorTests: XCTestCase {
+    private func run(
+        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, name: String = #function
+    ) async throws -> (outcome: CLIHarness.Outcome, records: [TestServer.Record]) {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario(name)
+        let outcome = await CLIHarness.run(
+            arguments, environment: CLIHarness.environment(server, scenario: scenario, headers: headers), stdin: stdin)
+        return (outcome, try await server.requests(scenario: scenario))
+    }
+
+    private func json(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
+
+    func testFormatsPrintTheSameReply() async throws {
+        let words = ["models", "retrieve", "--model", "gpt-4o"]
+        let json = try await run(words + ["--format", "json"]).outcome
+        XCTAssertEqual(json.status, 0, json.error)
+        let value = try self.json(json.output)
+        XCTAssertEqual(value["object"], .string("model"))
+        XCTAssertTrue(json.output.contains("\n  \""), "json is indented")
+
+        let jsonl = try await run(words + ["--format", "jsonl"]).outcome
+        XCTAssertEqual(jsonl.output.split(separator: "\n").count, 1)
+        XCTAssertEqual(try self.json(jsonl.output), value)
+
+        let yaml = try await run(words + ["--format", "yaml"]).outcome
+        XCTAssertTrue(yaml.output.contains("object: model"), yaml.output)
+        XCTAssertEqual(try YAMLText.parse(yaml.output, source: "test"), value, "YAML reads back as the same value")
+
+        let raw = try await run(words + ["--format", "raw"]).outcome
+        XCTAssertEqual(try self.json(raw.output), value)
+
+        // Not a terminal: auto is json.
+        let auto = try await run(words).outcome
+        XCTAssertEqual(auto.output, json.output)
+        let pretty = try await run(words + ["--format", "pretty"]).outcome
+        XCTAssertEqual(try self.json(pretty.output), value)
+    }
+
+    func testTransformPicksFieldsOfEveryPage() async throws {
+        let (outcome, records) = try await run(
+            ["files", "list", "--limit", "2", "--transform", "id", "--format", "jsonl"],
+            headers: ["x-testserver-pages": "2"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        // jsonl prints each item as its page arrives, the transform applied to each.
+        XCTAssertEqual(outcome.output, "\"item_1\"\n\"item_2\"\n\"item_3\"\n\"item_4\"\n")
+        XCTAssertEqual(records.count, 2)
+
+        let merged = try await run(
+            ["files", "list", "--limit", "2", "--transform", "data.#.id"], headers: ["x-testserver-pages": "2"]
+        ).outcome
+        XCTAssertEqual(
+            try json(merged.output), .array(["item_1", "item_2", "item_3", "item_4"].map(JSON.string)), merged.error)
+        let count = try await run(
+            ["files", "list", "--limit", "2", "--transform", "data.#"], headers: ["x-testserver-pages": "2"]
+        ).outcome
+        XCTAssertEqual(count.output, "4\n")
+    }
+
+    func testListsPageUpToMaxItems() async throws {
+        let (lines, records) = try await run(
+            ["files", "list", "--limit", "2", "--max-items", "5", "--format", "jsonl"],
+            headers: ["x-testserver-pages": "4"])
+        XCTAssertEqual(lines.status, 0, lines.error)
+        let ids = try lines.output.split(separator: "\n").map { try json(String($0))["id"] }
+        XCTAssertEqual(ids, ["item_1", "item_2", "item_3", "item_4", "item_5"].map(JSON.string))
+        XCTAssertEqual(records.count, 3, "three pages of two for five items")
+        XCTAssertEqual(records.map { $0.query.first { $0.0 == "after" }?.1 }, [nil, "item_2", "item_4"])
+
+        let (all, allRecords) = try await run(
+            ["files", "list", "--limit", "2", "--format", "json"], headers: ["x-testserver-pages": "4"])
+        let merged = try json(all.output)
+        XCTAssertEqual(merged["data"]?.array?.count, 8)
+        XCTAssertEqual(merged["has_more"], .bool(false))
+        XCTAssertEqual(merged["last_id"], .string("item_8"))
+        XCTAssertEqual(allRecords.count, 4)
+
+        let capped = try json(
+            try await run(["files", "list", "--limit", "2", "--max-items", "3"], headers: ["x-testserver-pages": "4"])
+                .outcome.output)
+        XCTAssertEqual(capped["data"]?.array?.count, 3)
+        XCTAssertEqual(capped["has_more"], .bool(true), "items remained")
+    }
+
+    private let chat = [
+        "chat:completions", "create", "--model", "gpt-4o", "--messages", "[{role: user, content: Say hi.}]", "--stream",
+    ]
+
+    func testStreamsPrintOneJSONLinePerEvent() async throws {
+        let (outcome, records) = try await run(chat)
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(records.first?.validation, "ok")
+        XCTAssertEqual(records.first?.bodyJSON?["stream"], .bool(true))
+        let events = try outcome.output.split(separator: "\n").map { try json(String($0)) }
+        XCTAssertGreaterThan(events.count, 1)
+        XCTAssertTrue(events.allSatisfy { $0["object"] == .string("chat.completion.chunk") })
+        XCTAssertEqual(events.last?["choices"]?.array?.first?["finish_reason"], .string("stop"))
+
+        let deltas = try await run(chat + ["--transform", "choices.0.delta.content"]).outcome
+        XCTAssertTrue(deltas.output.contains("\"Hello\""), deltas.output)
+
+        let raw = try await run(chat + ["--format", "raw"]).outcome
+        XCTAssertTrue(raw.output.hasPrefix("data: {"), raw.output)
+        XCTAssertTrue(raw.output.contains("\n\ndata: "), "the SSE bytes as sent")
+    }
+
+    func testAStreamCutOffFailsWithStatus7() async throws {
+        let (outcome, _) = try await run(chat, headers: ["x-testserver-drop-after-frames": "1"])
+        XCTAssertEqual(outcome.status, 7, outcome.error)
+        XCTAssertEqual(outcome.output.split(separator: "\n").count, 1, "the event before the cut is printed")
+        XCTAssertTrue(outcome.error.contains("1 events"), outcome.error)
+
+        let reported = try await run(chat, headers: ["x-testserver-stream-error-after": "1"]).outcome
+        XCTAssertEqual(reported.status, 5, reported.error)
+        XCTAssertTrue(reported.error.contains("error:"), reported.error)
+    }
+
+    func testUploadsAFileAsAMultipartPart() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-upload-\(UUID().uuidString).jsonl")
+        try Data("{\"prompt\": \"a\"}\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (outcome, records) = try await run(["files", "create", "--file", "@" + file.path, "--purpose", "batch"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(records.first?.validation, "ok", "\(records.first?.validationErrors ?? [])")
+        XCTAssertTrue(records.first?.headers["content-type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+        let part = records.first?.raw["parts"]?.arrayValue?.first { $0["name"] == "file" }
+        XCTAssertEqual(part?["filename"], .string(file.lastPathComponent))
+        XCTAssertEqual(part?["size"], .int(16))
+        XCTAssertEqual(records.first?.raw["parts"]?.arrayValue?.first { $0["name"] == "purpose" }?["value"], "batch")
+        XCTAssertEqual(try json(outcome.output)["object"], .string("file"))
+    }
+
+    func testDownloadsABinaryReplyToOutput() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (outcome, records) = try await run(
+            ["files", "content", "--file-id", "file-abc", "--output", file.path],
+            headers: ["x-testserver-binary-size": "200000"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(try Data(contentsOf: file).count, 200_000)
+        XCTAssertEqual(outcome.output, "", "nothing on standard output")
+        XCTAssertTrue(outcome.error.contains("wrote 200000 bytes"), outcome.error)
+    }
+
+    func testBodyOnStandardInputWithFlagsOverMembers() async throws {
+        let stdin = "name: from-stdin\ngeo: US\n"
+        let (outcome, records) = try await run(
+            ["admin:organization:projects", "create", "--name", "from-flag"], stdin: stdin)
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(records.first?.validation, "ok")
+        XCTAssertEqual(records.first?.bodyJSON?["name"], .string("from-flag"))
+        XCTAssertEqual(records.first?.bodyJSON?["geo"], .string("US"))
+        XCTAssertEqual(records.first?.headers["authorization"], "Bearer sk-admin-test-0123456789", "the admin key")
+    }
+
+    func testObjectFlagsTakeYAMLFlowAndFilesTakeAtPaths() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-values-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("prompt.txt")
+        try Data("Say hi from a file.".utf8).write(to: text)
+        let (outcome, records) = try await run([
+            "responses", "create", "--model", "gpt-4.1", "--input", "@" + text.path,
+            "--metadata", "{team: cli, run: '1'}", "--include", "reasoning.encrypted_content",
+            "--include", "message.output_text.logprobs", "--instructions", "\\@literal", "--temperature", "0.5",
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let body = try XCTUnwrap(records.first?.bodyJSON)
+        XCTAssertEqual(records.first?.validation, "ok", "\(records.first?.validationErrors ?? [])")
+        XCTAssertEqual(body["input"], .string("Say hi from a file."))
+        XCTAssertEqual(body["metadata"], .object(["team": .string("cli"), "run": .string("1")]))
+        XCTAssertEqual(
+            body["include"], .array([.string("reasoning.encrypted_content"), .string("message.output_text.logprobs")]))
+        XCTAssertEqual(body["instructions"], .string("@literal"))
+        XCTAssertEqual(body["temperature"], .double(0.5))
+
+        let data = try await run(["responses", "create", "--model", "gpt-4.1", "--input", "@data://" + text.path])
+        XCTAssertEqual(
+            data.records.first?.bodyJSON?["input"], .string(Data("Say hi from a file.".utf8).base64EncodedString()))
+    }
+
+    func testValuesAreCheckedBeforeAnythingIsSent() async throws {
+        let cases: [([String], String)] = [
+            (["vector-stores:files", "list"], "needs --vector-store-id"),
+            (["files", "list", "--order", "ascc"], "did you mean `asc`?"),
+            (["files", "list", "--limit", "ten"], "takes a whole number"),
+            (["responses", "create", "--temperature", "hot"], "takes a number"),
+            (["responses", "create", "--metadata", "[1, 2]"], "takes an object"),
+            (["responses", "create", "--modle", "gpt-4.1"], "did you mean `--model`?"),
+            (["respones", "create"], "did you mean `responses`?"),
+            (["responses", "craete"], "did you mean `create`?"),
+            (["files", "create", "--file", "@/no/such/file", "--purpose", "batch"], "cannot read the file"),
+            (["models", "list", "--format", "jsn"], "did you mean `json`?"),
+        ]
+        for (words, message) in cases {
+            let (outcome, records) = try await run(words)
+            XCTAssertEqual(outcome.status, 2, "\(words): \(outcome.error)")
+            XCTAssertTrue(outcome.error.contains(message), "\(words): \(outcome.error)")
+            XCTAssertEqual(records.count, 0, "\(words): nothing sent")
+        }
+    }
+
+    func testHelpComesFromTheSpec() async throws {
+        let help = try await run(["responses", "create", "--help"]).outcome
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("POST /responses [createResponse]"), help.output)
+        XCTAssertTrue(help.output.contains("--model STRING"), help.output)
+        XCTAssertTrue(help.output.contains("Known values: "), "the model names")
+        let list = try await run(["files", "list", "--help"]).outcome.output
+        XCTAssertTrue(list.contains("--order asc|desc"), list)
+        XCTAssertTrue(list.contains("--max-items N"), list)
+        let root = try await run([]).outcome.output
+        XCTAssertTrue(root.contains("vector-stores:files"), root)
+        XCTAssertTrue(root.contains("admin:organization:users"), root)
+        let alias = try await run(["fine-tuning:checkpoints:permissions", "retrieve", "--help"]).outcome
+        XCTAssertTrue(alias.output.contains("[listFineTuningCheckpointPermissions]"), "the official alias runs list")
+    }
+
+    func testCompletionCandidatesComeFromTheCatalogue() {
+        let catalogue = Catalogue.shared
+        func candidates(_ line: String) -> [String] { Completion.candidates(line: line, catalogue: catalogue) }
+        XCTAssertEqual(
+            candidates("openai vector-st"), ["vector-stores", "vector-stores:file-batches", "vector-stores:files"])
+        XCTAssertEqual(
+            candidates("openai vector-stores:files "), ["content", "create", "delete", "list", "retrieve", "update"])
+        XCTAssertEqual(candidates("openai files list --ord"), ["--order"])
+        XCTAssertEqual(candidates("openai files list --order "), ["asc", "desc"])
+        XCTAssertEqual(candidates("openai completion "), ["bash", "zsh", "fish"])
+        XCTAssertTrue(candidates("openai responses create --model gpt-4.1-").contains("gpt-4.1-mini"))
+    }
+
+    func testTheBashCompletionScriptCompletesCommands() throws {
+        let binary = try CLIHarness.binary()
+        let script = """
+            source <(openai completion bash)
+            COMP_LINE="openai vector-stores:fi"; COMP_POINT=${#COMP_LINE}
+            _openai; printf '%s\\n' "${COMPREPLY[@]}"
+            COMP_LINE="openai files list --or"; COMP_POINT=${#COMP_LINE}
+            _openai; printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.environment = ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // bash splits the word at `:`, so the reply is the part after it.
+        XCTAssertEqual(text, "file-batches\nfiles\n--order\n--organization\n")
+        for shell in ["zsh", "fish"] {
+            let script = try CLIHarness.process(["completion", shell], environment: [:])
+            XCTAssertEqual(script.status, 0)
+            XCTAssertTrue(script.output.contains("openai __complete --line"), script.output)
+        }
+    }
+
+    func testExitStatusesOfTheProcess() throws {
+        let server = try TestServer.shared()
+        func status(_ words: [String], _ headers: [String: String]) throws -> CLIHarness.Outcome {
+            try CLIHarness.process(
+                words,
+                environment: CLIHarness.environment(server, scenario: TestServer.scenario("exit"), headers: headers))
+        }
+        let retrieve = ["models", "retrieve", "--model", "gpt-4o"]
+        let badRequest = try status(
+            retrieve, ["x-testserver-fail-status": "400", "x-testserver-should-retry": "false"])
+        XCTAssertEqual(badRequest.status, 4, badRequest.error)
+        XCTAssertTrue(badRequest.error.contains("status 400"), badRequest.error)
+        XCTAssertTrue(badRequest.error.contains("request id: req_"), badRequest.error)
+        let notFound = try status(retrieve, ["x-testserver-fail-status": "404"])
+        XCTAssertEqual(notFound.status, 4, notFound.error)
+        XCTAssertTrue(notFound.error.contains("type invalid_request_error"), notFound.error)
+        let serverError = try status(
+            retrieve, ["x-testserver-fail-status": "500", "x-testserver-should-retry": "false"])
+        XCTAssertEqual(serverError.status, 5, serverError.error)
+        XCTAssertEqual(try status(["models", "retrieve"], [:]).status, 2, "a usage error")
+        XCTAssertEqual(try status(["models", "list", "--help"], [:]).status, 0)
+
+        // A port nothing listens on: the connection is refused (after the client's retries).
+        let refused = try CLIHarness.process(
+            ["models", "list", "--base-url", "http://127.0.0.1:9/v1"], environment: ["OPENAI_API_KEY": "sk-test-x"])
+        XCTAssertEqual(refused.status, 6, refused.error)
+    }
+
+    func testNoCredentialInAnyOutput() throws {
+        let server = try TestServer.shared()
+        let secret = "sk-proj-SECRETcli0123456789abcdefghijklmnop"
+        let outcome = try CLIHarness.process(
+            ["models", "retrieve", "--model", "gpt-4o", "--api-key", secret, "--debug"],
+            environment: CLIHarness.environment(
+                server, scenario: TestServer.scenario(), headers: ["x-testserver-fail-status": "401"]
+            )
+            .merging(["OPENAI_API_KEY": "sk-other"]) { _, new in new })
+        XCTAssertEqual(outcome.status, 4)
+        XCTAssertFalse(outcome.output.contains("SECRETcli"), outcome.output)
+        XCTAssertFalse(outcome.error.contains("SECRETcli"), outcome.error)
+        XCTAssertTrue(outcome.error.contains("Authorization"), "--debug logs the headers, redacted")
+    }
+}
