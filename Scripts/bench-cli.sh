@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# What the `openai` command-line tool costs: a clean build of its product in debug and in release (each on a fresh
+# scratch folder, so every module it needs is compiled: the runtime, the catalogue, libyaml's wrapper, not the typed
+# SDK), the release binary's size, and the time of `openai --help`, `openai responses create --help` (the catalogue
+# parsed, one command's help) and a completion query, as the median of RUNS runs each. The figures the README and
+# the closing note of issue 29 quote come from this script.
+#
+# Usage: Scripts/bench-cli.sh [RUNS]      (RUNS runs per timed command, default 21)
+# Environment:
+#   BENCH_SMOKE=1   smoke mode (Scripts/test-benchmarks.sh): no clean builds; the debug binary of .build (or
+#                   $SCRATCH_PATH), 3 runs each; the figures mean nothing
+# Prints `cli build CONFIG: N s`, `cli binary: N bytes (stripped N bytes)` and `cli COMMAND: median N ms over RUNS`.
+# Run it on a quiet machine: the figures are wall-clock times.
+set -euo pipefail
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+RUNS="${1:-21}"
+if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench-cli: RUNS wants a positive whole number, got '$RUNS'" >&2
+    exit 2
+fi
+
+WORK="$(temp_dir openai-bench-cli)"
+trap 'rm -rf "$WORK"; remove_swiftpm_locks "$WORK"' EXIT
+echo "# bench-cli: swift build --product openai, fresh scratch folder ($(uname -m), $(getconf _NPROCESSORS_ONLN) cores," \
+    "$(swift --version 2>&1 | sed -n 1p), $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+
+if bench_smoke; then
+    RUNS=3
+    BINARY="$(bench_product openai "${SCRATCH_PATH:-.build}")"
+else
+    for configuration in debug release; do
+        start="$(now)"
+        swift build --product openai -c "$configuration" --scratch-path "$WORK/$configuration" >"$WORK/build.log" 2>&1 || {
+            tail -n 30 "$WORK/build.log" >&2
+            echo "bench-cli: the $configuration build failed" >&2
+            exit 1
+        }
+        echo "cli build $configuration: $(elapsed_since "$start") s"
+    done
+    BINARY="$(swift build -c release --scratch-path "$WORK/release" --show-bin-path)/openai"
+    cp "$BINARY" "$WORK/openai-stripped"
+    strip "$WORK/openai-stripped"
+    echo "cli binary: $(wc -c <"$BINARY") bytes (stripped $(wc -c <"$WORK/openai-stripped") bytes)"
+fi
+
+# Times one command RUNS times (its output discarded) and prints the median in milliseconds (`now`'s microseconds).
+time_command() {
+    local label="$1" times=() start end
+    shift
+    for _ in $(seq 1 "$RUNS"); do
+        start="$(now)"
+        "$@" >/dev/null 2>&1 </dev/null
+        end="$(now)"
+        times+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", (e - s) * 1000 }')")
+    done
+    echo "cli $label: median $(median "${times[@]}") ms over $RUNS"
+}
+time_command "--help" "$BINARY" --help
+time_command "responses create --help" "$BINARY" responses create --help
+time_command "__complete (flags of a command)" "$BINARY" __complete --line "openai vector-stores:files list --"
