@@ -125,6 +125,9 @@ step_system_packages() {
     ensure_pkg_config_module openssl libssl-dev   # the OpenAIRealtime product
     # The realtime tests make a throwaway CA with the openssl command-line tool.
     command -v openssl >/dev/null 2>&1 || apt_install openssl
+    # The `openai` tool's completion scripts are run by their shells in the tests.
+    command -v zsh >/dev/null 2>&1 || apt_install zsh
+    command -v fish >/dev/null 2>&1 || apt_install fish
     # Scripts/check-docs-site.py opens the documentation site in headless Chromium; without one (no apt-get) it skips
     # its browser check, except when CI=true.
     if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \

@@ -40,11 +40,12 @@ package final class Terminal: @unchecked Sendable {
         colors = outputIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
-    /// A terminal that keeps what is written (for tests), neither end a terminal.
-    package init(capturing: Bool) {
+    /// A terminal that keeps what is written (for tests); standard output is not a terminal,
+    /// standard error is one when `errorIsTerminal` (progress bars are drawn).
+    package init(capturing: Bool, errorIsTerminal: Bool = false) {
         out = FileHandle.standardOutput
         outputIsTerminal = false
-        errorIsTerminal = false
+        self.errorIsTerminal = errorIsTerminal
         colors = false
         captured = Data()
         capturedError = Data()
@@ -98,7 +99,13 @@ package final class Terminal: @unchecked Sendable {
 
     /// Writes on standard error without a newline (a progress bar's redraw).
     func errorRaw(_ text: String) {
-        locked { FileHandle.standardError.write(Data(text.utf8)) }
+        locked {
+            if capturedError != nil {
+                capturedError!.append(Data(text.utf8))
+            } else {
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+        }
     }
 
     /// Closes `--output`'s file.

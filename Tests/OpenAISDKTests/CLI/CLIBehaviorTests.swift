@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAISDKTestSupport
 import XCTest
 
 /// The `openai` tool's behaviours against the test server: formats, transforms, paging, streams,
@@ -7,12 +8,14 @@ import XCTest
 /// completions.
 final class CLIBehaviorTests: XCTestCase {
     private func run(
-        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, name: String = #function
+        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, errorIsTerminal: Bool = false,
+        name: String = #function
     ) async throws -> (outcome: CLIHarness.Outcome, records: [TestServer.Record]) {
         let server = try TestServer.shared()
         let scenario = TestServer.scenario(name)
         let outcome = await CLIHarness.run(
-            arguments, environment: CLIHarness.environment(server, scenario: scenario, headers: headers), stdin: stdin)
+            arguments, environment: CLIHarness.environment(server, scenario: scenario, headers: headers), stdin: stdin,
+            errorIsTerminal: errorIsTerminal)
         return (outcome, try await server.requests(scenario: scenario))
     }
 
@@ -152,6 +155,30 @@ final class CLIBehaviorTests: XCTestCase {
         XCTAssertTrue(outcome.error.contains("wrote 200000 bytes"), outcome.error)
     }
 
+    func testUploadsAndDownloadsDrawAProgressBarOnATerminal() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-progress-\(UUID().uuidString)")
+        try Data(repeating: 0x61, count: 300_000).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let upload = try await run(
+            ["files", "create", "--file", "@" + file.path, "--purpose", "batch"], errorIsTerminal: true
+        ).outcome
+        XCTAssertEqual(upload.status, 0, upload.error)
+        XCTAssertTrue(upload.error.contains("\rupload [=============================="), upload.error)
+        XCTAssertTrue(upload.error.contains("100%"), upload.error)
+        let output = file.appendingPathExtension("out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let download = try await run(
+            ["files", "content", "--file-id", "file-abc", "--output", output.path],
+            headers: ["x-testserver-binary-size": "250000"], errorIsTerminal: true
+        ).outcome
+        XCTAssertEqual(download.status, 0, download.error)
+        XCTAssertTrue(download.error.contains("\rdownload [="), download.error)
+        XCTAssertTrue(download.error.contains("100% 250.0 kB / 250.0 kB"), download.error)
+        // Not a terminal: no bar.
+        let quiet = try await run(["files", "create", "--file", "@" + file.path, "--purpose", "batch"]).outcome
+        XCTAssertFalse(quiet.error.contains("upload"), quiet.error)
+    }
+
     func testBodyOnStandardInputWithFlagsOverMembers() async throws {
         let stdin = "name: from-stdin\ngeo: US\n"
         let (outcome, records) = try await run(
@@ -259,11 +286,52 @@ final class CLIBehaviorTests: XCTestCase {
         process.waitUntilExit()
         // bash splits the word at `:`, so the reply is the part after it.
         XCTAssertEqual(text, "file-batches\nfiles\n--order\n--organization\n")
-        for shell in ["zsh", "fish"] {
-            let script = try CLIHarness.process(["completion", shell], environment: [:])
-            XCTAssertEqual(script.status, 0)
-            XCTAssertTrue(script.output.contains("openai __complete --line"), script.output)
-        }
+    }
+
+    /// zsh: the script's function, with `compadd` and `_files` standing in for the completion system's
+    /// (they work only inside a completion widget); fish: its own `complete -C`.
+    func testTheZshAndFishCompletionScriptsComplete() throws {
+        let binary = try CLIHarness.binary()
+        let zsh = """
+            compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -rl -- "$@" }
+            _files() { print -- FILES }
+            compdef() { : }
+            source <(openai completion zsh)
+            BUFFER="openai vector-stores:fi"; CURSOR=${#BUFFER}; _openai
+            BUFFER="openai files list --or"; CURSOR=${#BUFFER}; _openai
+            BUFFER="openai files create --file "; CURSOR=${#BUFFER}; _openai
+            """
+        XCTAssertEqual(
+            try Self.shell("zsh", zsh, binary: binary),
+            "vector-stores:file-batches\nvector-stores:files\n--order\n--organization\nFILES\n")
+        let fish = """
+            openai completion fish | source
+            complete -C "openai vector-stores:fi"
+            complete -C "openai files list --order "
+            """
+        XCTAssertEqual(
+            try Self.shell("fish", fish, binary: binary), "vector-stores:files\nvector-stores:file-batches\nasc\ndesc\n"
+        )
+    }
+
+    /// Runs `script` with the shell `name` (from `/usr/bin` or `/bin`), the binary's folder first on `PATH`.
+    ///
+    /// - Throws: ``Unavailable/skip(_:)`` when the shell is not installed (`Scripts/test.sh` installs it).
+    private static func shell(_ name: String, _ script: String, binary: URL) throws -> String {
+        guard let path = ["/usr/bin/\(name)", "/bin/\(name)"].first(where: FileManager.default.isExecutableFile)
+        else { throw Unavailable.skip("\(name) is not installed: run Scripts/test.sh (it installs zsh and fish)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-c", script]
+        process.environment = [
+            "PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
     }
 
     func testExitStatusesOfTheProcess() throws {

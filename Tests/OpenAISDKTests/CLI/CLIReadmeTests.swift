@@ -10,8 +10,9 @@ final class CLIReadmeTests: XCTestCase {
         let readme = try String(
             contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try XCTUnwrap(readme.components(separatedBy: "## Command-line tool\n").dropFirst().first)
-        let block = try XCTUnwrap(section.components(separatedBy: "```sh\n").dropFirst().first?
-            .components(separatedBy: "\n```").first)
+        let block = try XCTUnwrap(
+            section.components(separatedBy: "```sh\n").dropFirst().first?
+                .components(separatedBy: "\n```").first)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -28,9 +28,9 @@ enum CLIHarness {
 
     /// Runs the tool in process with `arguments`, `stdin` as standard input's text.
     static func run(
-        _ arguments: [String], environment: [String: String], stdin: String? = nil
+        _ arguments: [String], environment: [String: String], stdin: String? = nil, errorIsTerminal: Bool = false
     ) async -> Outcome {
-        let terminal = Terminal(capturing: true)
+        let terminal = Terminal(capturing: true, errorIsTerminal: errorIsTerminal)
         let status = await OpenAITool.run(arguments, environment: environment, terminal: terminal, stdin: { stdin })
         let captured = terminal.capturedText
         return Outcome(status: status, output: captured.output, error: captured.error)
