@@ -77,10 +77,10 @@ let package = Package(
         // The operation catalogue the generator writes for the `openai` tool (one JSON string).
         .target(name: "OpenAICLICatalogue", path: "Sources/OpenAI/Generated/Catalogue"),
         // The tool on the runtime alone: commands, flags, help, validation, output, completions.
-        // YAML values and bodies are read with libyaml through the generator's YAML module.
+        // YAML values and bodies are read with libyaml through the YAML module it shares with the generator.
         .target(
             name: "OpenAICLI",
-            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIGeneratorYAML"],
+            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIYAML"],
             path: "Sources/OpenAICLI"
         ),
         // The module is `openai_cli`, not `openai`: a module differing from `OpenAI` only in case
@@ -101,13 +101,13 @@ let package = Package(
 
         // MARK: Generator
         .systemLibrary(
-            name: "OpenAIGeneratorLibYAML",
+            name: "OpenAILibYAML",
             path: "Generator/CYaml",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "OpenAIGeneratorYAML", dependencies: ["OpenAIGeneratorLibYAML"], path: "Generator/YAML"),
-        .target(name: "OpenAIGeneratorOpenAPI", dependencies: ["OpenAIGeneratorYAML"], path: "Generator/OpenAPI"),
+        .target(name: "OpenAIYAML", dependencies: ["OpenAILibYAML"], path: "Generator/YAML"),
+        .target(name: "OpenAIGeneratorOpenAPI", dependencies: ["OpenAIYAML"], path: "Generator/OpenAPI"),
         .target(name: "OpenAIGeneratorCore", dependencies: ["OpenAIGeneratorOpenAPI"], path: "Generator/Core"),
         // The commands (generate, check, diff) on one argument parser, each returning its outcome.
         .target(
@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "OpenAIGeneratorTests",
             dependencies: [
-                "OpenAIGeneratorCLI", "OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI", "OpenAIGeneratorYAML",
+                "OpenAIGeneratorCLI", "OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI", "OpenAIYAML",
                 "OpenAISDKTestSupport",
             ],
             path: "Tests/OpenAIGeneratorTests",
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "OpenAISDKTests",
             dependencies: [
-                "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIGeneratorYAML", "OpenAISDKTestSupport", "OpenAICLI",
+                "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIYAML", "OpenAISDKTestSupport", "OpenAICLI",
             ],
             path: "Tests/OpenAISDKTests"
         ),

@@ -160,7 +160,7 @@ libraries_of() {
     case "$1" in
         SSE | PartialJSON | WebhookHeaders | ErrorBody) echo OpenAIRuntime ;;
         WebSocketFrames) ;;
-        YAMLSpec) echo OpenAIGeneratorCore OpenAIGeneratorOpenAPI OpenAIGeneratorYAML ;;
+        YAMLSpec) echo OpenAIGeneratorCore OpenAIGeneratorOpenAPI OpenAIYAML ;;
         *)
             if [[ -n "$OPENAI_BUILD" ]]; then echo OpenAIRuntime; else echo OpenAI OpenAIRuntime; fi
             ;;
@@ -215,9 +215,9 @@ build_library() {
     case "$1" in
         OpenAIRuntime) library OpenAIRuntime "$OPTIMIZE" Sources/OpenAIRuntime "" ;;
         OpenAI) library OpenAI -Onone Sources/OpenAI OpenAIRuntime ;;
-        OpenAIGeneratorYAML) library OpenAIGeneratorYAML "$OPTIMIZE" Generator/YAML "" -I Generator/CYaml ;;
+        OpenAIYAML) library OpenAIYAML "$OPTIMIZE" Generator/YAML "" -I Generator/CYaml ;;
         OpenAIGeneratorOpenAPI)
-            library OpenAIGeneratorOpenAPI "$OPTIMIZE" Generator/OpenAPI OpenAIGeneratorYAML -I Generator/CYaml
+            library OpenAIGeneratorOpenAPI "$OPTIMIZE" Generator/OpenAPI OpenAIYAML -I Generator/CYaml
             ;;
         OpenAIGeneratorCore)
             library OpenAIGeneratorCore "$OPTIMIZE" Generator/Core OpenAIGeneratorOpenAPI -I Generator/CYaml
@@ -232,7 +232,7 @@ for target in "${targets[@]}"; do
     needed+=(${libraries[@]+"${libraries[@]}"})
 done
 # Dependencies first, so a changed runtime rebuilds the OpenAI module (its stamp is one of the inputs).
-for library in OpenAIRuntime OpenAI OpenAIGeneratorYAML OpenAIGeneratorOpenAPI OpenAIGeneratorCore; do
+for library in OpenAIRuntime OpenAI OpenAIYAML OpenAIGeneratorOpenAPI OpenAIGeneratorCore; do
     if [[ " ${needed[*]-} " == *" $library "* ]]; then build_library "$library"; fi
 done
 for target in "${targets[@]}"; do build_target "$target"; done

@@ -121,7 +121,7 @@ ensure_pkg_config_module() {
 }
 
 step_system_packages() {
-    ensure_pkg_config_module yaml-0.1 libyaml-dev # the generator's OpenAIGeneratorLibYAML target
+    ensure_pkg_config_module yaml-0.1 libyaml-dev # OpenAILibYAML: the generator's and the openai tool's YAML
     ensure_pkg_config_module openssl libssl-dev   # the OpenAIRealtime product
     # The realtime tests make a throwaway CA with the openssl command-line tool.
     command -v openssl >/dev/null 2>&1 || apt_install openssl

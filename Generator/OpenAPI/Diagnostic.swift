@@ -1,5 +1,5 @@
 import Foundation
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// Where something is in the spec: the file, the line and column, and the JSON pointer.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
@@ -68,6 +68,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A command name of that table that is already taken: the operation is named from its
         /// SDK method instead.
         case commandTaken = "command-taken"
+        /// Two flags of one `openai` command with the same name (a parameter and a body member
+        /// whose names kebab-case alike), or one named like a flag every command takes (`--output`,
+        /// `--max-items`, `--help`): the first is reachable, the other not.
+        case flagTaken = "flag-taken"
 
         /// The severity of every diagnostic of this kind.
         public var severity: Severity {

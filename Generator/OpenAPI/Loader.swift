@@ -1,4 +1,4 @@
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// Builds an ``OpenAPIDocument`` from YAML: resolves `#/components/responses` references,
 /// keeps schema references by name, checks that every `$ref` points at something, and records

@@ -1,4 +1,4 @@
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// A JSON scalar as it appears in `enum`, `const` or `default`.
 public enum ScalarValue: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// A correction the project lays over one schema of the spec (`Spec/overrides.json` `schemas`,
 /// keyed by the schema's JSON pointer).

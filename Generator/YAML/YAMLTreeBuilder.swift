@@ -1,4 +1,4 @@
-import OpenAIGeneratorLibYAML
+import OpenAILibYAML
 
 /// Builds a ``YAMLNode`` tree from libyaml events with an explicit stack (no recursion, so deep nesting cannot
 /// overflow the call stack).

@@ -20,7 +20,7 @@ package enum CLIError: Error, CustomStringConvertible {
 /// The tool's exit statuses (documented in `openai --help` and the README).
 package enum ExitStatus {
     package static let success: Int32 = 0
-    /// Any other failure: a file, a reply that does not parse, a stream that ended early.
+    /// Any other failure: `--output` cannot be written, a reply that is not what the operation documents.
     package static let failure: Int32 = 1
     /// A usage error: unknown command or flag, a missing required flag, a value of the wrong type.
     package static let usage: Int32 = 2

@@ -4,7 +4,7 @@ import OpenAICLICatalogue
 /// The operations the `openai` tool offers, read from the catalogue the generator writes
 /// (`Sources/OpenAI/Generated/Catalogue`, format in the generator's `CatalogueRenderer`).
 package struct Catalogue: Sendable {
-    package var operations: [Operation]
+    package var operations: [APIOperation]
     /// Every command line (`vector-stores:files list`) and alias → its operation's index.
     private var byCommand: [String: Int]
 
@@ -24,7 +24,7 @@ package struct Catalogue: Sendable {
     package init(json bytes: [UInt8]) throws {
         let root = try JSON.parse(bytes)
         guard let list = root["operations"]?.array else { throw CLIError.failure("the catalogue has no operations") }
-        operations = try list.map(Operation.init(json:))
+        operations = try list.map(APIOperation.init(json:))
         byCommand = [:]
         for (index, operation) in operations.enumerated() {
             byCommand[operation.command] = index
@@ -33,7 +33,7 @@ package struct Catalogue: Sendable {
     }
 
     /// The operation run by `resource method` (`vector-stores:files`, `list`), official or alias.
-    package func operation(resource: String, method: String) -> Operation? {
+    package func operation(resource: String, method: String) -> APIOperation? {
         byCommand["\(resource) \(method)"].map { operations[$0] }
     }
 
@@ -43,7 +43,7 @@ package struct Catalogue: Sendable {
     }
 
     /// The methods of `resource` with their operations, sorted by method; aliases included.
-    package func methods(of resource: String) -> [(name: String, operation: Operation)] {
+    package func methods(of resource: String) -> [(name: String, operation: APIOperation)] {
         byCommand.compactMap { command, index in
             let parts = command.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0] == resource else { return nil }
@@ -53,7 +53,7 @@ package struct Catalogue: Sendable {
 }
 
 /// One operation of the catalogue.
-package struct Operation: Sendable {
+package struct APIOperation: Sendable {
     package var id: String
     /// `vector-stores:files list`.
     package var command: String

@@ -9,12 +9,12 @@ package enum Completion {
         switch shell {
         case .bash:
             return #"""
-                # openai completion for bash: source <(openai completion bash)
+                # openai completion for bash: eval "$(openai completion bash)"
                 _openai() {
                     local line="${COMP_LINE:0:COMP_POINT}" word prefix="" candidate
                     word="${line##*[[:space:]]}"
-                    # bash splits words at ':' (COMP_WORDBREAKS): reply with the part after the last one.
-                    if [[ "$word" == *:* && "$COMP_WORDBREAKS" == *:* ]]; then prefix="${word%"${word##*:}"}"; fi
+                    # bash splits words at ':' and '=' (COMP_WORDBREAKS): reply with the part after the last one.
+                    if [[ "$word" == *[:=]* ]]; then prefix="${word%"${word##*[:=]}"}"; fi
                     COMPREPLY=()
                     while IFS= read -r candidate; do
                         [[ -n "$candidate" ]] && COMPREPLY+=("${candidate#"$prefix"}")
@@ -25,7 +25,7 @@ package enum Completion {
         case .zsh:
             return #"""
                 #compdef openai
-                # openai completion for zsh: source <(openai completion zsh), after compinit
+                # openai completion for zsh: eval "$(openai completion zsh)", after compinit
                 _openai() {
                     local -a candidates
                     candidates=("${(@f)$(openai __complete --line "${BUFFER[1,CURSOR]}" 2>/dev/null)}")
@@ -55,7 +55,7 @@ package enum Completion {
         if !words.isEmpty { words.removeFirst() }  // the program
         var positional: [String] = []
         var previousFlag: String?
-        var operation: Operation?
+        var operation: APIOperation?
         for word in words {
             if word.hasPrefix("--") {
                 previousFlag = word.contains("=") ? nil : String(word.dropFirst(2))
@@ -81,6 +81,19 @@ package enum Completion {
             } else {
                 options = []
             }
+        } else if current.hasPrefix("--"), let equals = current.firstIndex(of: "=") {
+            // `--format=js`: the flag's values, after its `=`.
+            let flag = String(current[current.index(current.startIndex, offsetBy: 2)..<equals])
+            let prefix = String(current[...equals])
+            let values: [String]
+            if flag == "format" {
+                values = OutputFormat.allCases.map(\.rawValue)
+            } else if let schema = operation?.flags.first(where: { $0.flag == flag })?.schema {
+                values = schema.type == "boolean" ? ["true", "false"] : schema.knownValues
+            } else {
+                values = []
+            }
+            options = values.map { prefix + $0 }
         } else if current.hasPrefix("-") {
             let own =
                 operation.map { op in
@@ -98,7 +111,7 @@ package enum Completion {
         return options.filter { $0.hasPrefix(current) }
     }
 
-    private static func takesValue(_ flag: String, operation: Operation?) -> Bool {
+    private static func takesValue(_ flag: String, operation: APIOperation?) -> Bool {
         if let own = operation?.flags.first(where: { $0.flag == flag }) { return own.schema.type != "boolean" }
         return GlobalOptions.valued.contains(flag) || Invocation.commandValued.contains(flag)
     }

@@ -58,13 +58,13 @@ package enum Help {
     }
 
     /// The one-line usage of a command, its required flags named.
-    package static func usage(_ operation: Operation) -> String {
+    package static func usage(_ operation: APIOperation) -> String {
         let required = operation.flags.filter(\.required).map { "--\($0.flag) \(placeholder($0))" }
         return (["usage: openai \(operation.command)"] + required + ["[--flag value…]"]).joined(separator: " ")
     }
 
     /// `openai <resource> <method> --help`: the summary, the request, and every flag.
-    package static func command(_ operation: Operation) -> String {
+    package static func command(_ operation: APIOperation) -> String {
         var lines = [usage(operation), ""]
         if let description = operation.description?.trimmingCharacters(in: .whitespacesAndNewlines) {
             lines += [wrap(description, indent: ""), ""]
@@ -82,7 +82,10 @@ package enum Help {
             lines.append("Pages automatically: every item of every page, or --max-items N.")
         }
         if operation.reply == .binary { lines.append("The reply is binary: --output FILE (or a pipe).") }
-        if operation.body?.kind == .multipart { lines.append("A multipart form: --file @path streams the file.") }
+        let fileFlags = (operation.body?.members ?? []).filter(\.schema.isFile).map { "--\($0.flag) @path" }
+        if operation.body?.kind == .multipart, !fileFlags.isEmpty {
+            lines.append("A multipart form: " + fileFlags.joined(separator: ", ") + " streams the file from disk.")
+        }
         if operation.body != nil { lines.append("The body may also come as YAML or JSON on standard input.") }
         lines.append("")
         lines.append("Flags:")
@@ -111,12 +114,16 @@ package enum Help {
         return lines.joined(separator: "\n")
     }
 
-    private static func streamRequest(_ operation: Operation) -> String {
+    private static func streamRequest(_ operation: APIOperation) -> String {
         guard let stream = operation.stream else { return "" }
         if let query = stream.query { return "--\(query)" }
         return stream.bodySettings.map { member in
-            member.value == .bool(true)
-                ? "--\(member.key.replacingOccurrences(of: "_", with: "-"))" : "--\(member.key) \(member.value.compact)"
+            let flag = operation.body?.members.first { $0.name == member.key }?.flag ?? member.key
+            switch member.value {
+            case .bool(true): return "--\(flag)"
+            case .string(let value): return "--\(flag) \(value)"
+            default: return "--\(flag) \(member.value.compact)"
+            }
         }.joined(separator: " ")
     }
 

@@ -6,13 +6,13 @@ package enum OutputFormat: String, CaseIterable, Sendable {
     case auto
     /// Indented JSON.
     case json
-    /// One compact JSON value per line: each item of a list, each event of a stream.
+    /// One compact JSON value per line: each item of a paged list, each event of a stream.
     case jsonl
     /// Indented JSON with colors on a terminal.
     case pretty
     /// Block YAML.
     case yaml
-    /// The reply's bytes as received (a stream's `text/event-stream` bytes).
+    /// The reply's bytes as received (each page's; a stream's `text/event-stream` bytes).
     case raw
 }
 
@@ -72,7 +72,7 @@ package enum Invocation: Sendable {
 
     /// An operation to call and what the command line gave it.
     package struct Call: Sendable {
-        package var operation: Operation
+        package var operation: APIOperation
         package var globals: GlobalOptions
         /// Each flag's words, in order (a repeated flag has several), by flag name.
         package var values: [String: [String]]
@@ -98,13 +98,14 @@ package enum Invocation: Sendable {
         var positional: [String] = []
         var wantsHelp = false
         var values: [String: [String]] = [:]
-        var operation: Operation?
+        var operation: APIOperation?
         var index = 0
 
         func value(for name: String, inline: String?) throws -> String {
             if let inline { return inline }
             index += 1
-            guard index < words.count else {
+            // A flag's value may start with `--` (`--input "--help me"`), but not be another flag.
+            guard index < words.count, !Self.isFlag(words[index], operation: operation) else {
                 throw CLIError.usage("--\(name) needs a value", usage: operation.map(Help.usage))
             }
             return words[index]
@@ -142,10 +143,15 @@ package enum Invocation: Sendable {
             // A command's own flag wins over a global one of the same name.
             if let operation, let flag = operation.flags.first(where: { $0.flag == name }) {
                 if flag.schema.type == "boolean" {
-                    // `--stream`, `--stream=false`, or `--stream false`.
-                    if inline == nil, index + 1 < words.count, ["true", "false"].contains(words[index + 1]) {
+                    // `--stream`, `--stream=false`, or `--stream false`; a command takes no other word.
+                    if inline == nil, index + 1 < words.count, !words[index + 1].hasPrefix("--") {
                         index += 1
                         inline = words[index]
+                    }
+                    if let inline, inline != "true", inline != "false" {
+                        throw CLIError.usage(
+                            "--\(name) takes true or false (or nothing, for true), not `\(inline)`",
+                            usage: Help.usage(operation))
                     }
                     values[name, default: []].append(inline ?? "true")
                 } else {
@@ -208,6 +214,11 @@ package enum Invocation: Sendable {
         if wantsHelp { return .help(Help.command(operation)) }
         var call = Call(operation: operation, globals: globals, values: values)
         if let words = values.removeValue(forKey: "--max-items") {
+            guard operation.page != nil else {
+                throw CLIError.usage(
+                    "`openai \(operation.command)` does not page: --max-items is for list commands",
+                    usage: Help.usage(operation))
+            }
             guard words.count == 1, let number = Int(words[0]), number >= 1 else {
                 throw CLIError.usage("--max-items takes one whole number of at least 1", usage: Help.usage(operation))
             }
@@ -223,13 +234,28 @@ package enum Invocation: Sendable {
         return .call(call)
     }
 
+    /// Whether `word` is a flag of `operation` or a global one (`--name` or `--name=value`).
+    static func isFlag(_ word: String, operation: APIOperation?) -> Bool {
+        guard word.hasPrefix("--") else { return false }
+        let name = String(word.dropFirst(2).prefix { $0 != "=" })
+        return GlobalOptions.valued.contains(name) || GlobalOptions.switches.contains(name)
+            || commandValued.contains(name) || operation?.flags.contains { $0.flag == name } == true
+    }
+
     /// The operation `openai resource method` names.
     ///
     /// - Throws: ``CLIError/usage(_:usage:)`` naming the unknown resource or method, with a suggestion.
-    static func resolve(_ resource: String, _ method: String, catalogue: Catalogue) throws -> Operation {
+    static func resolve(_ resource: String, _ method: String, catalogue: Catalogue) throws -> APIOperation {
         if let operation = catalogue.operation(resource: resource, method: method) { return operation }
         let methods = catalogue.methods(of: resource)
         guard !methods.isEmpty else {
+            // `openai chat completions create`: the official grammar joins resources with `:`.
+            let joined = resource + ":" + method
+            if catalogue.resources.contains(where: { $0 == joined || $0.hasPrefix(joined + ":") }) {
+                throw CLIError.usage(
+                    "unknown resource `\(resource)`; sub-resources join with `:`: `openai \(joined) <method>`",
+                    usage: Help.rootUsage)
+            }
             throw CLIError.usage(
                 "unknown resource `\(resource)`" + Suggestion.didYouMean(resource, among: catalogue.resources),
                 usage: Help.rootUsage)

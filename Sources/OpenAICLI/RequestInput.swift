@@ -21,6 +21,9 @@ package struct RequestInput: Sendable {
     package var body: JSON?
     /// A multipart form's file members, by wire name (one or several files each).
     package var files: [(name: String, files: [FileUpload])] = []
+    /// What the command line probably did not mean, for standard error (a file flag given a
+    /// bare path, which is sent as text).
+    package var notes: [String] = []
 
     /// Reads `values` (flag → words) for `operation`.
     ///
@@ -30,22 +33,47 @@ package struct RequestInput: Sendable {
     /// - Throws: ``CLIError/usage(_:usage:)`` for a value of the wrong shape, an enum value the
     ///   operation does not list, a missing required flag, a file that cannot be read.
     package init(
-        operation: Operation, values: [String: [String]], stdinBody: String?,
+        operation: APIOperation, values: [String: [String]], stdinBody: String?,
         directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws {
         let usage = Help.usage(operation)
         let reader = ValueReader(directory: directory, usage: usage)
         var body: [JSON.Member] = []
-        if let stdinBody, operation.body != nil, !stdinBody.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            guard case .object(let members) = try YAMLText.parse(stdinBody, source: "the body on standard input") else {
+        let fileMembers = Set(
+            operation.body?.kind == .multipart
+                ? (operation.body?.members ?? []).filter(\.schema.isFile).map(\.name) : [])
+        if let stdinBody, operation.body != nil {
+            switch try YAMLText.parse(stdinBody, source: "standard input") {
+            case .null:
+                break  // Empty, or comments alone.
+            case .object(let members):
+                // A multipart form's file members stay words (`@train.jsonl`): read as files below.
+                body = try members.map { member in
+                    fileMembers.contains(member.key)
+                        ? member
+                        : JSON.Member(member.key, try reader.resolveFiles(member.value, source: "standard input"))
+                }
+            default:
                 throw CLIError.usage("the body on standard input is not a mapping of members", usage: usage)
             }
-            body = try members.map { JSON.Member($0.key, try reader.resolveFiles($0.value, source: "standard input")) }
         }
         for flag in operation.flags {
             guard let words = values[flag.flag] else { continue }
-            if flag.location == .body, operation.body?.kind == .multipart, flag.schema.isFile {
+            if flag.location == .body, fileMembers.contains(flag.name) {
+                guard words.count == 1 || flag.schema.acceptsArray else {
+                    throw CLIError.usage(
+                        "--\(flag.flag) is given \(words.count) times; it takes one file", usage: usage)
+                }
                 files.append((flag.name, try words.map { try reader.file($0, flag: flag) }))
+                for word in words where !word.hasPrefix("@") && !word.hasPrefix("\\@") {
+                    var isFolder: ObjCBool = false
+                    let url = URL(fileURLWithPath: word, relativeTo: directory)
+                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                        notes.append(
+                            "note: --\(flag.flag) \(word) sends the text \"\(word)\" as the file's content; "
+                                + "write @\(word) to upload the file")
+                    }
+                }
                 body.removeAll { $0.key == flag.name }
                 continue
             }
@@ -64,8 +92,8 @@ package struct RequestInput: Sendable {
             }
         }
         // Members a stdin body gave for a multipart form's files are read as files.
-        if operation.body?.kind == .multipart {
-            for flag in operation.body?.members ?? [] where flag.schema.isFile {
+        if !fileMembers.isEmpty {
+            for flag in operation.body?.members ?? [] where fileMembers.contains(flag.name) {
                 guard let member = body.first(where: { $0.key == flag.name }) else { continue }
                 let words = member.value.array?.compactMap(\.string) ?? member.value.string.map { [$0] } ?? []
                 files.append((flag.name, try words.map { try reader.file($0, flag: flag) }))
@@ -100,12 +128,15 @@ struct ValueReader {
     /// The value of a flag given `words` (one per occurrence).
     func value(_ words: [String], flag: Flag) throws -> JSON {
         let schema = flag.schema
+        if flag.nullable, words == ["null"] { return .null }
         if schema.type == "array" {
             var elements: [JSON] = []
             for word in words {
                 let trimmed = word.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix("[") {
-                    guard case .array(let given) = try parsed(word, flag: flag) else { continue }
+                if trimmed.hasPrefix("[") || (word.hasPrefix("@") && schema.items?.type != "string") {
+                    guard case .array(let given) = try parsed(word, flag: flag) else {
+                        throw CLIError.usage("--\(flag.flag) \(word) is not an array", usage: usage)
+                    }
                     elements += given
                 } else {
                     elements.append(try single(word, schema: schema.items ?? Schema.any, flag: flag))
@@ -133,10 +164,11 @@ struct ValueReader {
             }
             return .string(text)
         case "integer"?:
-            guard Int(word) != nil else {
+            // `+5` and `007` are whole numbers to `Int`, but not JSON numbers as written.
+            guard let number = Int(word) else {
                 throw CLIError.usage("\(name) takes a whole number, not `\(word)`", usage: usage)
             }
-            return .number(word)
+            return .number(String(number))
         case "number"?:
             guard let number = Double(word), number.isFinite,
                 (try? JSON.parse(Array(word.utf8))) == .number(word)
@@ -153,7 +185,7 @@ struct ValueReader {
             // A union with a string alternative takes a word that is not JSON or YAML structure as
             // that string.
             let trimmed = word.trimmingCharacters(in: .whitespaces)
-            if schema.acceptsString, !trimmed.hasPrefix("{"), !trimmed.hasPrefix("[") {
+            if schema.acceptsString, !trimmed.hasPrefix("{"), !trimmed.hasPrefix("["), !word.hasPrefix("@") {
                 let text = try string(word, source: name)
                 let values = schema.anyOf.flatMap(\.enumValues)
                 let free =
@@ -166,6 +198,13 @@ struct ValueReader {
                 }
                 return .string(text)
             }
+            if word.hasPrefix("@"), schema.acceptsString {
+                // A file for a string-or-structure flag: its text is the string unless it is JSON or
+                // YAML flow structure.
+                let text = try string(word, source: name)
+                let start = text.trimmingCharacters(in: .whitespacesAndNewlines).first
+                if start != "{" && start != "[" { return .string(text) }
+            }
             let value = try resolveFiles(try parsed(word, flag: flag), source: name)
             if schema.type == "object", case .object = value {
             } else if schema.type == "object" {
@@ -175,9 +214,11 @@ struct ValueReader {
         }
     }
 
+    /// A word as JSON or YAML text; `@path` reads the text from a file first.
     private func parsed(_ word: String, flag: Flag) throws -> JSON {
+        let text = word.hasPrefix("@") ? try string(word, source: "--" + flag.flag) : word
         do {
-            return try YAMLText.parse(word, source: "--" + flag.flag)
+            return try YAMLText.parse(text, source: "--" + flag.flag)
         } catch CLIError.usage(let message, _) {
             throw CLIError.usage(message, usage: usage)
         }
@@ -243,4 +284,69 @@ struct ValueReader {
 extension Schema {
     /// Any JSON.
     static let any = Schema(json: .object([]))
+}
+
+extension RequestInput {
+    /// Whether the input asks `operation` for a stream: the stream's body members set as the
+    /// stream needs (`--stream`, `--stream-format sse`), or its query flag (`--stream`).
+    func asksForStream(_ operation: APIOperation) -> Bool {
+        guard let stream = operation.stream else { return false }
+        if let query = stream.query {
+            return self.query.contains { $0.name == query && $0.value == .bool(true) }
+        }
+        guard !stream.bodySettings.isEmpty, let body else { return false }
+        return stream.bodySettings.allSatisfy { body[$0.key] == $0.value }
+    }
+
+    /// The request for `operation`, with `cursor` as the page cursor when given.
+    ///
+    /// - Throws: ``OpenAIError`` of kind `invalidRequest` for a path parameter that would address
+    ///   another endpoint (empty, `.`, `..`); what the multipart encoder throws.
+    func request(for operation: APIOperation, cursor: String? = nil) throws -> APIRequest {
+        var request = APIRequest(
+            method: operation.httpMethod, path: operation.path, operationID: operation.id,
+            authentication: operation.admin ? .adminAPIKey : .apiKey)
+        for (name, value) in pathParameters { try request.setPathParameter(name, value) }
+        for (name, value) in operation.fixedQuery { try request.addQuery(name, value) }
+        for (name, value) in query where name != operation.page?.cursor || cursor == nil {
+            try request.addQuery(name, value.jsonValue)
+        }
+        if let cursor, let name = operation.page?.cursor { try request.addQuery(name, cursor) }
+        for (name, value) in headers { try request.addHeader(name, value) }
+        if let accept = operation.accept { request.accept = accept }
+        if let body, let kind = operation.body?.kind {
+            switch kind {
+            case .json:
+                request.setRawBody(Data(body.compact.utf8), contentType: "application/json")
+            case .multipart:
+                try request.setMultipartBody(MultipartValues(body: body, files: files, operation: operation))
+            case .text:
+                request.setTextBody(
+                    body.string ?? body.compact, contentType: operation.body?.contentType ?? "text/plain")
+            }
+        }
+        return request
+    }
+}
+
+/// A multipart form of the command line's values: the members as text parts (objects and arrays
+/// by the runtime's conventions: `name[key]`, `name[]`), then the files.
+struct MultipartValues: MultipartFormEncodable {
+    var body: JSON
+    var files: [(name: String, files: [FileUpload])]
+    var operation: APIOperation
+
+    func encode(to form: inout MultipartForm) throws {
+        if case .object(let members) = body {
+            for member in members { try form.append(member.key, member.value.jsonValue) }
+        }
+        for (name, uploads) in files {
+            let schema = operation.body?.members.first { $0.name == name }?.schema
+            if schema?.type == "array" || (uploads.count > 1 && schema?.acceptsArray == true) {
+                try form.append(name, uploads)
+            } else if let upload = uploads.last {
+                try form.append(name, upload)
+            }
+        }
+    }
 }

@@ -15,6 +15,12 @@ package struct Transform: Sendable {
     ///
     /// - Throws: ``CLIError/usage(_:)`` for an empty path or an empty component (`a..b`).
     package init(_ path: String) throws {
+        // GJSON's queries, modifiers and pipes (`#(…)`, `@reverse`, `a|b`) are not this syntax.
+        for unsupported in ["#(", "|", "@", "{", "["] where path.contains(unsupported) {
+            throw CLIError.usage(
+                "--transform \(path): `\(unsupported)` (a GJSON query, modifier or multipath) is not supported; "
+                    + "use member names, indexes, `#` and `*`/`?`")
+        }
         var components: [String] = []
         var current = ""
         var escaped = false

@@ -1,8 +1,9 @@
 import Foundation
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// YAML (1.2) in and out: flag values and bodies on standard input are read with libyaml (through
-/// the generator's YAML module, core schema), replies printed as block YAML for `--format yaml`.
+/// the YAML module the generator also reads specs with, core schema), replies printed as block YAML
+/// for `--format yaml`.
 package enum YAMLText {
     /// Parses YAML text (JSON is YAML, so JSON text parses too) into JSON.
     ///

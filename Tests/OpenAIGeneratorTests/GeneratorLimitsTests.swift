@@ -1,6 +1,6 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 import XCTest
 
 @testable import OpenAIGeneratorCore

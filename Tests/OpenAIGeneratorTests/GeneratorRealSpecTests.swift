@@ -1,7 +1,7 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
 import XCTest
-import OpenAIGeneratorYAML
+import OpenAIYAML
 import OpenAISDKTestSupport
 
 @testable import OpenAIGeneratorCore

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import OpenAISDKTestSupport
 
-@testable import OpenAIGeneratorYAML
+@testable import OpenAIYAML
 
 /// Structure, marks, anchors, warnings and errors of ``YAMLParser``, and the real OpenAI spec.
 final class YAMLParserTests: XCTestCase {

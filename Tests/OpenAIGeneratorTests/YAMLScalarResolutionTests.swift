@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import OpenAIGeneratorYAML
+@testable import OpenAIYAML
 
 /// Scalar resolution by the YAML 1.2 core schema (YAML 1.2.2 §10.3.2), through the parser.
 final class YAMLScalarResolutionTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 @testable import OpenAI
 @testable import OpenAIRuntime

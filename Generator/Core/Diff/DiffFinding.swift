@@ -1,5 +1,5 @@
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// A change found by the comparison, before it is judged and named: which rule, where, and for
 /// which directions of use.

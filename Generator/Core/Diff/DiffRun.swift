@@ -1,5 +1,5 @@
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// One comparison of two translated specs; collects ``DiffFinding``s.
 struct DiffRun {

@@ -1,6 +1,6 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// Compares two OpenAPI documents: operations, parameters, bodies, responses, component
 /// schemas (with rename detection by equal shape) and webhooks, and judges each change for the

@@ -1,5 +1,5 @@
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// The Swift declarations a translated spec generates, by the JSON pointer they came from, so a
 /// change at a pointer can name the declaration it affects.

@@ -1,5 +1,5 @@
 import Foundation
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// What the previous generation into the output folder decided that the next one keeps: the area
 /// (the folder of `Types/`) of each component schema and the file of each top-level type, read

@@ -1,5 +1,5 @@
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// The overlay stage: every section of `Spec/overrides.json` laid over a loaded document, so that
 /// translation reads the spec and the project's corrections from one place.

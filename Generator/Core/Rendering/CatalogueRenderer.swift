@@ -1,6 +1,6 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 /// The operation catalogue of the `openai` command-line tool (`Catalogue/OperationCatalogue.swift`):
 /// every operation of the IR as data the tool reads at run time, so that its commands, flags, help,
@@ -82,6 +82,11 @@ enum CatalogueRenderer {
         var entries: [(command: String, json: String)] = []
         for operation in model.operations {
             let command = commands[operation.operationID]!
+            for flag in takenFlags(operation, declarations: declarations) {
+                warn(
+                    "`openai \(command)` has two flags --\(flag), or one named like a flag every command takes; "
+                        + "only the first is reachable.", "commands", operation.operationID, kind: .flagTaken)
+            }
             let aliases = names.aliases.filter { $0.value == operation.operationID }.keys.sorted()
             let entry = Entry(operation: operation, declarations: declarations)
             let object = entry.object(
@@ -90,8 +95,9 @@ enum CatalogueRenderer {
         }
         entries.sort { $0.command < $1.command }
         let body = entries.map(\.json).joined(separator: ",\n")
+        // A raw string ends at `"` and the delimiter, and escapes at `\` and the delimiter.
         var delimiter = "#"
-        while body.contains("\"" + delimiter) { delimiter += "#" }
+        while body.contains("\"" + delimiter) || body.contains("\\" + delimiter) { delimiter += "#" }
         let lines =
             SwiftGenerator.headerLines + [
                 "//",
@@ -109,6 +115,27 @@ enum CatalogueRenderer {
             GeneratedFile(path: "Catalogue/OperationCatalogue.swift", contents: lines.joined(separator: "\n") + "\n"),
             diagnostics
         )
+    }
+
+    /// Flags every command takes (beside the global ones, which may also come before the command).
+    static let commandFlags: Set<String> = ["output", "max-items", "help"]
+
+    /// The flags of `operation` that are named twice, or like one of ``commandFlags``.
+    static func takenFlags(_ operation: OperationDecl, declarations: [String: Declaration]) -> [String] {
+        var names = operation.parameters.map { kebab($0.wireName) }
+        if let body = operation.bodies.first {
+            var type: TypeRef?
+            switch body {
+            case .json(let bodyType), .multipart(let bodyType): type = bodyType
+            case .text: type = nil
+            }
+            while case .named(let name)? = type, case .alias(let alias)? = declarations[name] { type = alias.target }
+            if case .named(let name)? = type, case .structure(let decl)? = declarations[name] {
+                names += decl.properties.map { kebab($0.wireName) }
+            }
+        }
+        var seen: Set<String> = []
+        return names.filter { !seen.insert($0).inserted || commandFlags.contains($0) }
     }
 
     /// The command line of an operation the official CLI has no name for: its SDK resource chain
@@ -373,7 +400,8 @@ enum CatalogueRenderer {
     /// `\u` escape, so no line separator or invisible character reaches the file): the same bytes
     /// for the same value.
     static func json(_ value: Any) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONSerialization.data(
+            withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         var result = ""
         for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
             if scalar.isASCII {

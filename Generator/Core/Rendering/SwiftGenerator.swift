@@ -62,7 +62,8 @@ public enum SwiftGenerator {
     public static let version = "0.1.0"
 
     /// Renders the translated API: the types files by module and area, the resource files, the
-    /// reply-type tables, the operation index, the `openai` tool's catalogue (``CatalogueRenderer``) and the manifest.
+    /// reply-type tables, the operation index, the `openai` tool's catalogue (``CatalogueRenderer``) and the
+    /// manifest.
     ///
     /// - Parameters:
     ///   - model: The IR.

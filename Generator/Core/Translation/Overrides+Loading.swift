@@ -1,6 +1,6 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
-import OpenAIGeneratorYAML
+import OpenAIYAML
 
 extension Overrides {
     /// A problem in `Spec/overrides.json`.

@@ -107,7 +107,7 @@ extension OpenAIClient {
     ///
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, or
     ///   cancellation.
-    func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
+    package func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
         try await sendBuffered(request, options: options).value
     }
 

@@ -8,13 +8,16 @@ import XCTest
 /// completions.
 final class CLIBehaviorTests: XCTestCase {
     private func run(
-        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, errorIsTerminal: Bool = false,
-        name: String = #function
+        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, outputIsTerminal: Bool = false,
+        errorIsTerminal: Bool = false, environment: [String: String] = [:], name: String = #function
     ) async throws -> (outcome: CLIHarness.Outcome, records: [TestServer.Record]) {
         let server = try TestServer.shared()
         let scenario = TestServer.scenario(name)
         let outcome = await CLIHarness.run(
-            arguments, environment: CLIHarness.environment(server, scenario: scenario, headers: headers), stdin: stdin,
+            arguments,
+            environment: CLIHarness.environment(server, scenario: scenario, headers: headers).merging(environment) {
+                _, new in new
+            }.filter { !$0.value.isEmpty }, stdin: stdin, outputIsTerminal: outputIsTerminal,
             errorIsTerminal: errorIsTerminal)
         return (outcome, try await server.requests(scenario: scenario))
     }
@@ -118,7 +121,7 @@ final class CLIBehaviorTests: XCTestCase {
         let (outcome, _) = try await run(chat, headers: ["x-testserver-drop-after-frames": "1"])
         XCTAssertEqual(outcome.status, 7, outcome.error)
         XCTAssertEqual(outcome.output.split(separator: "\n").count, 1, "the event before the cut is printed")
-        XCTAssertTrue(outcome.error.contains("1 events"), outcome.error)
+        XCTAssertTrue(outcome.error.contains("cut off after 1 event: "), outcome.error)
 
         let reported = try await run(chat, headers: ["x-testserver-stream-error-after": "1"]).outcome
         XCTAssertEqual(reported.status, 5, reported.error)
@@ -180,13 +183,13 @@ final class CLIBehaviorTests: XCTestCase {
     }
 
     func testBodyOnStandardInputWithFlagsOverMembers() async throws {
-        let stdin = "name: from-stdin\ngeo: US\n"
+        let stdin = "name: from-stdin\nresidency: US_STORAGE_PROCESSING\n"
         let (outcome, records) = try await run(
             ["admin:organization:projects", "create", "--name", "from-flag"], stdin: stdin)
         XCTAssertEqual(outcome.status, 0, outcome.error)
         XCTAssertEqual(records.first?.validation, "ok")
         XCTAssertEqual(records.first?.bodyJSON?["name"], .string("from-flag"))
-        XCTAssertEqual(records.first?.bodyJSON?["geo"], .string("US"))
+        XCTAssertEqual(records.first?.bodyJSON?["residency"], .string("US_STORAGE_PROCESSING"))
         XCTAssertEqual(records.first?.headers["authorization"], "Bearer sk-admin-test-0123456789", "the admin key")
     }
 
@@ -269,7 +272,7 @@ final class CLIBehaviorTests: XCTestCase {
     func testTheBashCompletionScriptCompletesCommands() throws {
         let binary = try CLIHarness.binary()
         let script = """
-            source <(openai completion bash)
+            eval "$(openai completion bash)"
             COMP_LINE="openai vector-stores:fi"; COMP_POINT=${#COMP_LINE}
             _openai; printf '%s\\n' "${COMPREPLY[@]}"
             COMP_LINE="openai files list --or"; COMP_POINT=${#COMP_LINE}
@@ -296,7 +299,7 @@ final class CLIBehaviorTests: XCTestCase {
             compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -rl -- "$@" }
             _files() { print -- FILES }
             compdef() { : }
-            source <(openai completion zsh)
+            eval "$(openai completion zsh)"
             BUFFER="openai vector-stores:fi"; CURSOR=${#BUFFER}; _openai
             BUFFER="openai files list --or"; CURSOR=${#BUFFER}; _openai
             BUFFER="openai files create --file "; CURSOR=${#BUFFER}; _openai
@@ -309,9 +312,10 @@ final class CLIBehaviorTests: XCTestCase {
             complete -C "openai vector-stores:fi"
             complete -C "openai files list --order "
             """
+        // fish sorts candidates its own way (which differs between versions): compare sets.
         XCTAssertEqual(
-            try Self.shell("fish", fish, binary: binary), "vector-stores:files\nvector-stores:file-batches\nasc\ndesc\n"
-        )
+            Set(try Self.shell("fish", fish, binary: binary).split(separator: "\n").map(String.init)),
+            ["vector-stores:files", "vector-stores:file-batches", "asc", "desc"])
     }
 
     /// Runs `script` with the shell `name` (from `/usr/bin` or `/bin`), the binary's folder first on `PATH`.
@@ -320,11 +324,15 @@ final class CLIBehaviorTests: XCTestCase {
     private static func shell(_ name: String, _ script: String, binary: URL) throws -> String {
         guard let path = ["/usr/bin/\(name)", "/bin/\(name)"].first(where: FileManager.default.isExecutableFile)
         else { throw Unavailable.skip("\(name) is not installed: run Scripts/test.sh (it installs zsh and fish)") }
+        // A home of its own, removed after: fish writes its configuration and history there.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-c", script]
         process.environment = [
-            "PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
+            "PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": home.path,
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -375,5 +383,126 @@ final class CLIBehaviorTests: XCTestCase {
         XCTAssertFalse(outcome.output.contains("SECRETcli"), outcome.output)
         XCTAssertFalse(outcome.error.contains("SECRETcli"), outcome.error)
         XCTAssertTrue(outcome.error.contains("Authorization"), "--debug logs the headers, redacted")
+    }
+
+    // MARK: Files, keys and words the review found
+
+    private func folder(_ name: String = #function) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-\(name.filter(\.isLetter))-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func testOutputFilesAreWrittenWholeOrNotAtAllAndWithoutColors() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("model.json")
+        // On a terminal, auto is pretty with colors; the file gets plain JSON.
+        let written = try await run(
+            ["models", "retrieve", "--model", "gpt-4o", "--output", file.path], outputIsTerminal: true
+        ).outcome
+        XCTAssertEqual(written.status, 0, written.error)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertFalse(text.contains("\u{1B}"), text)
+        XCTAssertEqual(try json(text)["object"], .string("model"))
+        // A failed request leaves the file as it was, and no temporary file beside it.
+        try Data("old".utf8).write(to: file)
+        for words in [
+            ["models", "retrieve", "--model", "gpt-4o", "--output", file.path],
+            ["files", "content", "--file-id", "file-abc", "--output", file.path],
+        ] {
+            let failed = try await run(words, headers: ["x-testserver-fail-status": "404"]).outcome
+            XCTAssertEqual(failed.status, 4, failed.error)
+            XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "old", "\(words)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["model.json"])
+        // A folder is refused, before anything is sent.
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let refused = try await run(["files", "content", "--file-id", "file-abc", "--output", sub.path])
+        XCTAssertEqual(refused.outcome.status, 1, refused.outcome.error)
+        XCTAssertTrue(refused.outcome.error.contains("is a folder"), refused.outcome.error)
+        XCTAssertEqual(refused.records.count, 0)
+        // `-` is standard output.
+        let dash = try await run(["models", "retrieve", "--model", "gpt-4o", "--output", "-"]).outcome
+        XCTAssertEqual(try json(dash.output)["object"], .string("model"))
+    }
+
+    func testFilesOfAMultipartBodyOnStandardInputAreUploadedAsFiles() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("train.jsonl")
+        try Data("{\"messages\": []}\n".utf8).write(to: file)
+        let (outcome, records) = try await run(
+            ["files", "create"], stdin: "file: '@\(file.path)'\npurpose: fine-tune\n")
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let part = records.first?.raw["parts"]?.arrayValue?.first { $0["name"] == "file" }
+        XCTAssertEqual(part?["filename"], "train.jsonl")
+        XCTAssertEqual(part?["size"], .int(17))
+        XCTAssertEqual(records.first?.validation, "ok")
+    }
+
+    func testValuesAreReadAsTheirShapesSay() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let metadata = folder.appendingPathComponent("metadata.yaml")
+        try Data("team: cli\nrun: '7'\n".utf8).write(to: metadata)
+        let (outcome, records) = try await run([
+            "responses", "create", "--model", "gpt-4.1", "--input", "hi", "--metadata", "@" + metadata.path,
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(records.first?.bodyJSON?["metadata"], .object(["team": "cli", "run": "7"]))
+        // `+5` is a whole number, sent as JSON writes it.
+        let limit = try await run(["files", "list", "--limit", "+5"])
+        XCTAssertEqual(limit.outcome.status, 0, limit.outcome.error)
+        XCTAssertEqual(limit.records.first?.query.first { $0.0 == "limit" }?.1, "5")
+        // A bare path for a file flag is sent as text, with a note.
+        let bare = try await run(["files", "create", "--file", metadata.path, "--purpose", "batch"]).outcome
+        XCTAssertTrue(bare.error.contains("write @\(metadata.path) to upload the file"), bare.error)
+    }
+
+    func testWordsThatAreNotWhatTheyLookLikeAreRefused() async throws {
+        let cases: [([String], String)] = [
+            (["files", "list", "--purpose", "--limit", "3"], "--purpose needs a value"),
+            (
+                ["chat:completions", "create", "--model", "m", "--messages", "[]", "--logprobs", "yes"],
+                "takes true or false"
+            ),
+            (["models", "retrieve", "--model", "m", "--max-items", "3"], "does not page"),
+            (["files", "list", "--transform", "data.#(id==\"x\")"], "is not supported"),
+            (["files", "list", "--format", "raw", "--transform", "data"], "does not combine"),
+            (["chat", "completions", "create"], "`openai chat:completions <method>`"),
+        ]
+        for (words, message) in cases {
+            let (outcome, records) = try await run(words)
+            XCTAssertEqual(outcome.status, 2, "\(words): \(outcome.error)")
+            XCTAssertTrue(outcome.error.contains(message), "\(words): \(outcome.error)")
+            XCTAssertEqual(records.count, 0)
+        }
+    }
+
+    func testEachKindOfCommandSendsOnlyItsOwnKey() async throws {
+        let admin = try await run(
+            ["admin:organization:projects", "list"], environment: ["OPENAI_ADMIN_KEY": ""])
+        XCTAssertEqual(admin.outcome.status, 2, admin.outcome.error)
+        XCTAssertTrue(admin.outcome.error.contains("needs an admin key"), admin.outcome.error)
+        XCTAssertEqual(admin.records.count, 0, "the project key is not sent to an admin endpoint")
+        let project = try await run(["models", "list"], environment: ["OPENAI_API_KEY": ""])
+        XCTAssertEqual(project.outcome.status, 2, project.outcome.error)
+        XCTAssertTrue(project.outcome.error.contains("needs an API key"), project.outcome.error)
+        XCTAssertEqual(project.records.count, 0, "the admin key is not sent to another endpoint")
+    }
+
+    func testAStreamAnsweredWithJSONIsPrintedAsAReply() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let audio = folder.appendingPathComponent("hello.mp3")
+        try Data(repeating: 1, count: 64).write(to: audio)
+        let (outcome, _) = try await run([
+            "audio:transcriptions", "create", "--file", "@" + audio.path, "--model", "gpt-4o-transcribe", "--stream",
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertNotNil(try json(outcome.output)["text"], outcome.output)
     }
 }

@@ -54,7 +54,7 @@ final class CLIReadmeTests: XCTestCase {
             XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(words): \(records.map(\.validationErrors))")
             if words.starts(with: ["admin:organization:projects", "create"]) {
                 XCTAssertEqual(records.first?.bodyJSON?["name"], "Team B", "the flag wins over standard input")
-                XCTAssertEqual(records.first?.bodyJSON?["geo"], "EU")
+                XCTAssertEqual(records.first?.bodyJSON?["residency"], "EU_STORAGE_PROCESSING")
             }
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("hello.mp3").path))

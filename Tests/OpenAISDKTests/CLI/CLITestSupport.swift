@@ -28,9 +28,10 @@ enum CLIHarness {
 
     /// Runs the tool in process with `arguments`, `stdin` as standard input's text.
     static func run(
-        _ arguments: [String], environment: [String: String], stdin: String? = nil, errorIsTerminal: Bool = false
+        _ arguments: [String], environment: [String: String], stdin: String? = nil, outputIsTerminal: Bool = false,
+        errorIsTerminal: Bool = false
     ) async -> Outcome {
-        let terminal = Terminal(capturing: true, errorIsTerminal: errorIsTerminal)
+        let terminal = Terminal.capturing(outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal)
         let status = await OpenAITool.run(arguments, environment: environment, terminal: terminal, stdin: { stdin })
         let captured = terminal.capturedText
         return Outcome(status: status, output: captured.output, error: captured.error)
@@ -73,12 +74,36 @@ enum CLIHarness {
             input.fileHandleForWriting.write(Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
+        // Both pipes at once: a child filling one while the other is read to its end would block.
+        let errorData = LockedData()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
         return Outcome(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+            error: String(decoding: errorData.get(), as: UTF8.self))
+    }
+
+    /// Bytes handed from a reading thread.
+    private final class LockedData: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func set(_ value: Data) {
+            lock.lock()
+            data = value
+            lock.unlock()
+        }
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return data
+        }
     }
 
     private final class BundleMarker {}

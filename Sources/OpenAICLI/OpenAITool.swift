@@ -1,0 +1,186 @@
+import Foundation
+import OpenAIRuntime
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The `openai` tool: parses a command line, calls the operation through the SDK's runtime
+/// (configuration, transport, retries, SSE framing, multipart encoder, redaction) and prints the
+/// reply.
+package enum OpenAITool {
+    /// The tool's version: the SDK's.
+    package static var version: String { "openai \(OpenAIClient.sdkVersion) (swift-openai)" }
+
+    /// Runs the tool with `arguments` (the words after the program's name) and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables the client is configured from.
+    ///   - terminal: Where replies and messages go.
+    ///   - stdin: Standard input's text for a body, read only when an operation has one and standard
+    ///     input is a pipe or a file; `nil` when there is none.
+    ///   - transport: The HTTP transport (tests).
+    package static func run(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        terminal: Terminal = Terminal(), stdin: @Sendable () -> String? = OpenAITool.standardInput,
+        transport: (any HTTPTransport)? = nil
+    ) async -> Int32 {
+        let catalogue = Catalogue.shared
+        if arguments.first == "__complete" {
+            let line = arguments.count >= 3 && arguments[1] == "--line" ? arguments[2] : ""
+            let candidates = Completion.candidates(line: line, catalogue: catalogue)
+            return (try? terminal.write(Data(candidates.map { $0 + "\n" }.joined().utf8))) == nil ? 1 : 0
+        }
+        do {
+            switch try Invocation.parse(arguments, catalogue: catalogue) {
+            case .help(let text):
+                try terminal.line(text)
+            case .version:
+                try terminal.line(version)
+            case .completion(let shell):
+                try terminal.line(Completion.script(shell))
+            case .call(let call):
+                let input = try RequestInput(
+                    operation: call.operation, values: call.values,
+                    stdinBody: call.operation.body == nil ? nil : stdin())
+                for note in input.notes { terminal.error(note) }
+                let client = try makeClient(
+                    call.globals, environment: environment, transport: transport, operation: call.operation)
+                do {
+                    try await OperationCall(call: call, input: input, client: client, terminal: terminal).run()
+                    try terminal.finish(success: true)
+                } catch {
+                    try? terminal.finish(success: false)
+                    throw error
+                }
+            }
+            return ExitStatus.success
+        } catch {
+            return report(error, terminal: terminal)
+        }
+    }
+
+    /// Standard input's text when it is a pipe or a regular file (not a terminal, not `/dev/null`
+    /// or another device), else `nil`.
+    package static let standardInput: @Sendable () -> String? = {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
+        let type = Int(info.st_mode) & Int(S_IFMT)
+        guard type == Int(S_IFIFO) || type == Int(S_IFREG) else { return nil }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        return data.isEmpty ? nil : String(decoding: data, as: UTF8.self)
+    }
+
+    /// The client configured as `OpenAIClient()` configures it (``OpenAIClient/Configuration/fromEnvironment(_:)``,
+    /// or Azure's when `AZURE_OPENAI_ENDPOINT` is set), then the global flags over it.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` when the operation's credential is missing (an admin
+    ///   command without an admin key, another without an API key) or the base URL is not an HTTP
+    ///   URL; ``OpenAIError`` when the configuration is not usable.
+    static func makeClient(
+        _ globals: GlobalOptions, environment: [String: String], transport: (any HTTPTransport)?,
+        operation: APIOperation
+    ) throws -> OpenAIClient {
+        var configuration: OpenAIClient.Configuration
+        let azure = environment["AZURE_OPENAI_ENDPOINT"].map { !$0.isEmpty } ?? false
+        if azure {
+            configuration = try .azureFromEnvironment(environment: environment)
+        } else {
+            configuration = .fromEnvironment(environment)
+        }
+        if let key = globals.apiKey { configuration.apiKey = key }
+        if let key = globals.adminAPIKey { configuration.adminAPIKey = key }
+        if let organization = globals.organization { configuration.organization = organization }
+        if let project = globals.project { configuration.project = project }
+        if let base = globals.baseURL {
+            guard let url = URL(string: base) else { throw CLIError.usage("--base-url is not a URL") }
+            configuration.baseURL = url
+        }
+        let url = configuration.baseURL
+        guard url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw CLIError.usage("the base URL (--base-url or OPENAI_BASE_URL) is not an http or https URL")
+        }
+        // Each kind of command gets its own kind of key: an admin key is not sent to the API's other
+        // endpoints, nor a project key to the admin ones.
+        if operation.admin {
+            guard configuration.adminAPIKey != nil else {
+                throw CLIError.usage(
+                    "`openai \(operation.command)` needs an admin key: set OPENAI_ADMIN_KEY or give --admin-api-key")
+            }
+        } else if configuration.apiKey == nil && !azure {
+            throw CLIError.usage(
+                "`openai \(operation.command)` needs an API key: set OPENAI_API_KEY or give --api-key")
+        } else if !azure {
+            configuration.adminAPIKey = nil
+        }
+        if globals.debug { configuration.logger = .standardError(level: .debug) }
+        if let transport { return try OpenAIClient(configuration: configuration, transport: transport) }
+        return try OpenAIClient(configuration: configuration)
+    }
+
+    /// Prints `error` on standard error (secrets masked, control characters escaped) and returns
+    /// its exit status (``ExitStatus``).
+    static func report(_ error: any Error, terminal: Terminal) -> Int32 {
+        func say(_ text: String) { terminal.error(Self.printable(Redaction.text(text))) }
+        switch error {
+        case CLIError.usage(let message, let usage):
+            say("error: " + message)
+            if let usage { say(usage + "\n(`--help` for the flags)") }
+            return ExitStatus.usage
+        case CLIError.failure(let message):
+            say("error: " + message)
+            return ExitStatus.failure
+        case let error as OpenAIError:
+            var lines = ["error: " + error.message]
+            var details: [String] = []
+            if let status = error.statusCode { details.append("status \(status)") }
+            if let type = error.type { details.append("type \(type)") }
+            if let code = error.code { details.append("code \(code)") }
+            if let param = error.param { details.append("param \(param)") }
+            if !details.isEmpty { lines.append("  " + details.joined(separator: ", ")) }
+            if let requestID = error.requestID { lines.append("  request id: \(requestID)") }
+            say(lines.joined(separator: "\n"))
+            return status(of: error)
+        case let error as JSONSyntaxError:
+            say("error: the reply is not JSON: \(error)")
+            return ExitStatus.failure
+        default:
+            say("error: \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    /// `text` with control characters other than newline and tab as `\u{…}`, so that a server's
+    /// message cannot drive the terminal.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t" {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The exit status of an API error: 4 for a 4xx reply, 5 for 5xx or an error event in a stream,
+    /// 6 for no reply, 7 for a stream cut off, 2 for a request the client refused to send.
+    static func status(of error: OpenAIError) -> Int32 {
+        if let status = error.statusCode, error.kind != .truncatedEvent {
+            return (400..<500).contains(status) ? ExitStatus.clientError : status >= 500 ? ExitStatus.serverError : 1
+        }
+        switch error.kind {
+        case .connection, .timeout: return ExitStatus.connection
+        case .truncatedEvent, .missingTerminalEvent, .unfinishedChoices: return ExitStatus.incomplete
+        case .invalidRequest: return ExitStatus.usage
+        case .cancelled: return ExitStatus.interrupted
+        case .server: return ExitStatus.serverError
+        default: return ExitStatus.failure
+        }
+    }
+}

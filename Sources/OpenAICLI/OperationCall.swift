@@ -1,0 +1,152 @@
+import Foundation
+import OpenAIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One operation call of the command line: the request built from the input, sent the way its reply
+/// needs (JSON, pages, a stream, bytes), the reply printed.
+struct OperationCall {
+    var call: Invocation.Call
+    var input: RequestInput
+    var client: OpenAIClient
+    var terminal: Terminal
+
+    var operation: APIOperation { call.operation }
+
+    func run() async throws {
+        let printer = ReplyPrinter(
+            format: call.globals.format, transform: try call.globals.transform.map(Transform.init), terminal: terminal)
+        if printer.format == .raw, call.globals.transform != nil {
+            throw CLIError.usage(
+                "--transform does not combine with --format raw: it picks from JSON values, raw prints bytes")
+        }
+        var options = RequestOptions()
+        let upload = input.files.isEmpty ? nil : ProgressBar(terminal: terminal, label: "upload")
+        if let upload { options.uploadProgress = { sent, total in upload.update(sent, total) } }
+        let streaming = input.asksForStream(operation)
+        if operation.reply == .binary, !streaming, let output = call.output, output != "-" {
+            try await download(to: output, options: options, upload: upload)
+            return
+        }
+        if let output = call.output, output != "-" { try terminal.redirect(to: output) }
+        if operation.reply == .binary, !streaming, terminal.outputIsTerminal {
+            throw CLIError.usage(
+                "`openai \(operation.command)` replies with binary data: give --output FILE or pipe it",
+                usage: Help.usage(operation))
+        }
+        if streaming {
+            try await stream(options: options, printer: printer, upload: upload)
+            return
+        }
+        if operation.reply == .json, operation.page != nil {
+            try await pages(options: options, printer: printer)
+            return
+        }
+        let response: HTTPResponse
+        do {
+            response = try await client.sendRaw(try input.request(for: operation), options: options)
+            upload?.end()
+        } catch {
+            upload?.end()
+            throw error
+        }
+        switch operation.reply {
+        case .binary, .text: try terminal.write(response.body)
+        case .none: break
+        case .json: try printJSONReply(response, printer: printer)
+        }
+    }
+
+    /// Writes a binary reply to `output` through a temporary file beside it, renamed over it once
+    /// the whole reply has arrived (a failed download leaves `output` as it was).
+    private func download(to output: String, options: RequestOptions, upload: ProgressBar?) async throws {
+        var options = options
+        let destination = URL(fileURLWithPath: output).resolvingSymlinksInPath()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CLIError.failure("--output \(output) is a folder")
+        }
+        let temporary = Terminal.temporaryPath(for: destination.path)
+        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+            throw CLIError.failure("cannot write \(output)")
+        }
+        let bar = ProgressBar(terminal: terminal, label: "download")
+        options.downloadProgress = { received, total in bar.update(received, total) }
+        do {
+            let result = try await client.sendForFile(
+                try input.request(for: operation), to: URL(fileURLWithPath: temporary), options: options)
+            upload?.end()
+            bar.end()
+            try Terminal.settle(temporary, at: destination.path, success: true)
+            terminal.error("wrote \(result.byteCount) bytes to \(output)")
+        } catch {
+            upload?.end()
+            bar.end()
+            try? Terminal.settle(temporary, at: destination.path, success: false)
+            throw error
+        }
+    }
+
+    /// Prints a JSON reply; a `text/*` reply (a transcription asked for as text) as it came.
+    ///
+    /// - Throws: ``CLIError/failure(_:)`` for a reply that is neither JSON nor text.
+    private func printJSONReply(_ response: HTTPResponse, printer: ReplyPrinter) throws {
+        let type = (response.value(forHeader: "Content-Type") ?? "").lowercased()
+        if printer.effectiveFormat == .raw || type.hasPrefix("text/") {
+            try terminal.write(response.body)
+            return
+        }
+        do {
+            try printer.print(try JSON.parse(response.body))
+        } catch let error as JSONSyntaxError {
+            let what = response.body.isEmpty ? "empty" : "not JSON (\(error))"
+            throw CLIError.failure(
+                "the reply (\(type.isEmpty ? "no Content-Type" : type), \(response.body.count) bytes) is \(what)")
+        }
+    }
+
+    // MARK: Paging
+
+    /// Fetches pages until the last one or `--max-items` (``PageWalker``), then prints the first
+    /// page with every item; `jsonl` prints each item as its page arrives, `raw` each page's bytes.
+    private func pages(options: RequestOptions, printer: ReplyPrinter) async throws {
+        guard let page = operation.page else { return }
+        var walker = PageWalker(page: page, maxItems: call.maxItems)
+        let format = printer.effectiveFormat
+        var cursor: String? = nil
+        while true {
+            let response = try await client.sendRaw(try input.request(for: operation, cursor: cursor), options: options)
+            if format == .raw {
+                try terminal.write(response.body)
+                if response.body.last != 0x0A { try terminal.write(Data("\n".utf8)) }
+            }
+            let step = walker.take(try JSON.parse(response.body), cursor: cursor)
+            if format == .jsonl { for item in step.items { try printer.print(item, oneLine: true) } }
+            guard let next = step.next else { break }
+            cursor = next
+        }
+        if format != .jsonl, format != .raw, let merged = walker.merged { try printer.print(merged) }
+    }
+
+    // MARK: Streaming
+
+    /// Prints each event as one JSON line (`--format raw`: the bytes as received), and fails with
+    /// status 7 when the stream ends before what completes it. A reply that is not an event stream
+    /// (a server that answers JSON) is printed as a JSON reply.
+    private func stream(options: RequestOptions, printer: ReplyPrinter, upload: ProgressBar?) async throws {
+        let raw = printer.effectiveFormat == .raw
+        let reader = EventStreamReader(client: client, operation: operation)
+        var request = try input.request(for: operation)
+        request.accept = "text/event-stream"
+        let outcome = try await reader.read(
+            request, options: options, opened: { upload?.end() },
+            bytes: { chunk in if raw { try terminal.write(chunk) } },
+            event: { event in
+                guard !raw else { return }
+                try printer.printEvent(event)
+            })
+        if case .notAStream(let response) = outcome { try printJSONReply(response, printer: printer) }
+    }
+}
