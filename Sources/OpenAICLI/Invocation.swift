@@ -67,6 +67,8 @@ package enum Invocation: Sendable {
     case version
     /// `openai completion bash|zsh|fish`.
     case completion(Completion.Shell)
+    /// `openai mcp …`: the MCP server.
+    case mcp(MCPOptions)
     /// Call an operation.
     case call(Call)
 
@@ -94,6 +96,7 @@ package enum Invocation: Sendable {
     /// - Throws: ``CLIError/usage(_:usage:)`` for an unknown command or flag (with a suggestion),
     ///   a flag without its value, or a value a global flag does not take.
     package static func parse(_ words: [String], catalogue: Catalogue) throws -> Invocation {
+        if words.first == "mcp" { return .mcp(try MCPOptions.parse(Array(words.dropFirst()))) }
         var globals = GlobalOptions()
         var positional: [String] = []
         var wantsHelp = false

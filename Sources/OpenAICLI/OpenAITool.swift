@@ -43,6 +43,19 @@ package enum OpenAITool {
                 try terminal.line(version)
             case .completion(let shell):
                 try terminal.line(Completion.script(shell))
+            case .mcp(let options):
+                let server = try MCPServer(
+                    options: options, environment: environment, output: terminal, transport: transport)
+                if options.list {
+                    for tool in server.tools {
+                        let summary = tool.definition["title"]?.string ?? ""
+                        try terminal.line(tool.name + "\t" + summary)
+                    }
+                    terminal.error("\(server.tools.count) tools")
+                } else {
+                    terminal.error("openai mcp: \(server.tools.count) tools on standard input and output")
+                    await server.serve(lines: MCPServer.standardInputLines())
+                }
             case .call(let call):
                 let input = try RequestInput(
                     operation: call.operation, values: call.values,
@@ -85,9 +98,35 @@ package enum OpenAITool {
         _ globals: GlobalOptions, environment: [String: String], transport: (any HTTPTransport)?,
         operation: APIOperation
     ) throws -> OpenAIClient {
+        var configuration = try configuration(globals, environment: environment)
+        let azure = configuration.azure != nil
+        // Each kind of command gets its own kind of key: an admin key is not sent to the API's other
+        // endpoints, nor a project key to the admin ones.
+        if operation.admin {
+            guard configuration.adminAPIKey != nil else {
+                throw CLIError.usage(
+                    "`openai \(operation.command)` needs an admin key: set OPENAI_ADMIN_KEY or give --admin-api-key")
+            }
+        } else if configuration.apiKey == nil && !azure {
+            throw CLIError.usage(
+                "`openai \(operation.command)` needs an API key: set OPENAI_API_KEY or give --api-key")
+        } else if !azure {
+            configuration.adminAPIKey = nil
+        }
+        if let transport { return try OpenAIClient(configuration: configuration, transport: transport) }
+        return try OpenAIClient(configuration: configuration)
+    }
+
+    /// The configuration `OpenAIClient()` reads from the environment (Azure's when
+    /// `AZURE_OPENAI_ENDPOINT` is set), the global flags over it.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` when the base URL is not an HTTP URL; ``OpenAIError``
+    ///   for Azure settings that are incomplete.
+    static func configuration(
+        _ globals: GlobalOptions, environment: [String: String]
+    ) throws -> OpenAIClient.Configuration {
         var configuration: OpenAIClient.Configuration
-        let azure = environment["AZURE_OPENAI_ENDPOINT"].map { !$0.isEmpty } ?? false
-        if azure {
+        if environment["AZURE_OPENAI_ENDPOINT"].map({ !$0.isEmpty }) ?? false {
             configuration = try .azureFromEnvironment(environment: environment)
         } else {
             configuration = .fromEnvironment(environment)
@@ -104,22 +143,8 @@ package enum OpenAITool {
         guard url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw CLIError.usage("the base URL (--base-url or OPENAI_BASE_URL) is not an http or https URL")
         }
-        // Each kind of command gets its own kind of key: an admin key is not sent to the API's other
-        // endpoints, nor a project key to the admin ones.
-        if operation.admin {
-            guard configuration.adminAPIKey != nil else {
-                throw CLIError.usage(
-                    "`openai \(operation.command)` needs an admin key: set OPENAI_ADMIN_KEY or give --admin-api-key")
-            }
-        } else if configuration.apiKey == nil && !azure {
-            throw CLIError.usage(
-                "`openai \(operation.command)` needs an API key: set OPENAI_API_KEY or give --api-key")
-        } else if !azure {
-            configuration.adminAPIKey = nil
-        }
         if globals.debug { configuration.logger = .standardError(level: .debug) }
-        if let transport { return try OpenAIClient(configuration: configuration, transport: transport) }
-        return try OpenAIClient(configuration: configuration)
+        return configuration
     }
 
     /// Prints `error` on standard error (secrets masked, control characters escaped) and returns

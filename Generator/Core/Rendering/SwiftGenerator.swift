@@ -62,8 +62,8 @@ public enum SwiftGenerator {
     public static let version = "0.1.0"
 
     /// Renders the translated API: the types files by module and area, the resource files, the
-    /// reply-type tables, the operation index, the `openai` tool's catalogue (``CatalogueRenderer``) and the
-    /// manifest.
+    /// reply-type tables, the operation index, the `openai` tool's catalogue and its tools' schemas
+    /// (``CatalogueRenderer``, ``SchemaCatalogueRenderer``) and the manifest.
     ///
     /// - Parameters:
     ///   - model: The IR.
@@ -223,6 +223,7 @@ public enum SwiftGenerator {
         files.append(operationIndex(model, renderer: operationRenderer))
         let catalogue = CatalogueRenderer.file(model, names: configuration.commandNames)
         files.append(catalogue.file)
+        files.append(SchemaCatalogueRenderer.file(model))
 
         files.append(manifest(files, sha256: sha256))
         files.sort { $0.path < $1.path }

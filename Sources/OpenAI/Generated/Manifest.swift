@@ -27,6 +27,7 @@
 // file: Admin/Types/Usage/Usage.swift
 // file: Admin/Types/Users/Users.swift
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AssistantsAPI.swift

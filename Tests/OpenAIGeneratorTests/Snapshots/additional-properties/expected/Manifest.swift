@@ -6,6 +6,7 @@
 //
 // spec-sha256: 55209c7537a317724aa5fe9221bc31aee37798add57d1361b9f6cbc962ac2b82
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

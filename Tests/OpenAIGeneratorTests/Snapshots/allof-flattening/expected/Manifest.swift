@@ -6,6 +6,7 @@
 //
 // spec-sha256: 3f973e76da5e82c62e1fa15108f6e853e1b4ee7cce0e969d85ff2ea27c5ffac8
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

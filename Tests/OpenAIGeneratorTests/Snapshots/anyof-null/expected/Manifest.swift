@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9f1d269065b6ec17681aff50a75c2e1d847dc2947c43916e522ae72a680f8319
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

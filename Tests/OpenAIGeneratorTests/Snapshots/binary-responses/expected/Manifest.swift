@@ -6,6 +6,7 @@
 //
 // spec-sha256: 38c093509726e1b62e445ffb916b6c1beb53ef7c9b44034ab0bd4020e0984417
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AudioAPI.swift

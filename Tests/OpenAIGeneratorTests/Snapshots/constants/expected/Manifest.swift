@@ -6,6 +6,7 @@
 //
 // spec-sha256: b9483a672b6065fca8e7f1dc56619e38590f62530c1bf32364bfdae6a2d99537
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

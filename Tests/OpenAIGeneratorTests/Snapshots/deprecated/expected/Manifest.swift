@@ -6,6 +6,7 @@
 //
 // spec-sha256: 0947cb0a090ce5a2e133eb454706fa46d6cd4c7534b9df82dc961fa247217505
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/EnginesAPI.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9f5b17b0e72824ceb32ebbb29ee1d7358c535a7593f8636492980138d38fe50f
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

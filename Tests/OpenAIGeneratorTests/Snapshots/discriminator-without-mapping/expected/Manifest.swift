@@ -6,6 +6,7 @@
 //
 // spec-sha256: f67c6ce8da9a4997509baa72018dcb710908f346696221a7fc8d069e416df769
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9b3137afe59404ecc961d99120831c7df793b62a4008b0a9872bd80a6aae36a7
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 2b8a3d38f009e79f4ad300b56a02071da5edfe93a8211aa46ed4d6677461d1bd
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ChatAPI.swift

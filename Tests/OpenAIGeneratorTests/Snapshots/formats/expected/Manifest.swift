@@ -6,6 +6,7 @@
 //
 // spec-sha256: 3fd6b2b317e853149605ece647cff371f475579e113abbb3b40eae6803deec0a
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

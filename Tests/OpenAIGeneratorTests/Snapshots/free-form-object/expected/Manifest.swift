@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9fb700a05ab5e080aab99d0335bc57cff0fcd81fa1e4f29366fc782d9a543658
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: cac9030f22fe3e7a95128d1ebe9faa1e1d89f66cf01f9a1f0bdcc6c4eec1e284
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ThingsAPI.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: ea9588836465968e5961c83db763dd00bc5b167d46f0cb5b4e870abccb7cb757
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/UploadsAPI.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 4a1e2d26d3d1c725e98143c9d51f9f73369f8f77f6c2d8aa91d253c2939a970f
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

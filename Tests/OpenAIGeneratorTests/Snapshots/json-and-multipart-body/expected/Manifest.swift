@@ -6,6 +6,7 @@
 //
 // spec-sha256: e0946ef00d097b07f0327a0bc95e9dfdd0163cbd061219d146b9a87d1fdc5ecf
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ImagesAPI.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 17c732450b18ac7c986b7eed13ef1ef5b2d503f40cfa06c3607b36321c2f2ac6
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ExtensionAPI.swift

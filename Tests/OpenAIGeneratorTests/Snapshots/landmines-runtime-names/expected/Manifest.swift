@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9de2d96e2ae39f970c4f50dcb7586acfa94286fef30c998839f27ed420061bbb
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 320ff095a1d2b85d21936a88fe6acbb9e2a89140654cb3dc830e183874c5129d
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

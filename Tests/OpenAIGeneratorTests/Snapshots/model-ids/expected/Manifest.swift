@@ -6,6 +6,7 @@
 //
 // spec-sha256: 8f367bd4c9e5e2fdfc99c851958a845552a34864792752a36591fc2a13865aac
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 38b2efc29ca583eec559a379401f413490b3723d92c904c71c627a0f2c1023d4
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 9cf1756eccba3e04f3fed318c000d7d60ecc52d98abd2354e38c7c94a3ad6af4
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 6ed20172745118a274c2b9ed485f72239d6df301728a066ada096cf906423148
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

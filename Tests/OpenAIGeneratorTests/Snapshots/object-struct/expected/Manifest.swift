@@ -6,6 +6,7 @@
 //
 // spec-sha256: 2b521f29f4f6da5b2545279857da43fb11f6cdfbe0781108ae865231aa5a32fb
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 8ed00d9f926732bf1ba49507448182f79f03086a871801b90aa793f883dc6e6c
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ContainersAPI.swift

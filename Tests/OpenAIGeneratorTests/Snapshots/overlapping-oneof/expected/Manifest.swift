@@ -6,6 +6,7 @@
 //
 // spec-sha256: a0236f7943d21cf87be006ac0d2398bee4e2bb2742803f22bb5bd9b5d90a2402
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

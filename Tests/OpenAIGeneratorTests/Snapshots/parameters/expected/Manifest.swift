@@ -6,6 +6,7 @@
 //
 // spec-sha256: b79173c857f2639e8a3b4aa38a07eebb5aab1654ecd48d567b5be2fee589e2b2
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/VectorStoresAPI.swift

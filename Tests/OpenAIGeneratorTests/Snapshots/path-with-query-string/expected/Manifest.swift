@@ -6,6 +6,7 @@
 //
 // spec-sha256: 7f26b10dab842fcdb6dc7c5b6362b5515a688a18f18301541f7b8e297e370d84
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/ResponsesAPI.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: 4473129336b44454e08ce077a2bcf196553ab1c0df0181c43fd7703769502b5e
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

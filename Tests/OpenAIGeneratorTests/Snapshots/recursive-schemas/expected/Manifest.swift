@@ -6,6 +6,7 @@
 //
 // spec-sha256: b9dbe888ab862ef39e7963cc4a75ff11b453870b5310b21334f2635d3e626426
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

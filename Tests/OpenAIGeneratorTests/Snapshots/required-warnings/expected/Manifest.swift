@@ -6,6 +6,7 @@
 //
 // spec-sha256: 1519cf045fd1aef2663b60a1f993fb51727801fb7d463ad876c582c209952745
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

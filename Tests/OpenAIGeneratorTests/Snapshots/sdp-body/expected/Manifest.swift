@@ -6,6 +6,7 @@
 //
 // spec-sha256: 477289c9e78471387b6f418d8142acd8d23b0950b729d0c1ebdf4846181f50ec
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/RealtimeAPI.swift

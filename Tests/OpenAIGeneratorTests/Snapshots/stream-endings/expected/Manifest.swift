@@ -6,6 +6,7 @@
 //
 // spec-sha256: c9b713cbcd898220cbaf920fcd6f32f572853942192f5c24d460592b54787261
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AudioAPI.swift

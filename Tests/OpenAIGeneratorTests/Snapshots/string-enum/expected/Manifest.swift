@@ -6,6 +6,7 @@
 //
 // spec-sha256: a86f76985639aa30d52698e901b3cf723ccb85ca6f6e10ce95eba864ff9b65c0
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

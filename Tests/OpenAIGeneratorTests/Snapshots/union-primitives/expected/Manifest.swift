@@ -6,6 +6,7 @@
 //
 // spec-sha256: 18e0e69fe219cb1328db8ab7395d1964abd6d755bd6765784f07de7ccf923f68
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

@@ -6,6 +6,7 @@
 //
 // spec-sha256: cea38ea9b823ad9d5299c3bafa1fb65da5be80a00c545f05f6354bd0bf2c4078
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/OrganizationAPI.swift

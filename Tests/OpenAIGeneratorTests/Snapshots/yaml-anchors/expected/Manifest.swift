@@ -6,6 +6,7 @@
 //
 // spec-sha256: c5247a7956cb51682bb240ac0b4f737a3a1b31d1e373e0a5252a61d2417dee3b
 // file: Catalogue/OperationCatalogue.swift
+// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: TypeIndex.swift

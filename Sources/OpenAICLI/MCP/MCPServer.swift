@@ -1,0 +1,393 @@
+import Foundation
+import OpenAIRuntime
+
+/// `openai mcp`: a Model Context Protocol server over standard input and output, one JSON-RPC 2.0
+/// message per line, serving the operations as tools.
+///
+/// Protocol revisions 2025-06-18 and 2025-11-25 (a session opened by `initialize`, the version
+/// negotiated there) and 2026-07-28 (stateless: each request carries its version and the client's
+/// capabilities in `params._meta`; `server/discover` describes the server), on one stream, each
+/// message served by the era it speaks. Standard output carries protocol messages only; logs go to
+/// standard error. A malformed message gets the JSON-RPC error it deserves and the server goes on.
+package final class MCPServer: Sendable {
+    /// The revisions served, newest first.
+    package static let versions = ["2026-07-28", "2025-11-25", "2025-06-18"]
+    static let legacyVersions: Set<String> = ["2025-11-25", "2025-06-18"]
+    static let metaVersion = "io.modelcontextprotocol/protocolVersion"
+    static let metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
+    static let metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
+    let options: MCPOptions
+    let tools: [MCPTool]
+    private let byName: [String: MCPTool]
+    /// Every operation's tool, for the dynamic mode's lookups.
+    private let endpoints: [String: MCPTool]
+    private let client: OpenAIClient?
+    private let adminClient: OpenAIClient?
+    private let schemas: SchemaSet
+    private let output: Terminal
+    private let state = Locked(State())
+
+    private struct State {
+        /// The version `initialize` negotiated (the legacy session of this stream).
+        var legacyVersion: String?
+        /// The calls in flight, by request id, to cancel.
+        var running: [String: Task<Void, Never>] = [:]
+        /// Ids whose call was cancelled: no response is sent for them.
+        var cancelled: Set<String> = []
+    }
+
+    /// A server for `options`, its clients configured as the tool's commands are (the environment,
+    /// then the global flags); admin tools only when an admin key is configured.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` for a base URL that is not an HTTP URL; ``OpenAIError``
+    ///   for a configuration the client refuses.
+    package init(
+        options: MCPOptions, environment: [String: String], output: Terminal, transport: (any HTTPTransport)? = nil
+    ) throws {
+        self.options = options
+        self.output = output
+        schemas = SchemaSet.shared
+        let configuration = try OpenAITool.configuration(options.globals, environment: environment)
+        var project = configuration
+        project.adminAPIKey = nil
+        var admin = configuration
+        admin.apiKey = nil
+        func make(_ configuration: OpenAIClient.Configuration) throws -> OpenAIClient {
+            if let transport { return try OpenAIClient(configuration: configuration, transport: transport) }
+            return try OpenAIClient(configuration: configuration)
+        }
+        let hasKey = configuration.apiKey != nil || configuration.azure != nil
+        client = hasKey ? try make(project) : nil
+        adminClient = configuration.adminAPIKey != nil ? try make(admin) : nil
+        let operations = Catalogue.shared.operations.filter {
+            options.includes($0, hasAdminKey: configuration.adminAPIKey != nil)
+        }
+        var endpoints: [String: MCPTool] = [:]
+        var list: [MCPTool] = []
+        for operation in operations.sorted(by: { $0.command < $1.command }) {
+            let tool = MCPTool.forOperation(operation, schemas: SchemaSet.shared)
+            endpoints[tool.name] = tool
+            list.append(tool)
+        }
+        self.endpoints = endpoints
+        tools = options.mode == .dynamic ? MCPTool.dynamic : list
+        byName = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The tools' definitions as `tools/list` gives them.
+    package var toolDefinitions: [JSON] { tools.map(\.definition) }
+
+    // MARK: The stream
+
+    /// Serves the lines of standard input until it ends, each message on its own task.
+    package func serve(lines: AsyncStream<String>) async {
+        await withTaskGroup(of: Void.self) { group in
+            for await line in lines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { continue }
+                group.addTask { await self.handle(trimmed) }
+            }
+        }
+    }
+
+    /// Standard input's lines, read on a thread of their own (a blocking read).
+    package static func standardInputLines() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+
+    /// Handles one message (a line).
+    package func handle(_ line: String) async {
+        guard let message = try? JSON.parse(Array(line.utf8)) else {
+            send(error: -32700, "Parse error: the line is not JSON", id: .null)
+            return
+        }
+        guard case .object = message else {
+            // Batches are not part of MCP (removed in 2025-06-18).
+            send(error: -32600, "Invalid Request: one JSON-RPC object per line (no batches)", id: .null)
+            return
+        }
+        guard message["jsonrpc"] == .string("2.0") else {
+            send(error: -32600, "Invalid Request: `jsonrpc` must be \"2.0\"", id: Self.validID(message["id"]) ?? .null)
+            return
+        }
+        guard let method = message["method"]?.string else {
+            // A response to a request of ours (the server sends none) or nonsense.
+            if message["result"] == nil && message["error"] == nil {
+                send(error: -32600, "Invalid Request: no `method`", id: Self.validID(message["id"]) ?? .null)
+            }
+            return
+        }
+        let params = message["params"] ?? .object([])
+        guard let rawID = message["id"] else {
+            notification(method, params: params)
+            return
+        }
+        guard let id = Self.validID(rawID) else {
+            send(error: -32600, "Invalid Request: `id` must be a string or an integer", id: .null)
+            return
+        }
+        guard case .object = params else {
+            send(error: -32602, "Invalid params: `params` must be an object", id: id)
+            return
+        }
+        await request(method, params: params, id: id)
+    }
+
+    static func validID(_ id: JSON?) -> JSON? {
+        switch id {
+        case .string?: return id
+        case .number(let text)? where Int(text) != nil: return id
+        default: return nil
+        }
+    }
+
+    private func notification(_ method: String, params: JSON) {
+        switch method {
+        case "notifications/cancelled":
+            guard let id = Self.validID(params["requestId"]) else { return }
+            let key = id.compact
+            let task = state.withLock { state -> Task<Void, Never>? in
+                guard let task = state.running.removeValue(forKey: key) else { return nil }
+                state.cancelled.insert(key)
+                return task
+            }
+            task?.cancel()
+        default:
+            break  // notifications/initialized and the rest: nothing to do.
+        }
+    }
+
+    private func request(_ method: String, params: JSON, id: JSON) async {
+        // The era: a request with the 2026-07-28 envelope is served statelessly; `initialize` opens a
+        // legacy session; any other request is served in the legacy session (opened or not).
+        let meta = params["_meta"]
+        if let version = meta?[Self.metaVersion] {
+            guard let version = version.string, meta?[Self.metaCapabilities] != nil else {
+                send(
+                    error: -32602, "Invalid params: `_meta` needs \(Self.metaVersion) and \(Self.metaCapabilities)",
+                    id: id)
+                return
+            }
+            guard version == "2026-07-28" else {
+                send(
+                    error: -32022, "Unsupported protocol version", id: id,
+                    data: .object([
+                        .init("supported", .array(Self.versions.map(JSON.string))),
+                        .init("requested", .string(version)),
+                    ]))
+                return
+            }
+            await serve(method, params: params, id: id, era: .modern)
+            return
+        }
+        if method == "initialize" {
+            let requested = params["protocolVersion"]?.string ?? ""
+            let version = Self.legacyVersions.contains(requested) ? requested : "2025-11-25"
+            state.withLock { $0.legacyVersion = version }
+            send(
+                result: .object([
+                    .init("protocolVersion", .string(version)),
+                    .init("capabilities", .object([.init("tools", .object([.init("listChanged", .bool(false))]))])),
+                    .init("serverInfo", Self.serverInfo),
+                    .init("instructions", .string(Self.instructions)),
+                ]), id: id)
+            return
+        }
+        if method == "server/discover" {
+            send(error: -32602, "Invalid params: server/discover needs `_meta` with \(Self.metaVersion)", id: id)
+            return
+        }
+        let version = state.withLock { $0.legacyVersion } ?? "2025-11-25"
+        await serve(method, params: params, id: id, era: .legacy(version))
+    }
+
+    enum Era: Equatable {
+        case legacy(String)
+        case modern
+    }
+
+    static let serverInfo: JSON = .object([
+        .init("name", .string("openai")), .init("title", .string("OpenAI API")),
+        .init("version", .string(OpenAIClient.sdkVersion)),
+    ])
+
+    static let instructions =
+        "Tools for every operation of the OpenAI API (or, in dynamic mode, three tools that find, describe and call them). "
+        + "A list tool returns one page and the cursor of the next."
+
+    private func serve(_ method: String, params: JSON, id: JSON, era: Era) async {
+        switch method {
+        case "ping":
+            send(result: .object([]), id: id, era: era)
+        case "server/discover":
+            send(
+                result: .object([
+                    .init("supportedVersions", .array(Self.versions.map(JSON.string))),
+                    .init("capabilities", .object([.init("tools", .object([.init("listChanged", .bool(false))]))])),
+                    .init("instructions", .string(Self.instructions)),
+                    .init("ttlMs", .number("3600000")), .init("cacheScope", .string("public")),
+                ]), id: id, era: era)
+        case "tools/list":
+            if let cursor = params["cursor"], cursor != .null {
+                send(error: -32602, "Invalid params: unknown cursor \(cursor.compact) (the list has one page)", id: id)
+                return
+            }
+            var result: [JSON.Member] = [.init("tools", .array(tools.map { definition($0, era: era) }))]
+            if era == .modern {
+                result += [.init("ttlMs", .number("3600000")), .init("cacheScope", .string("public"))]
+            }
+            send(result: .object(result), id: id, era: era)
+        case "tools/call":
+            await call(params: params, id: id, era: era)
+        default:
+            send(error: -32601, "Method not found: \(method)", id: id)
+        }
+    }
+
+    /// A tool's definition for `era`: a 2025 client is given object roots only.
+    private func definition(_ tool: MCPTool, era: Era) -> JSON { tool.definition }
+
+    // MARK: Calls
+
+    private func call(params: JSON, id: JSON, era: Era) async {
+        guard let name = params["name"]?.string else {
+            send(error: -32602, "Invalid params: tools/call needs a `name`", id: id)
+            return
+        }
+        guard let tool = byName[name] else {
+            send(error: -32602, "Invalid params: unknown tool \(name)", id: id)
+            return
+        }
+        let arguments = params["arguments"] ?? .object([])
+        guard case .object = arguments else {
+            send(error: -32602, "Invalid params: `arguments` must be an object", id: id)
+            return
+        }
+        let token = params["_meta"]?["progressToken"]
+        let key = id.compact
+        let task = Task {
+            let result = await self.run(tool, arguments: arguments, token: token, era: era)
+            let cancelled = self.state.withLock { state -> Bool in
+                state.running.removeValue(forKey: key)
+                return state.cancelled.remove(key) != nil
+            }
+            // A cancelled request gets no response (2026-07-28: no further message at all).
+            guard !cancelled, !Task.isCancelled else { return }
+            if era == .legacy("2025-06-18"), result["isError"] == .bool(true),
+                let text = result["content"]?.array?.first?["text"]?.string,
+                text.hasPrefix("The arguments do not match")
+            {
+                self.send(error: -32602, "Invalid params: " + text, id: id)
+                return
+            }
+            self.send(result: result, id: id, era: era)
+        }
+        state.withLock { $0.running[key] = task }
+        await task.value
+    }
+
+    private func run(_ tool: MCPTool, arguments: JSON, token: JSON?, era: Era) async -> JSON {
+        guard let operation = tool.operation else {
+            return await dynamic(tool.name, arguments: arguments, token: token, era: era)
+        }
+        return await invoke(operation, arguments: arguments, schema: tool.validationSchema, token: token)
+    }
+
+    private func invoke(_ operation: APIOperation, arguments: JSON, schema: JSON, token: JSON?) async -> JSON {
+        guard let client = operation.admin ? adminClient : client else {
+            return MCPToolCall.error(
+                operation.admin
+                    ? "This tool needs an admin key: start the server with OPENAI_ADMIN_KEY or --admin-api-key."
+                    : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key.")
+        }
+        let progress: @Sendable (Int, String?) -> Void = { [weak self] count, type in
+            guard let self, let token else { return }
+            var params: [JSON.Member] = [.init("progressToken", token), .init("progress", .number(String(count)))]
+            if let type { params.append(.init("message", .string(type))) }
+            self.write(
+                .object([
+                    .init("jsonrpc", .string("2.0")), .init("method", .string("notifications/progress")),
+                    .init("params", .object(params)),
+                ]))
+        }
+        let call = MCPToolCall(operation: operation, client: client, options: options, progress: progress)
+        return await call.run(arguments, validator: SchemaValidator(schemas: schemas), schema: schema)
+    }
+
+    /// The dynamic mode's tools.
+    private func dynamic(_ name: String, arguments: JSON, token: JSON?, era: Era) async -> JSON {
+        switch name {
+        case "list_api_endpoints":
+            let search = (arguments["search"]?.string ?? "").lowercased()
+            let found = endpoints.values.sorted { $0.name < $1.name }.filter { tool in
+                guard !search.isEmpty, let operation = tool.operation else { return true }
+                return [tool.name, operation.command, operation.path, operation.summary ?? ""]
+                    .contains { $0.lowercased().contains(search) }
+            }
+            let list: JSON = .array(
+                found.map { tool in
+                    .object([
+                        .init("name", .string(tool.name)),
+                        .init("method", .string(tool.operation?.httpMethod ?? "")),
+                        .init("path", .string(tool.operation?.path ?? "")),
+                        .init("summary", .string(tool.operation?.summary ?? "")),
+                    ])
+                })
+            return MCPToolCall.text(JSON.object([.init("endpoints", list)]).compact)
+                .setting("structuredContent", .object([.init("endpoints", list)]))
+        case "get_api_endpoint_schema":
+            guard let endpoint = arguments["endpoint"]?.string, let tool = endpoints[endpoint] else {
+                return MCPToolCall.error(
+                    "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
+            }
+            // The whole input schema, references kept and their definitions attached.
+            var described = tool.definition.setting("inputSchema", schemas.withDefinitions(tool.validationSchema))
+            if case .object(var members) = described {
+                members.removeAll { $0.key == "outputSchema" }
+                described = .object(members)
+            }
+            return MCPToolCall.text(described.compact).setting("structuredContent", described)
+        case "invoke_api_endpoint":
+            guard let endpoint = arguments["endpoint"]?.string, let tool = endpoints[endpoint],
+                let operation = tool.operation
+            else {
+                return MCPToolCall.error(
+                    "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
+            }
+            return await invoke(
+                operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, token: token)
+        default:
+            return MCPToolCall.error("Unknown tool \(name).")
+        }
+    }
+
+    // MARK: Writing
+
+    private func send(result: JSON, id: JSON, era: Era = .legacy("2025-11-25")) {
+        var result = result
+        if era == .modern {
+            result = result.setting("resultType", .string("complete"))
+            let meta = (result["_meta"] ?? .object([])).setting(Self.metaServerInfo, Self.serverInfo)
+            result = result.setting("_meta", meta)
+        }
+        write(.object([.init("jsonrpc", .string("2.0")), .init("id", id), .init("result", result)]))
+    }
+
+    private func send(error code: Int, _ message: String, id: JSON, data: JSON? = nil) {
+        var error: [JSON.Member] = [.init("code", .number(String(code))), .init("message", .string(message))]
+        if let data { error.append(.init("data", data)) }
+        write(.object([.init("jsonrpc", .string("2.0")), .init("id", id), .init("error", .object(error))]))
+    }
+
+    /// One message, one line (compact JSON escapes every newline).
+    private func write(_ message: JSON) {
+        try? output.line(message.compact)
+    }
+}

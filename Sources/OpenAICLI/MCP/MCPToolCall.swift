@@ -1,0 +1,306 @@
+import Foundation
+import OpenAIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One `tools/call` of an operation's tool: the arguments checked against the tool's schema and
+/// read into a request, the reply made into the tool's result (`CallToolResult`).
+struct MCPToolCall {
+    var operation: APIOperation
+    var client: OpenAIClient
+    var options: MCPOptions
+    /// Called for each event of a stream (its count, its type), for `notifications/progress`.
+    var progress: @Sendable (Int, String?) -> Void
+
+    /// The tool's result: `content` (text, or an embedded resource for bytes), `structuredContent`
+    /// for a JSON object reply, `isError` for an API error, arguments that do not fit the schema, or a
+    /// result over the size budget.
+    func run(_ arguments: JSON, validator: SchemaValidator, schema: JSON) async -> JSON {
+        let problems = validator.errors(arguments, against: schema)
+        guard problems.isEmpty else {
+            return Self.error(
+                "The arguments do not match the tool's input schema:\n- " + problems.joined(separator: "\n- "))
+        }
+        do {
+            let input = try RequestInput(operation: operation, arguments: arguments)
+            return try await send(input)
+        } catch let error as OpenAIError {
+            return Self.apiError(error)
+        } catch CLIError.usage(let message, _) {
+            return Self.error(message)
+        } catch CLIError.failure(let message) {
+            return Self.error(message)
+        } catch {
+            return Self.error(Redaction.text("\(error)"))
+        }
+    }
+
+    private func send(_ input: RequestInput) async throws -> JSON {
+        if input.asksForStream(operation) {
+            var request = try input.request(for: operation)
+            request.accept = "text/event-stream"
+            var collector = StreamCollector(stream: operation.stream!)
+            let reader = EventStreamReader(client: client, operation: operation)
+            var count = 0
+            let outcome = try await reader.read(request, options: RequestOptions()) { event in
+                count += 1
+                collector.take(event)
+                progress(count, event["type"]?.string ?? event["event"]?.string)
+            }
+            if case .notAStream(let response) = outcome { return try reply(response) }
+            return json(collector.result, note: nil)
+        }
+        let response = try await client.sendRaw(try input.request(for: operation), options: RequestOptions())
+        return try reply(response)
+    }
+
+    private func reply(_ response: HTTPResponse) throws -> JSON {
+        let type = response.value(forHeader: "Content-Type") ?? ""
+        switch operation.reply {
+        case .none:
+            return Self.text("Done: HTTP \(response.statusCode), no content.")
+        case .binary:
+            guard response.body.count <= options.maxBinaryBytes else {
+                return Self.error(
+                    "The reply is \(response.body.count) bytes of \(type), more than the \(options.maxBinaryBytes) "
+                        + "a tool result carries (--max-binary-bytes). `openai \(operation.command) … --output FILE` "
+                        + "writes it to a file.")
+            }
+            let resource: JSON = .object([
+                .init("uri", .string("openai://\(operation.command.replacingOccurrences(of: " ", with: "/"))")),
+                .init("mimeType", .string(type.isEmpty ? "application/octet-stream" : type)),
+                .init("blob", .string(response.body.base64EncodedString())),
+            ])
+            return .object([
+                .init(
+                    "content",
+                    .array([
+                        .object([.init("type", .string("resource")), .init("resource", resource)]),
+                        .object([
+                            .init("type", .string("text")),
+                            .init("text", .string("\(response.body.count) bytes of \(type), base64 in the resource.")),
+                        ]),
+                    ]))
+            ])
+        case .text:
+            return Self.text(String(decoding: response.body, as: UTF8.self))
+        case .json:
+            guard let value = try? JSON.parse(response.body) else {
+                if type.lowercased().hasPrefix("text/") {
+                    return Self.text(String(decoding: response.body, as: UTF8.self))
+                }
+                return Self.error("The reply (\(type), \(response.body.count) bytes) is not JSON.")
+            }
+            var note: String?
+            if let page = operation.page, value[page.hasMore] == .bool(true) {
+                let cursor = page.next.lazy.compactMap { source -> String? in
+                    source == "#last-id"
+                        ? value[page.items]?.array?.last?["id"]?.string : value[source]?.string
+                }.first
+                if let cursor { note = "More items follow: call again with `\(page.cursor)`: \"\(cursor)\"." }
+            }
+            return json(value, note: note)
+        }
+    }
+
+    /// A JSON value as text (compact) and, when it is an object, as `structuredContent`; an error
+    /// result when the text is over the budget.
+    private func json(_ value: JSON, note: String?) -> JSON {
+        let text = value.compact
+        guard text.utf8.count <= options.maxResultBytes else {
+            return Self.error(
+                "The result is \(text.utf8.count) bytes, more than the \(options.maxResultBytes) a tool result carries "
+                    + "(--max-result-bytes): ask for less (a smaller `limit`, fewer `include`s).")
+        }
+        var content: [JSON] = [.object([.init("type", .string("text")), .init("text", .string(text))])]
+        if let note { content.append(.object([.init("type", .string("text")), .init("text", .string(note))])) }
+        var members: [JSON.Member] = [.init("content", .array(content))]
+        if case .object = value { members.append(.init("structuredContent", value)) }
+        return .object(members)
+    }
+
+    static func text(_ text: String) -> JSON {
+        .object([.init("content", .array([.object([.init("type", .string("text")), .init("text", .string(text))])]))])
+    }
+
+    /// A tool execution error (`isError: true`) with `message`.
+    static func error(_ message: String) -> JSON {
+        .object([
+            .init("content", .array([.object([.init("type", .string("text")), .init("text", .string(message))])])),
+            .init("isError", .bool(true)),
+        ])
+    }
+
+    /// An API error as a tool execution error: OpenAI's message, type, code, param and the request id.
+    static func apiError(_ error: OpenAIError) -> JSON {
+        var lines = ["OpenAI API error: " + Redaction.text(error.message)]
+        if let status = error.statusCode { lines.append("status: \(status)") }
+        if let type = error.type { lines.append("type: \(type)") }
+        if let code = error.code { lines.append("code: \(code)") }
+        if let param = error.param { lines.append("param: \(param)") }
+        if let requestID = error.requestID { lines.append("request id: \(requestID)") }
+        return Self.error(lines.joined(separator: "\n"))
+    }
+}
+
+/// A stream's events collected into the object they make: a chat completion's chunks merged into a
+/// `chat.completion`; else the final event's `response` (the Responses API), or the final event.
+struct StreamCollector {
+    var stream: APIOperation.Stream
+    private var last: JSON?
+    private var terminal: JSON?
+    private var chat = ChatMerge()
+
+    init(stream: APIOperation.Stream) { self.stream = stream }
+
+    mutating func take(_ event: JSON) {
+        let payload = stream.namedEvents ? (event["data"] ?? event) : event
+        last = payload
+        let name = stream.namedEvents ? event["event"]?.string : payload["type"]?.string
+        if let name, stream.terminalEvents.contains(name) { terminal = payload }
+        if stream.finishedChoices { chat.take(payload) }
+    }
+
+    /// The collected object.
+    var result: JSON {
+        if stream.finishedChoices, let merged = chat.result { return merged }
+        let final = terminal ?? last ?? .object([])
+        if case .object? = final["response"] { return final["response"]! }
+        return final
+    }
+
+    /// Chat Completions chunks merged: content, refusal and tool call arguments concatenated by
+    /// choice and index, the last `finish_reason` and `usage`.
+    struct ChatMerge {
+        private var head: [JSON.Member] = []
+        private var choices:
+            [Int: (role: String?, content: String, refusal: String, finish: JSON, tools: [Int: JSON])] =
+                [:]
+        private var usage: JSON?
+
+        mutating func take(_ chunk: JSON) {
+            if head.isEmpty, case .object(let members) = chunk {
+                head = members.filter { !["choices", "usage", "object"].contains($0.key) }
+            }
+            if let value = chunk["usage"], value != .null { usage = value }
+            for choice in chunk["choices"]?.array ?? [] {
+                let index = Int(choice["index"]?.compact ?? "0") ?? 0
+                var state = choices[index] ?? (nil, "", "", .null, [:])
+                let delta = choice["delta"] ?? .object([])
+                if let role = delta["role"]?.string { state.role = role }
+                if let text = delta["content"]?.string { state.content += text }
+                if let text = delta["refusal"]?.string { state.refusal += text }
+                for call in delta["tool_calls"]?.array ?? [] {
+                    let callIndex = Int(call["index"]?.compact ?? "0") ?? 0
+                    var merged = state.tools[callIndex] ?? .object([])
+                    for key in ["id", "type"] where call[key] != nil { merged = merged.setting(key, call[key]!) }
+                    var function = merged["function"] ?? .object([])
+                    if let name = call["function"]?["name"] { function = function.setting("name", name) }
+                    let arguments =
+                        (function["arguments"]?.string ?? "") + (call["function"]?["arguments"]?.string ?? "")
+                    merged = merged.setting("function", function.setting("arguments", .string(arguments)))
+                    state.tools[callIndex] = merged
+                }
+                if let finish = choice["finish_reason"], finish != .null { state.finish = finish }
+                choices[index] = state
+            }
+        }
+
+        var result: JSON? {
+            guard !choices.isEmpty else { return nil }
+            var members = head
+            members.insert(.init("object", .string("chat.completion")), at: min(1, members.count))
+            let merged = choices.keys.sorted().map { index -> JSON in
+                let state = choices[index]!
+                var message: [JSON.Member] = [
+                    .init("role", .string(state.role ?? "assistant")),
+                    .init("content", state.content.isEmpty && !state.tools.isEmpty ? .null : .string(state.content)),
+                ]
+                if !state.refusal.isEmpty { message.append(.init("refusal", .string(state.refusal))) }
+                if !state.tools.isEmpty {
+                    message.append(.init("tool_calls", .array(state.tools.keys.sorted().map { state.tools[$0]! })))
+                }
+                return .object([
+                    .init("index", .number(String(index))), .init("message", .object(message)),
+                    .init("finish_reason", state.finish),
+                ])
+            }
+            members.append(.init("choices", .array(merged)))
+            if let usage { members.append(.init("usage", usage)) }
+            return .object(members)
+        }
+    }
+}
+
+extension RequestInput {
+    /// The input of a tool call's `arguments`: each member by the wire name of a path, query or
+    /// header parameter or a top-level body member; any other member goes into a JSON body as is.
+    /// A multipart file member takes `@path` (a local file) or a `data:` URL.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` for a member that has nowhere to go, a file that
+    ///   cannot be read, a missing required member.
+    init(operation: APIOperation, arguments: JSON) throws {
+        guard case .object(let members) = arguments else {
+            throw CLIError.usage("the arguments are not an object")
+        }
+        var body: [JSON.Member] = []
+        for member in members {
+            if let parameter = operation.parameters.first(where: { $0.name == member.key }) {
+                switch parameter.location {
+                case .path:
+                    guard member.value.string?.isEmpty == false || (member.value != .null && member.value.string == nil)
+                    else { throw CLIError.usage("`\(member.key)` is empty") }
+                    pathParameters[member.key] = member.value.string ?? member.value.compact
+                case .query: query.append((member.key, member.value))
+                case .header: headers[member.key] = member.value.string ?? member.value.compact
+                case .body: break
+                }
+                continue
+            }
+            let flag = operation.body?.members.first { $0.name == member.key }
+            if let flag, operation.body?.kind == .multipart, flag.schema.isFile {
+                let words = member.value.array?.compactMap(\.string) ?? member.value.string.map { [$0] } ?? []
+                files.append((member.key, try words.map { try Self.file($0, name: member.key) }))
+                continue
+            }
+            guard operation.body != nil else {
+                throw CLIError.usage("`openai \(operation.command)` takes no member `\(member.key)`")
+            }
+            body.append(member)
+        }
+        var missing: [String] = []
+        for parameter in operation.parameters where parameter.required {
+            switch parameter.location {
+            case .path: if pathParameters[parameter.name] == nil { missing.append(parameter.name) }
+            case .query: if !query.contains(where: { $0.name == parameter.name }) { missing.append(parameter.name) }
+            case .header: if headers[parameter.name] == nil { missing.append(parameter.name) }
+            case .body: break
+            }
+        }
+        guard missing.isEmpty else { throw CLIError.usage("missing \(missing.joined(separator: ", "))") }
+        if operation.body != nil, !body.isEmpty || operation.body?.required == true || !files.isEmpty {
+            self.body = .object(body)
+        }
+    }
+
+    /// A file member's value: `@path` streams the local file; `data:<type>;base64,<bytes>` gives the bytes.
+    static func file(_ word: String, name: String) throws -> FileUpload {
+        if word.hasPrefix("@") {
+            do {
+                return try FileUpload(fileURL: URL(fileURLWithPath: String(word.dropFirst())))
+            } catch {
+                throw CLIError.usage("`\(name)`: cannot read the file \(word.dropFirst())")
+            }
+        }
+        if word.hasPrefix("data:"), let comma = word.firstIndex(of: ",") {
+            let header = word[word.index(word.startIndex, offsetBy: 5)..<comma]
+            guard header.hasSuffix(";base64"), let data = Data(base64Encoded: String(word[word.index(after: comma)...]))
+            else { throw CLIError.usage("`\(name)`: a data URL must be base64 (`data:<type>;base64,<bytes>`)") }
+            let type = String(header.dropLast(";base64".count))
+            return FileUpload(data: data, filename: name, contentType: type.isEmpty ? nil : type)
+        }
+        throw CLIError.usage("`\(name)` takes a file: `@/path/to/file` or `data:<type>;base64,<bytes>`")
+    }
+}

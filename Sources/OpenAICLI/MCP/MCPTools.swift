@@ -1,0 +1,310 @@
+import Foundation
+
+/// What `openai mcp` serves and how (its command line).
+package struct MCPOptions: Sendable {
+    /// `--tools all` (one tool per operation) or `dynamic` (three tools that find, describe and call
+    /// operations).
+    package enum Mode: String, Sendable { case all, dynamic }
+
+    package var globals = GlobalOptions()
+    package var mode = Mode.all
+    /// `--resource PATTERN`: only these resources (`*` and `?` wildcards, `vector-stores*`); all when empty.
+    package var resources: [String] = []
+    /// `--operation NAME`: only these operations (tool name, command or operationId); all when empty.
+    package var operations: [String] = []
+    /// `--no-<resource>`: without these resources and those below them.
+    package var excluded: [String] = []
+    /// `--read-only`: only `GET` operations.
+    package var readOnly = false
+    /// `--list`: print the tools and exit instead of serving.
+    package var list = false
+    /// The most bytes of one tool result's text (`--max-result-bytes`); a larger result is an error
+    /// result that says so.
+    package var maxResultBytes = 200_000
+    /// The most bytes of a binary reply sent as an embedded resource (`--max-binary-bytes`).
+    package var maxBinaryBytes = 4 << 20
+    /// The size budget of one tool's `inputSchema` in bytes of compact JSON (``SchemaSet/inlined(_:budget:loose:)``).
+    package static let inputSchemaBudget = 16_384
+    /// The size budget of one tool's `outputSchema`.
+    package static let outputSchemaBudget = 4_096
+
+    package init() {}
+
+    /// The usage of `openai mcp`.
+    package static let usage = """
+        usage: openai mcp [--tools all|dynamic] [--resource PATTERN]... [--operation NAME]... [--no-RESOURCE]...
+                          [--read-only] [--list] [--max-result-bytes N] [--max-binary-bytes N] [global flags]
+
+        An MCP server over standard input and output (protocol revisions 2025-06-18, 2025-11-25, 2026-07-28): one
+        tool per operation (`responses_create`), or with --tools dynamic three tools (list_api_endpoints,
+        get_api_endpoint_schema, invoke_api_endpoint). Admin tools only with an admin key. --list prints the tools.
+        """
+
+    /// Parses the words after `openai mcp`.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` for an unknown flag or a bad value.
+    package static func parse(_ words: [String]) throws -> MCPOptions {
+        var options = MCPOptions()
+        var index = 0
+        func value(_ name: String, _ inline: String?) throws -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < words.count, !words[index].hasPrefix("--") else {
+                throw CLIError.usage("--\(name) needs a value", usage: usage)
+            }
+            return words[index]
+        }
+        while index < words.count {
+            let word = words[index]
+            defer { index += 1 }
+            guard word.hasPrefix("--") else {
+                throw CLIError.usage("openai mcp takes no argument `\(word)`", usage: usage)
+            }
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            switch name {
+            case "tools":
+                let given = try value(name, inline)
+                guard let mode = Mode(rawValue: given) else {
+                    throw CLIError.usage("--tools takes all or dynamic, not `\(given)`", usage: usage)
+                }
+                options.mode = mode
+            case "resource": options.resources.append(try value(name, inline))
+            case "operation": options.operations.append(try value(name, inline))
+            case "read-only": options.readOnly = true
+            case "list": options.list = true
+            case "debug": options.globals.debug = true
+            case "max-result-bytes", "max-binary-bytes":
+                let given = try value(name, inline)
+                guard let number = Int(given), number >= 1024 else {
+                    throw CLIError.usage("--\(name) takes a whole number of at least 1024", usage: usage)
+                }
+                if name == "max-result-bytes" {
+                    options.maxResultBytes = number
+                } else {
+                    options.maxBinaryBytes = number
+                }
+            case _ where name.hasPrefix("no-") && name.count > 3:
+                options.excluded.append(String(name.dropFirst(3)))
+            case _ where GlobalOptions.valued.contains(name):
+                try options.globals.set(name, try value(name, inline))
+            case "help":
+                throw CLIError.usage("", usage: usage)
+            default:
+                throw CLIError.usage(
+                    "unknown flag --\(name) for `openai mcp`"
+                        + Suggestion.didYouMean(
+                            name,
+                            among: [
+                                "tools", "resource", "operation", "read-only", "list", "max-result-bytes",
+                                "max-binary-bytes", "debug",
+                            ] + Array(GlobalOptions.valued), prefix: "--"),
+                    usage: usage)
+            }
+        }
+        return options
+    }
+
+    /// Whether the operation is served: its resource matches `--resource` (when given) and no
+    /// `--no-…`, its name `--operation` (when given), it reads (with `--read-only`), and an admin
+    /// one only with an admin key.
+    func includes(_ operation: APIOperation, hasAdminKey: Bool) -> Bool {
+        if operation.admin && !hasAdminKey { return false }
+        if readOnly && operation.httpMethod != "GET" { return false }
+        let resource = operation.resource
+        if excluded.contains(where: { resource == $0 || resource.hasPrefix($0 + ":") }) { return false }
+        if !resources.isEmpty, !resources.contains(where: { Glob.matches(resource, $0) }) { return false }
+        if !operations.isEmpty {
+            let names = [MCPTool.name(operation), operation.command, operation.id]
+            if !operations.contains(where: { pattern in names.contains { Glob.matches($0, pattern) } }) { return false }
+        }
+        return true
+    }
+}
+
+/// `*` (any run) and `?` (any one character) patterns.
+enum Glob {
+    static func matches(_ text: String, _ pattern: String) -> Bool {
+        let text = Array(text)
+        let pattern = Array(pattern)
+        var memo: [Int: Bool] = [:]
+        func match(_ t: Int, _ p: Int) -> Bool {
+            let key = t * (pattern.count + 1) + p
+            if let known = memo[key] { return known }
+            let result: Bool
+            if p == pattern.count {
+                result = t == text.count
+            } else if pattern[p] == "*" {
+                result = match(t, p + 1) || (t < text.count && match(t + 1, p))
+            } else {
+                result = t < text.count && (pattern[p] == "?" || pattern[p] == text[t]) && match(t + 1, p + 1)
+            }
+            memo[key] = result
+            return result
+        }
+        return match(0, 0)
+    }
+}
+
+/// One MCP tool: an operation, or one of the dynamic mode's three.
+package struct MCPTool: Sendable {
+    package var name: String
+    /// The operation it calls (`nil` for the dynamic mode's tools).
+    package var operation: APIOperation?
+    /// The tool's definition (`Tool` of the MCP schema): name, title, description, inputSchema,
+    /// outputSchema, annotations.
+    package var definition: JSON
+    /// The input schema arguments are checked against before anything is sent: the whole schema,
+    /// its references resolved through the schema set.
+    package var validationSchema: JSON
+
+    /// The tool name of an operation: its command in snake case (`vector-stores:files list` →
+    /// `vector_stores_files_list`), at most 64 characters of `[A-Za-z0-9_]`.
+    package static func name(_ operation: APIOperation) -> String {
+        let name = String(
+            operation.command.map { $0.isLetter || $0.isNumber ? $0 : "_" }.filter { $0.isASCII })
+        guard name.count > 64 else { return name }
+        // Too long: the first 55 characters and a stable hash (FNV-1a) of the whole.
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(name.prefix(55)) + "_" + String(hash, radix: 16)
+    }
+
+    /// The tool of `operation`.
+    package static func forOperation(_ operation: APIOperation, schemas: SchemaSet) -> MCPTool {
+        let input = schemas.input(operation.id)
+        var inputSchema = schemas.inlined(input, budget: MCPOptions.inputSchemaBudget)
+        if inputSchema["properties"] == nil { inputSchema = inputSchema.setting("properties", .object([])) }
+        let destructive = operation.httpMethod == "DELETE"
+        var description = operation.summary ?? operation.id
+        if let text = operation.description, let paragraph = Self.firstParagraph(text), paragraph != description {
+            description += "\n\n" + paragraph
+        }
+        description +=
+            "\n\n`\(operation.httpMethod) \(operation.path)`" + (destructive ? " (destructive: it deletes)." : ".")
+        if operation.stream != nil {
+            description += " A streamed reply is collected into its final object."
+        }
+        if operation.page != nil {
+            description += " Returns one page; pass its cursor (`\(operation.page!.cursor)`) for the next."
+        }
+        var members: [JSON.Member] = [
+            .init("name", .string(name(operation))),
+            .init("title", .string(operation.summary ?? "openai \(operation.command)")),
+            .init("description", .string(description)),
+            .init("inputSchema", inputSchema),
+        ]
+        if let output = outputSchema(operation, schemas: schemas) { members.append(.init("outputSchema", output)) }
+        let method = operation.httpMethod
+        members.append(
+            .init(
+                "annotations",
+                .object([
+                    .init("title", .string("openai \(operation.command)")),
+                    .init("readOnlyHint", .bool(method == "GET")),
+                    .init("destructiveHint", .bool(destructive)),
+                    .init("idempotentHint", .bool(["GET", "PUT", "DELETE", "HEAD"].contains(method))),
+                    .init("openWorldHint", .bool(true)),
+                ])))
+        return MCPTool(
+            name: name(operation), operation: operation, definition: .object(members), validationSchema: input)
+    }
+
+    /// The output schema of a JSON reply that is an object: its members, named and described, and no
+    /// other constraint, so a reply that differs from the spec where real servers differ still
+    /// matches (the SDK reads such replies leniently too).
+    static func outputSchema(_ operation: APIOperation, schemas: SchemaSet) -> JSON? {
+        guard operation.reply == .json, let output = schemas.output(operation.id) else { return nil }
+        let resolved = schemas.inlined(output, budget: MCPOptions.outputSchemaBudget, loose: true)
+        guard resolved["type"] == .string("object"), case .object(let properties)? = resolved["properties"] else {
+            return nil
+        }
+        let described = properties.map { member -> JSON.Member in
+            if let text = member.value["description"] {
+                return .init(member.key, .object([.init("description", text)]))
+            }
+            return .init(member.key, .object([]))
+        }
+        var members: [JSON.Member] = [.init("type", .string("object")), .init("properties", .object(described))]
+        if let text = resolved["description"] { members.append(.init("description", text)) }
+        return .object(members)
+    }
+
+    static func firstParagraph(_ text: String) -> String? {
+        let paragraph = text.components(separatedBy: "\n\n").first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return paragraph.map { $0.replacingOccurrences(of: "\n", with: " ") }
+    }
+
+    /// The dynamic mode's tools.
+    package static let dynamic: [MCPTool] = {
+        func object(_ properties: [JSON.Member], required: [String]) -> JSON {
+            .object([
+                .init("type", .string("object")), .init("properties", .object(properties)),
+                .init("required", .array(required.map(JSON.string))),
+            ])
+        }
+        func tool(_ name: String, _ title: String, _ description: String, _ input: JSON, readOnly: Bool) -> MCPTool {
+            MCPTool(
+                name: name, operation: nil,
+                definition: .object([
+                    .init("name", .string(name)), .init("title", .string(title)),
+                    .init("description", .string(description)), .init("inputSchema", input),
+                    .init(
+                        "annotations",
+                        .object([
+                            .init("readOnlyHint", .bool(readOnly)), .init("destructiveHint", .bool(!readOnly)),
+                            .init("idempotentHint", .bool(readOnly)), .init("openWorldHint", .bool(!readOnly)),
+                        ])),
+                ]), validationSchema: input)
+        }
+        return [
+            tool(
+                "list_api_endpoints", "List OpenAI API endpoints",
+                "Lists the OpenAI API's endpoints (operations) whose name, command, path or summary contains the search text (all when it is empty): each endpoint's name, HTTP method and path, and summary.",
+                object(
+                    [
+                        .init(
+                            "search",
+                            .object([
+                                .init("type", .string("string")),
+                                .init("description", .string("Text to look for, any case (`vector store`, `files`).")),
+                            ]))
+                    ], required: []), readOnly: true),
+            tool(
+                "get_api_endpoint_schema", "Describe an OpenAI API endpoint",
+                "The description and the JSON Schema of the arguments of one endpoint, by the name list_api_endpoints gives.",
+                object(
+                    [
+                        .init(
+                            "endpoint",
+                            .object([
+                                .init("type", .string("string")),
+                                .init("description", .string("The endpoint's name, e.g. `responses_create`.")),
+                            ]))
+                    ], required: ["endpoint"]), readOnly: true),
+            tool(
+                "invoke_api_endpoint", "Call an OpenAI API endpoint",
+                "Calls one endpoint with arguments that match its schema (get_api_endpoint_schema); the arguments are checked before anything is sent.",
+                object(
+                    [
+                        .init(
+                            "endpoint",
+                            .object([
+                                .init("type", .string("string")),
+                                .init("description", .string("The endpoint's name, e.g. `responses_create`.")),
+                            ])),
+                        .init(
+                            "args",
+                            .object([
+                                .init("type", .string("object")),
+                                .init(
+                                    "description", .string("The endpoint's arguments, as its schema describes them.")),
+                            ])),
+                    ], required: ["endpoint"]), readOnly: false),
+        ]
+    }()
+}
