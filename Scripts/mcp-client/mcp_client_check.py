@@ -320,36 +320,57 @@ def malformed(report: dict[str, Any]) -> None:
 
 
 def cancellation(report: dict[str, Any]) -> None:
+    """A call held 3 s by the server, cancelled 1 s after it was sent (the tools built first, so it is in flight):
+    no response for it, a ping still answered, and the HTTP request dropped."""
     scenario = f"cancel-{uuid.uuid4().hex[:8]}"
     env = environment(scenario, headers={"x-testserver-delay-ms": "3000"})
-    lines = [
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "c", "version": "0"},
-                },
-            }
-        ),
-        json.dumps(
-            {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "models_list", "arguments": {}}}
-        ),
-        json.dumps(
-            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "test"}}
-        ),
-    ]
+    process = subprocess.Popen(
+        [ARGS.binary, "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def send(message: dict[str, Any]) -> None:
+        process.stdin.write(json.dumps(message) + "\n")
+        process.stdin.flush()
+
+    def reply(id: int) -> dict[str, Any]:
+        while True:
+            message = json.loads(process.stdout.readline())
+            if message.get("id") == id:
+                return message
+
+    info = {"name": "c", "version": "0"}
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": info},
+        }
+    )
+    reply(1)
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    reply(2)
     started = time.monotonic()
-    replies = raw_exchange(lines, env, wait=0.5)
+    send({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "models_list", "arguments": {}}})
+    time.sleep(1.0)
+    send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "test"}})
+    send({"jsonrpc": "2.0", "id": 8, "method": "ping"})
+    ping = reply(8)
     elapsed = time.monotonic() - started
-    # The server holds the request 3 s, then records it; the client hung up long before.
-    time.sleep(3.5)
+    process.stdin.close()
+    rest = [json.loads(line) for line in process.stdout.read().splitlines() if line.strip()]
+    process.wait(timeout=30)
+    # The server holds the request 3 s, then records it; the client hung up before.
+    time.sleep(max(0.0, 3.5 - (time.monotonic() - started)))
     received = records(scenario)
     report["cancellation"] = {
-        "reply_ids": [r.get("id") for r in replies],
+        "reply_ids": [r.get("id") for r in [ping, *rest]],
         "seconds": round(elapsed, 2),
         "requests": len(received),
         "disconnected": [r.get("disconnected") for r in received],

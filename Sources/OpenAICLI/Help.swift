@@ -8,6 +8,7 @@ package enum Help {
         usage: openai <resource>[:<sub>…] <method> [--flag value…]
                openai <resource> --help | openai <resource> <method> --help
                openai completion bash|zsh|fish
+               openai mcp [--tools all|dynamic] [--resource PATTERN]... (an MCP server: openai mcp --help)
         """
 
     /// `openai --help`: the grammar, the global flags, the exit statuses and every resource.

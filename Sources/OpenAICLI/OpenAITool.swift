@@ -43,6 +43,8 @@ package enum OpenAITool {
                 try terminal.line(version)
             case .completion(let shell):
                 try terminal.line(Completion.script(shell))
+            case .mcp(let options) where options.help:
+                try terminal.line(MCPOptions.usage)
             case .mcp(let options):
                 let server = try MCPServer(
                     options: options, environment: environment, output: terminal, transport: transport)
@@ -53,7 +55,10 @@ package enum OpenAITool {
                     }
                     terminal.error("\(server.tools.count) tools")
                 } else {
-                    terminal.error("openai mcp: \(server.tools.count) tools on standard input and output")
+                    terminal.error(
+                        "openai mcp: \(server.operationCount) operations"
+                            + (options.mode == .dynamic ? " behind 3 tools" : " as tools")
+                            + ", on standard input and output")
                     await server.serve(lines: MCPServer.standardInputLines())
                 }
             case .call(let call):

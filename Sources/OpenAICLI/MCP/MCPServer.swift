@@ -18,13 +18,21 @@ package final class MCPServer: Sendable {
     static let metaServerInfo = "io.modelcontextprotocol/serverInfo"
 
     let options: MCPOptions
-    let tools: [MCPTool]
-    private let byName: [String: MCPTool]
-    /// Every operation's tool, for the dynamic mode's lookups.
-    private let endpoints: [String: MCPTool]
+    /// The operations served (the filters applied), in command order.
+    private let operations: [APIOperation]
+    /// The tools, built on first use (an `initialize` is answered without building them).
+    private let built = Locked<Tools?>(nil)
+
+    private struct Tools: Sendable {
+        var list: [MCPTool]
+        var byName: [String: MCPTool]
+        /// Every served operation's tool, for the dynamic mode's lookups.
+        var endpoints: [String: MCPTool]
+    }
     private let client: OpenAIClient?
     private let adminClient: OpenAIClient?
-    private let schemas: SchemaSet
+    /// The operations' schemas, parsed on first use.
+    private var schemas: SchemaSet { SchemaSet.shared }
     private let output: Terminal
     private let state = Locked(State())
 
@@ -33,7 +41,7 @@ package final class MCPServer: Sendable {
         var legacyVersion: String?
         /// The calls in flight, by request id, to cancel.
         var running: [String: Task<Void, Never>] = [:]
-        /// Ids whose call was cancelled: no response is sent for them.
+        /// Ids whose call was cancelled while it ran: no response is sent for them.
         var cancelled: Set<String> = []
     }
 
@@ -47,7 +55,6 @@ package final class MCPServer: Sendable {
     ) throws {
         self.options = options
         self.output = output
-        schemas = SchemaSet.shared
         let configuration = try OpenAITool.configuration(options.globals, environment: environment)
         var project = configuration
         project.adminAPIKey = nil
@@ -60,35 +67,49 @@ package final class MCPServer: Sendable {
         let hasKey = configuration.apiKey != nil || configuration.azure != nil
         client = hasKey ? try make(project) : nil
         adminClient = configuration.adminAPIKey != nil ? try make(admin) : nil
-        let operations = Catalogue.shared.operations.filter {
+        operations = Catalogue.shared.operations.filter {
             options.includes($0, hasAdminKey: configuration.adminAPIKey != nil)
-        }
-        var endpoints: [String: MCPTool] = [:]
-        var list: [MCPTool] = []
-        for operation in operations.sorted(by: { $0.command < $1.command }) {
-            let tool = MCPTool.forOperation(operation, schemas: SchemaSet.shared)
-            endpoints[tool.name] = tool
-            list.append(tool)
-        }
-        self.endpoints = endpoints
-        tools = options.mode == .dynamic ? MCPTool.dynamic : list
-        byName = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }.sorted { $0.command < $1.command }
     }
 
-    /// The tools' definitions as `tools/list` gives them.
-    package var toolDefinitions: [JSON] { tools.map(\.definition) }
+    /// How many operations are served (as tools, or through the dynamic mode's).
+    package var operationCount: Int { operations.count }
+
+    /// The tools served: one per operation, or the dynamic mode's three.
+    package var tools: [MCPTool] { catalogue().list }
+
+    private func catalogue() -> Tools {
+        built.withLock { built in
+            if let built { return built }
+            var endpoints: [String: MCPTool] = [:]
+            var list: [MCPTool] = []
+            for operation in operations {
+                let tool = MCPTool.forOperation(operation, schemas: schemas)
+                endpoints[tool.name] = tool
+                list.append(tool)
+            }
+            if options.mode == .dynamic { list = MCPTool.dynamic }
+            let tools = Tools(
+                list: list, byName: Dictionary(list.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                endpoints: endpoints)
+            built = tools
+            return tools
+        }
+    }
 
     // MARK: The stream
 
-    /// Serves the lines of standard input until it ends, each message on its own task.
+    /// Serves the lines of standard input until it ends, in order: each message is routed before the
+    /// next is read (so a cancellation never overtakes its call), tool calls then run concurrently,
+    /// and the server waits for those in flight when the input ends.
     package func serve(lines: AsyncStream<String>) async {
-        await withTaskGroup(of: Void.self) { group in
-            for await line in lines {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else { continue }
-                group.addTask { await self.handle(trimmed) }
-            }
+        for await line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            await handle(trimmed)
         }
+        let running = state.withLock { Array($0.running.values) }
+        for task in running { await task.value }
     }
 
     /// Standard input's lines, read on a thread of their own (a blocking read).
@@ -154,7 +175,7 @@ package final class MCPServer: Sendable {
             guard let id = Self.validID(params["requestId"]) else { return }
             let key = id.compact
             let task = state.withLock { state -> Task<Void, Never>? in
-                guard let task = state.running.removeValue(forKey: key) else { return nil }
+                guard let task = state.running[key] else { return nil }
                 state.cancelled.insert(key)
                 return task
             }
@@ -261,7 +282,7 @@ package final class MCPServer: Sendable {
             send(error: -32602, "Invalid params: tools/call needs a `name`", id: id)
             return
         }
-        guard let tool = byName[name] else {
+        guard let tool = catalogue().byName[name] else {
             send(error: -32602, "Invalid params: unknown tool \(name)", id: id)
             return
         }
@@ -273,10 +294,12 @@ package final class MCPServer: Sendable {
         let token = params["_meta"]?["progressToken"]
         let key = id.compact
         let task = Task {
+            // Scheduled after its registration below: a cancellation already received stops it here.
+            if self.state.withLock({ $0.cancelled.contains(key) }) { return }
             let result = await self.run(tool, arguments: arguments, token: token, era: era)
             let cancelled = self.state.withLock { state -> Bool in
                 state.running.removeValue(forKey: key)
-                return state.cancelled.remove(key) != nil
+                return state.cancelled.contains(key)
             }
             // A cancelled request gets no response (2026-07-28: no further message at all).
             guard !cancelled, !Task.isCancelled else { return }
@@ -290,7 +313,6 @@ package final class MCPServer: Sendable {
             self.send(result: result, id: id, era: era)
         }
         state.withLock { $0.running[key] = task }
-        await task.value
     }
 
     private func run(_ tool: MCPTool, arguments: JSON, token: JSON?, era: Era) async -> JSON {
@@ -326,7 +348,7 @@ package final class MCPServer: Sendable {
         switch name {
         case "list_api_endpoints":
             let search = (arguments["search"]?.string ?? "").lowercased()
-            let found = endpoints.values.sorted { $0.name < $1.name }.filter { tool in
+            let found = catalogue().endpoints.values.sorted { $0.name < $1.name }.filter { tool in
                 guard !search.isEmpty, let operation = tool.operation else { return true }
                 return [tool.name, operation.command, operation.path, operation.summary ?? ""]
                     .contains { $0.lowercased().contains(search) }
@@ -343,7 +365,7 @@ package final class MCPServer: Sendable {
             return MCPToolCall.text(JSON.object([.init("endpoints", list)]).compact)
                 .setting("structuredContent", .object([.init("endpoints", list)]))
         case "get_api_endpoint_schema":
-            guard let endpoint = arguments["endpoint"]?.string, let tool = endpoints[endpoint] else {
+            guard let endpoint = arguments["endpoint"]?.string, let tool = catalogue().endpoints[endpoint] else {
                 return MCPToolCall.error(
                     "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
             }
@@ -355,7 +377,7 @@ package final class MCPServer: Sendable {
             }
             return MCPToolCall.text(described.compact).setting("structuredContent", described)
         case "invoke_api_endpoint":
-            guard let endpoint = arguments["endpoint"]?.string, let tool = endpoints[endpoint],
+            guard let endpoint = arguments["endpoint"]?.string, let tool = catalogue().endpoints[endpoint],
                 let operation = tool.operation
             else {
                 return MCPToolCall.error(

@@ -18,6 +18,8 @@ package struct MCPOptions: Sendable {
     package var readOnly = false
     /// `--list`: print the tools and exit instead of serving.
     package var list = false
+    /// `--help`: print the usage and exit.
+    package var help = false
     /// The most bytes of one tool result's text (`--max-result-bytes`); a larger result is an error
     /// result that says so.
     package var maxResultBytes = 200_000
@@ -55,7 +57,7 @@ package struct MCPOptions: Sendable {
             return words[index]
         }
         while index < words.count {
-            let word = words[index]
+            let word = words[index] == "-h" ? "--help" : words[index]
             defer { index += 1 }
             guard word.hasPrefix("--") else {
                 throw CLIError.usage("openai mcp takes no argument `\(word)`", usage: usage)
@@ -93,7 +95,7 @@ package struct MCPOptions: Sendable {
             case _ where GlobalOptions.valued.contains(name):
                 try options.globals.set(name, try value(name, inline))
             case "help":
-                throw CLIError.usage("", usage: usage)
+                options.help = true
             default:
                 throw CLIError.usage(
                     "unknown flag --\(name) for `openai mcp`"

@@ -256,6 +256,24 @@ final class CLIBehaviorTests: XCTestCase {
         XCTAssertTrue(alias.output.contains("[listFineTuningCheckpointPermissions]"), "the official alias runs list")
     }
 
+    func testMCPCommandLine() async throws {
+        let help = try await run(["mcp", "--help"]).outcome
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("usage: openai mcp"), help.output)
+        let list = try await run(["mcp", "--list", "--resource", "vector-stores:file*", "--read-only"]).outcome
+        XCTAssertEqual(list.status, 0, list.error)
+        XCTAssertEqual(
+            list.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) },
+            [
+                "vector_stores_file_batches_list_files", "vector_stores_file_batches_retrieve",
+                "vector_stores_files_content",
+                "vector_stores_files_list", "vector_stores_files_retrieve",
+            ])
+        let unknown = try await run(["mcp", "--tool", "dynamic"]).outcome
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.error.contains("did you mean `--tools`?"), unknown.error)
+    }
+
     func testCompletionCandidatesComeFromTheCatalogue() {
         let catalogue = Catalogue.shared
         func candidates(_ line: String) -> [String] { Completion.candidates(line: line, catalogue: catalogue) }
