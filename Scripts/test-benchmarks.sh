@@ -34,6 +34,12 @@ NUMBER='-?([0-9]+([.][0-9]*)?|inf|nan)'
 summary_lines() {
     case "$1" in
         accumulators) printf '%s\n' "^accumulate_1mb_seconds: $NUMBER\$" "^parse_stream_peak_rss_mib: $NUMBER\$" ;;
+        # The smoke run times the debug binary and builds nothing clean.
+        cli)
+            printf '%s\n' "^cli --help: median $NUMBER ms over 3\$" \
+                "^mcp tools/list all: [0-9]+ tools, [0-9]+ bytes\$" \
+                "^cli mcp start to the initialize reply: median $NUMBER ms over 3\$"
+            ;;
         diff) printf '%s\n' "^diff_seconds: $NUMBER\$" "^check_seconds: $NUMBER\$" ;;
         embeddings)
             printf '%s\n' "^bytes_ratio_base64_vs_float: $NUMBER\$" "^decode_speedup_base64_vs_float: $NUMBER\$"

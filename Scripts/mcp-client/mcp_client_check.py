@@ -133,6 +133,7 @@ async def schemas(report: dict[str, Any]) -> None:
             if "$ref" in json.dumps(schema):
                 refs.append(f"{tool.name} {kind}")
     destructive = sorted(t.name for t in tools if t.annotations and t.annotations.destructive_hint)
+    deletes = sorted(t.name for t in tools if t.name.endswith("_delete"))
     report["schemas"] = {
         "tools": len(tools),
         "invalid": invalid,
@@ -140,7 +141,8 @@ async def schemas(report: dict[str, Any]) -> None:
         "names_ok": all(len(n) <= 64 and n.replace("_", "").isalnum() and n.isascii() for n in names),
         "with_output_schema": sum(1 for t in tools if t.output_schema is not None),
         "destructive": len(destructive),
-        "destructive_all_deletes": all(n.endswith("_delete") or "delete" in n for n in destructive),
+        "every_delete_destructive": set(deletes) <= set(destructive),
+        "destructive_names": destructive,
     }
 
 
@@ -150,7 +152,7 @@ async def calls(report: dict[str, Any]) -> None:
     with open(upload, "w") as file:
         file.write('{"messages": []}\n')
     results: dict[str, Any] = {}
-    async with session("2025-11-25", [], environment(scenario, admin=True)) as s:
+    async with session("2025-11-25", ["--allow-files", ARGS.folder], environment(scenario, admin=True)) as s:
         progress: list[tuple[float, str | None]] = []
 
         async def on_progress(value: float, total: float | None, message: str | None) -> None:
@@ -193,6 +195,16 @@ async def calls(report: dict[str, Any]) -> None:
                 entry["notes"] = [c.text for c in result.content if c.type == "text"][1:]
             results[name] = entry
         results["chat_completions_create"]["progress"] = len(progress)
+        outside = await s.call_tool("files_create", {"file": "@/etc/hostname", "purpose": "batch"})
+        inline = await s.call_tool(
+            "files_create",
+            {"file": "data:application/jsonl;base64," + base64.b64encode(b'{"a": 1}\n').decode(), "purpose": "batch"},
+        )
+    report["files"] = {
+        "outside_is_error": bool(outside.is_error),
+        "outside_text": outside.content[0].text if outside.content else "",
+        "data_url_ok": not inline.is_error,
+    }
     received = records(scenario)
     report["calls"] = results
     report["calls_received"] = {
@@ -288,7 +300,7 @@ def raw_exchange(lines: list[str], env: dict[str, str], args: list[str] | None =
     process.stdin.close()
     assert process.stdout is not None
     output = process.stdout.read()
-    process.wait(timeout=60)
+    process.wait(timeout=60)  # the server exits at the end of its input
     return [json.loads(line) for line in output.splitlines() if line.strip()]
 
 
@@ -409,17 +421,23 @@ def sizes(report: dict[str, Any]) -> None:
 
 async def main() -> None:
     report: dict[str, Any] = {}
+    with anyio.fail_after(240):
+        await checks(report)
+    malformed(report)
+    cancellation(report)
+    sizes(report)
+    json.dump(report, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+async def checks(report: dict[str, Any]) -> None:
+    """The checks through the SDK's client, which a hung server would otherwise hang."""
     await revisions(report)
     await counts(report)
     await schemas(report)
     await calls(report)
     await errors(report)
     await dynamic(report)
-    malformed(report)
-    cancellation(report)
-    sizes(report)
-    json.dump(report, sys.stdout, indent=1, sort_keys=True)
-    sys.stdout.write("\n")
 
 
 if __name__ == "__main__":

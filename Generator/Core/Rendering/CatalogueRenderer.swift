@@ -94,27 +94,39 @@ enum CatalogueRenderer {
             entries.append((command, json(object)))
         }
         entries.sort { $0.command < $1.command }
-        let body = entries.map(\.json).joined(separator: ",\n")
-        // A raw string ends at `"` and the delimiter, and escapes at `\` and the delimiter.
+        let body = "{\"version\": 1, \"operations\": [\n" + entries.map(\.json).joined(separator: ",\n") + "\n]}"
+        let file = jsonConstantFile(
+            path: "Catalogue/OperationCatalogue.swift", name: "operationCatalogueJSON", json: body,
+            about: [
+                "The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,",
+                "as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).",
+            ],
+            documentation:
+                "The catalogue's JSON text: `{\"version\": 1, \"operations\": [...]}`, one operation per line.")
+        return (file, diagnostics)
+    }
+
+    /// A generated Swift file declaring one `package let` string constant that holds `json`: a raw
+    /// string literal whose delimiter (`#`, `##`, …) occurs nowhere in the text after `"` or `\`
+    /// (where it would end the literal or start an escape), so the text is the JSON byte for byte.
+    ///
+    /// - Parameters:
+    ///   - about: The lines of the comment under the header, without `// `.
+    ///   - documentation: The constant's doc comment.
+    static func jsonConstantFile(path: String, name: String, json: String, about: [String], documentation: String)
+        -> GeneratedFile
+    {
         var delimiter = "#"
-        while body.contains("\"" + delimiter) || body.contains("\\" + delimiter) { delimiter += "#" }
+        while json.contains("\"" + delimiter) || json.contains("\\" + delimiter) { delimiter += "#" }
         let lines =
-            SwiftGenerator.headerLines + [
-                "//",
-                "// The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,",
-                "// as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).",
+            SwiftGenerator.headerLines + ["//"] + about.map { "// " + $0 } + [
                 "",
-                "/// The catalogue's JSON text: `{\"version\": 1, \"operations\": [...]}`, one operation per line.",
-                "package let operationCatalogueJSON = \(delimiter)\"\"\"",
-                "{\"version\": 1, \"operations\": [",
-                body,
-                "]}",
+                "/// " + documentation,
+                "package let \(name) = \(delimiter)\"\"\"",
+                json,
                 "\"\"\"\(delimiter)",
             ]
-        return (
-            GeneratedFile(path: "Catalogue/OperationCatalogue.swift", contents: lines.joined(separator: "\n") + "\n"),
-            diagnostics
-        )
+        return GeneratedFile(path: path, contents: lines.joined(separator: "\n") + "\n")
     }
 
     /// Flags every command takes (beside the global ones, which may also come before the command).

@@ -18,7 +18,8 @@ import Foundation
 enum SchemaCatalogueRenderer {
     /// What a multipart file member takes in the MCP server's tools.
     static let fileDescription =
-        "A file: a local path after @ (`@/tmp/audio.mp3`), or the content as a data URL (`data:audio/mpeg;base64,...`)."
+        "A file: its content as a data URL (`data:audio/mpeg;base64,...`), or a local path after @ (`@/tmp/audio.mp3`) "
+        + "when the server was started with --allow-files for its folder."
 
     static func file(_ model: APIModel) -> GeneratedFile {
         var converter = Converter(declarations: TopLevelDeclaration.indexByPath(model.declarations))
@@ -38,20 +39,13 @@ enum SchemaCatalogueRenderer {
             "{\"version\": 1, \"definitions\": {\n" + definitionLines.joined(separator: ",\n")
             + "\n}, \"operations\": {\n"
             + operationLines.joined(separator: ",\n") + "\n}}"
-        var delimiter = "#"
-        while body.contains("\"" + delimiter) || body.contains("\\" + delimiter) { delimiter += "#" }
-        let lines =
-            SwiftGenerator.headerLines + [
-                "//",
-                "// The JSON Schemas (Draft 2020-12) of every operation's input and JSON reply, for the `openai mcp` server's",
-                "// tools (format: Generator/Core/Rendering/SchemaCatalogueRenderer.swift).",
-                "",
-                "/// The schemas' JSON text: `{\"version\": 1, \"definitions\": {...}, \"operations\": {...}}`.",
-                "package let operationSchemasJSON = \(delimiter)\"\"\"",
-                body,
-                "\"\"\"\(delimiter)",
-            ]
-        return GeneratedFile(path: "Catalogue/OperationSchemas.swift", contents: lines.joined(separator: "\n") + "\n")
+        return CatalogueRenderer.jsonConstantFile(
+            path: "Catalogue/OperationSchemas.swift", name: "operationSchemasJSON", json: body,
+            about: [
+                "The JSON Schemas (Draft 2020-12) of every operation's input and JSON reply, for the `openai mcp` server's",
+                "tools (format: Generator/Core/Rendering/SchemaCatalogueRenderer.swift).",
+            ],
+            documentation: "The schemas' JSON text: `{\"version\": 1, \"definitions\": {...}, \"operations\": {...}}`.")
     }
 
     /// IR types to JSON Schema, noting the named types referred to.
@@ -130,7 +124,9 @@ enum SchemaCatalogueRenderer {
                 DocText.summary(property.documentation.summary), property.documentation.facts
             )
             .nonEmpty {
-                result["description"] = text
+                // A file member keeps what it takes (``fileDescription``) after what it is.
+                let taken = (result["description"] as? String).map { " " + $0 } ?? ""
+                result["description"] = text + taken
             }
             if property.documentation.deprecated { result["deprecated"] = true }
             return result

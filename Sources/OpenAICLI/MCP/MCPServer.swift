@@ -108,8 +108,15 @@ package final class MCPServer: Sendable {
             guard !trimmed.isEmpty else { continue }
             await handle(trimmed)
         }
+        // The input ended: calls in flight get 2 seconds to finish (their responses may still be read),
+        // then they are cancelled, so the server exits promptly (the transports' shutdown rule).
         let running = state.withLock { Array($0.running.values) }
-        for task in running { await task.value }
+        guard !running.isEmpty else { return }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline, state.withLock({ !$0.running.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for task in state.withLock({ Array($0.running.values) }) { task.cancel() }
     }
 
     /// Standard input's lines, read on a thread of their own (a blocking read).
@@ -260,7 +267,7 @@ package final class MCPServer: Sendable {
                 send(error: -32602, "Invalid params: unknown cursor \(cursor.compact) (the list has one page)", id: id)
                 return
             }
-            var result: [JSON.Member] = [.init("tools", .array(tools.map { definition($0, era: era) }))]
+            var result: [JSON.Member] = [.init("tools", .array(tools.map(\.definition)))]
             if era == .modern {
                 result += [.init("ttlMs", .number("3600000")), .init("cacheScope", .string("public"))]
             }
@@ -271,9 +278,6 @@ package final class MCPServer: Sendable {
             send(error: -32601, "Method not found: \(method)", id: id)
         }
     }
-
-    /// A tool's definition for `era`: a 2025 client is given object roots only.
-    private func definition(_ tool: MCPTool, era: Era) -> JSON { tool.definition }
 
     // MARK: Calls
 
@@ -286,43 +290,59 @@ package final class MCPServer: Sendable {
             send(error: -32602, "Invalid params: unknown tool \(name)", id: id)
             return
         }
-        let arguments = params["arguments"] ?? .object([])
+        let arguments = params["arguments"].flatMap { $0 == .null ? nil : $0 } ?? .object([])
         guard case .object = arguments else {
             send(error: -32602, "Invalid params: `arguments` must be an object", id: id)
             return
         }
         let token = params["_meta"]?["progressToken"]
         let key = id.compact
-        let task = Task {
-            // Scheduled after its registration below: a cancellation already received stops it here.
-            if self.state.withLock({ $0.cancelled.contains(key) }) { return }
-            let result = await self.run(tool, arguments: arguments, token: token, era: era)
-            let cancelled = self.state.withLock { state -> Bool in
-                state.running.removeValue(forKey: key)
-                return state.cancelled.contains(key)
+        // Created and registered under one lock: the task's own first use of the lock waits for its
+        // registration, so a cancellation always finds it, and every exit removes it.
+        state.withLock { state in
+            state.cancelled.remove(key)  // An id may be used again once its request is over.
+            state.running[key] = Task {
+                let proceed = self.state.withLock { !$0.cancelled.contains(key) }
+                let result =
+                    proceed ? await self.run(tool, arguments: arguments, token: token, key: key, era: era) : nil
+                let cancelled = self.state.withLock { state -> Bool in
+                    state.running.removeValue(forKey: key)
+                    return state.cancelled.remove(key) != nil
+                }
+                // A cancelled request gets no response (2026-07-28: no further message at all).
+                guard let result, !cancelled, !Task.isCancelled else { return }
+                if era == .legacy("2025-06-18"), result["isError"] == .bool(true),
+                    let text = result["content"]?.array?.first?["text"]?.string,
+                    text.hasPrefix("The arguments do not match")
+                {
+                    // 2025-06-18 lists invalid arguments under the protocol's errors.
+                    self.send(error: -32602, "Invalid params: " + text, id: id)
+                    return
+                }
+                self.send(result: self.bounded(result), id: id, era: era)
             }
-            // A cancelled request gets no response (2026-07-28: no further message at all).
-            guard !cancelled, !Task.isCancelled else { return }
-            if era == .legacy("2025-06-18"), result["isError"] == .bool(true),
-                let text = result["content"]?.array?.first?["text"]?.string,
-                text.hasPrefix("The arguments do not match")
-            {
-                self.send(error: -32602, "Invalid params: " + text, id: id)
-                return
-            }
-            self.send(result: result, id: id, era: era)
         }
-        state.withLock { $0.running[key] = task }
     }
 
-    private func run(_ tool: MCPTool, arguments: JSON, token: JSON?, era: Era) async -> JSON {
+    /// `result`, or an error result when its text is over `--max-result-bytes`.
+    private func bounded(_ result: JSON) -> JSON {
+        let size = (result["content"]?.array ?? []).reduce(0) { $0 + ($1["text"]?.string?.utf8.count ?? 0) }
+        guard size > options.maxResultBytes else { return result }
+        return MCPToolCall.error(
+            "The result is \(size) bytes of text, more than the \(options.maxResultBytes) a tool result carries "
+                + "(--max-result-bytes): ask for less (a smaller `limit`, fewer `include`s).")
+    }
+
+    private func run(_ tool: MCPTool, arguments: JSON, token: JSON?, key: String, era: Era) async -> JSON {
         guard let operation = tool.operation else {
-            return await dynamic(tool.name, arguments: arguments, token: token, era: era)
+            return await dynamic(tool.name, arguments: arguments, token: token, key: key, era: era)
         }
-        return await invoke(operation, arguments: arguments, schema: tool.validationSchema, token: token)
+        return await invoke(operation, arguments: arguments, schema: tool.validationSchema, token: token, key: key)
     }
 
-    private func invoke(_ operation: APIOperation, arguments: JSON, schema: JSON, token: JSON?) async -> JSON {
+    private func invoke(
+        _ operation: APIOperation, arguments: JSON, schema: JSON, token: JSON?, key: String
+    ) async -> JSON {
         guard let client = operation.admin ? adminClient : client else {
             return MCPToolCall.error(
                 operation.admin
@@ -330,7 +350,9 @@ package final class MCPServer: Sendable {
                     : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key.")
         }
         let progress: @Sendable (Int, String?) -> Void = { [weak self] count, type in
-            guard let self, let token else { return }
+            // No progress for a request that was cancelled (nor any other message for it).
+            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) })
+            else { return }
             var params: [JSON.Member] = [.init("progressToken", token), .init("progress", .number(String(count)))]
             if let type { params.append(.init("message", .string(type))) }
             self.write(
@@ -344,7 +366,7 @@ package final class MCPServer: Sendable {
     }
 
     /// The dynamic mode's tools.
-    private func dynamic(_ name: String, arguments: JSON, token: JSON?, era: Era) async -> JSON {
+    private func dynamic(_ name: String, arguments: JSON, token: JSON?, key: String, era: Era) async -> JSON {
         switch name {
         case "list_api_endpoints":
             let search = (arguments["search"]?.string ?? "").lowercased()
@@ -384,7 +406,8 @@ package final class MCPServer: Sendable {
                     "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
             }
             return await invoke(
-                operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, token: token)
+                operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, token: token,
+                key: key)
         default:
             return MCPToolCall.error("Unknown tool \(name).")
         }

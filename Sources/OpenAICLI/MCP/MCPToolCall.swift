@@ -24,7 +24,7 @@ struct MCPToolCall {
                 "The arguments do not match the tool's input schema:\n- " + problems.joined(separator: "\n- "))
         }
         do {
-            let input = try RequestInput(operation: operation, arguments: arguments)
+            let input = try RequestInput(operation: operation, arguments: arguments, fileFolders: options.fileFolders)
             return try await send(input)
         } catch let error as OpenAIError {
             return Self.apiError(error)
@@ -69,7 +69,12 @@ struct MCPToolCall {
                         + "writes it to a file.")
             }
             let resource: JSON = .object([
-                .init("uri", .string("openai://\(operation.command.replacingOccurrences(of: " ", with: "/"))")),
+                .init(
+                    "uri",
+                    .string(
+                        "openai:///"
+                            + operation.command.replacingOccurrences(of: ":", with: "/").replacingOccurrences(
+                                of: " ", with: "/"))),
                 .init("mimeType", .string(type.isEmpty ? "application/octet-stream" : type)),
                 .init("blob", .string(response.body.base64EncodedString())),
             ])
@@ -88,8 +93,11 @@ struct MCPToolCall {
             return Self.text(String(decoding: response.body, as: UTF8.self))
         case .json:
             guard let value = try? JSON.parse(response.body) else {
+                // A text reply where the operation documents JSON (a transcription asked for as text): the
+                // text, and as `structuredContent` `{"text": …}` (the declared output schema is an object's).
                 if type.lowercased().hasPrefix("text/") {
-                    return Self.text(String(decoding: response.body, as: UTF8.self))
+                    let text = String(decoding: response.body, as: UTF8.self)
+                    return Self.text(text).setting("structuredContent", .object([.init("text", .string(text))]))
                 }
                 return Self.error("The reply (\(type), \(response.body.count) bytes) is not JSON.")
             }
@@ -237,11 +245,11 @@ struct StreamCollector {
 extension RequestInput {
     /// The input of a tool call's `arguments`: each member by the wire name of a path, query or
     /// header parameter or a top-level body member; any other member goes into a JSON body as is.
-    /// A multipart file member takes `@path` (a local file) or a `data:` URL.
+    /// A multipart file member takes a `data:` URL, or `@path` for a file under `fileFolders`.
     ///
     /// - Throws: ``CLIError/usage(_:usage:)`` for a member that has nowhere to go, a file that
     ///   cannot be read, a missing required member.
-    init(operation: APIOperation, arguments: JSON) throws {
+    init(operation: APIOperation, arguments: JSON, fileFolders: [String]) throws {
         guard case .object(let members) = arguments else {
             throw CLIError.usage("the arguments are not an object")
         }
@@ -262,7 +270,7 @@ extension RequestInput {
             let flag = operation.body?.members.first { $0.name == member.key }
             if let flag, operation.body?.kind == .multipart, flag.schema.isFile {
                 let words = member.value.array?.compactMap(\.string) ?? member.value.string.map { [$0] } ?? []
-                files.append((member.key, try words.map { try Self.file($0, name: member.key) }))
+                files.append((member.key, try words.map { try Self.file($0, name: member.key, folders: fileFolders) }))
                 continue
             }
             guard operation.body != nil else {
@@ -285,13 +293,22 @@ extension RequestInput {
         }
     }
 
-    /// A file member's value: `@path` streams the local file; `data:<type>;base64,<bytes>` gives the bytes.
-    static func file(_ word: String, name: String) throws -> FileUpload {
+    /// A file member's value: `data:<type>;base64,<bytes>` gives the bytes; `@path` streams a local
+    /// file, only one under `folders` (symbolic links resolved first).
+    static func file(_ word: String, name: String, folders: [String]) throws -> FileUpload {
         if word.hasPrefix("@") {
+            let url = URL(fileURLWithPath: String(word.dropFirst())).resolvingSymlinksInPath().standardized
+            guard folders.contains(where: { url.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                throw CLIError.usage(
+                    "`\(name)`: local files are not readable"
+                        + (folders.isEmpty
+                            ? " (the server was started without --allow-files)"
+                            : " outside \(folders.joined(separator: ", "))") + "; send the content as a data: URL")
+            }
             do {
-                return try FileUpload(fileURL: URL(fileURLWithPath: String(word.dropFirst())))
+                return try FileUpload(fileURL: url)
             } catch {
-                throw CLIError.usage("`\(name)`: cannot read the file \(word.dropFirst())")
+                throw CLIError.usage("`\(name)`: cannot read the file \(url.path)")
             }
         }
         if word.hasPrefix("data:"), let comma = word.firstIndex(of: ",") {

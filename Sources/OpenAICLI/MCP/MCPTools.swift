@@ -25,6 +25,9 @@ package struct MCPOptions: Sendable {
     package var maxResultBytes = 200_000
     /// The most bytes of a binary reply sent as an embedded resource (`--max-binary-bytes`).
     package var maxBinaryBytes = 4 << 20
+    /// Folders a tool's file argument may name as `@path` (`--allow-files DIR`); none by default, so
+    /// a model can send only `data:` URLs and cannot make the server upload a local file.
+    package var fileFolders: [String] = []
     /// The size budget of one tool's `inputSchema` in bytes of compact JSON (``SchemaSet/inlined(_:budget:loose:)``).
     package static let inputSchemaBudget = 16_384
     /// The size budget of one tool's `outputSchema`.
@@ -35,11 +38,13 @@ package struct MCPOptions: Sendable {
     /// The usage of `openai mcp`.
     package static let usage = """
         usage: openai mcp [--tools all|dynamic] [--resource PATTERN]... [--operation NAME]... [--no-RESOURCE]...
-                          [--read-only] [--list] [--max-result-bytes N] [--max-binary-bytes N] [global flags]
+                          [--read-only] [--list] [--max-result-bytes N] [--max-binary-bytes N]
+                          [--allow-files DIR]... [global flags]
 
         An MCP server over standard input and output (protocol revisions 2025-06-18, 2025-11-25, 2026-07-28): one
         tool per operation (`responses_create`), or with --tools dynamic three tools (list_api_endpoints,
         get_api_endpoint_schema, invoke_api_endpoint). Admin tools only with an admin key. --list prints the tools.
+        A file argument is a data: URL, or with --allow-files DIR a local file under DIR as @path.
         """
 
     /// Parses the words after `openai mcp`.
@@ -76,6 +81,12 @@ package struct MCPOptions: Sendable {
                 }
                 options.mode = mode
             case "resource": options.resources.append(try value(name, inline))
+            case "allow-files":
+                let folder = URL(fileURLWithPath: try value(name, inline)).resolvingSymlinksInPath().standardized
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue
+                else { throw CLIError.usage("--allow-files \(folder.path) is not a folder", usage: usage) }
+                options.fileFolders.append(folder.path)
             case "operation": options.operations.append(try value(name, inline))
             case "read-only": options.readOnly = true
             case "list": options.list = true
@@ -103,7 +114,7 @@ package struct MCPOptions: Sendable {
                             name,
                             among: [
                                 "tools", "resource", "operation", "read-only", "list", "max-result-bytes",
-                                "max-binary-bytes", "debug",
+                                "max-binary-bytes", "allow-files", "debug",
                             ] + Array(GlobalOptions.valued), prefix: "--"),
                     usage: usage)
             }
@@ -181,7 +192,12 @@ package struct MCPTool: Sendable {
         let input = schemas.input(operation.id)
         var inputSchema = schemas.inlined(input, budget: MCPOptions.inputSchemaBudget)
         if inputSchema["properties"] == nil { inputSchema = inputSchema.setting("properties", .object([])) }
-        let destructive = operation.httpMethod == "DELETE"
+        // Deleting, and the methods that end or take away something (cancel a run, archive a project).
+        let destructive =
+            operation.httpMethod == "DELETE"
+            || ["cancel", "archive", "deactivate", "delete", "remove", "revoke"].contains {
+                operation.method == $0 || operation.method.hasPrefix($0 + "-")
+            }
         var description = operation.summary ?? operation.id
         if let text = operation.description, let paragraph = Self.firstParagraph(text), paragraph != description {
             description += "\n\n" + paragraph
@@ -220,19 +236,29 @@ package struct MCPTool: Sendable {
     /// other constraint, so a reply that differs from the spec where real servers differ still
     /// matches (the SDK reads such replies leniently too).
     static func outputSchema(_ operation: APIOperation, schemas: SchemaSet) -> JSON? {
-        guard operation.reply == .json, let output = schemas.output(operation.id) else { return nil }
-        let resolved = schemas.inlined(output, budget: MCPOptions.outputSchemaBudget, loose: true)
-        guard resolved["type"] == .string("object"), case .object(let properties)? = resolved["properties"] else {
-            return nil
+        guard operation.reply == .json, var root = schemas.output(operation.id) else { return nil }
+        // The reply's own type, through aliases (`$ref` to `$ref`).
+        var hops = 0
+        while let reference = root["$ref"]?.string, reference.hasPrefix("#/$defs/"), hops < 8,
+            let definition = schemas.definitions[String(reference.dropFirst("#/$defs/".count))]
+        {
+            root = definition
+            hops += 1
         }
+        guard root["type"] == .string("object"), case .object(let properties)? = root["properties"] else { return nil }
+        // Each member's description (its own, else its type's), at most 300 characters: the names and
+        // what they mean, within a few KiB even for the largest replies.
         let described = properties.map { member -> JSON.Member in
-            if let text = member.value["description"] {
-                return .init(member.key, .object([.init("description", text)]))
+            var text = member.value["description"]?.string
+            if text == nil, let reference = member.value["$ref"]?.string, reference.hasPrefix("#/$defs/") {
+                text = schemas.definitions[String(reference.dropFirst("#/$defs/".count))]?["description"]?.string
             }
-            return .init(member.key, .object([]))
+            guard var text else { return .init(member.key, .object([])) }
+            if text.count > 300 { text = String(text.prefix(299)) + "…" }
+            return .init(member.key, .object([.init("description", .string(text))]))
         }
         var members: [JSON.Member] = [.init("type", .string("object")), .init("properties", .object(described))]
-        if let text = resolved["description"] { members.append(.init("description", text)) }
+        if let text = root["description"] { members.append(.init("description", text)) }
         return .object(members)
     }
 

@@ -91,7 +91,9 @@ package struct SchemaValidator: Sendable {
             ("number", .number):
             return true
         case ("integer", .number(let text)):
-            return Int(text) != nil || (Double(text).map { $0 == $0.rounded() && $0.isFinite } ?? false)
+            // Written as an integer: `1.0` is one to JSON Schema, but it would be sent as written, and the
+            // API's own check wants `1`.
+            return Int(text) != nil
         default:
             return false
         }

@@ -27,6 +27,10 @@ final class MCPServerTests: XCTestCase {
             "--root", server.rootURL.absoluteString, "--folder", folder.path,
         ]
         let output = Pipe()
+        // A hung server fails the test instead of hanging the run.
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 400, execute: watchdog)
+        defer { watchdog.cancel() }
         let errorFile = folder.appendingPathComponent("stderr.txt")
         FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardOutput = output
@@ -61,7 +65,15 @@ final class MCPServerTests: XCTestCase {
         XCTAssertEqual(schemas?["invalid"], .array([]))
         XCTAssertEqual(schemas?["with_refs"], .array([]))
         XCTAssertEqual(schemas?["names_ok"], .bool(true))
-        XCTAssertEqual(schemas?["destructive_all_deletes"], .bool(true))
+        XCTAssertEqual(schemas?["every_delete_destructive"], .bool(true))
+        let destructive = schemas?["destructive_names"]?.array?.compactMap(\.string) ?? []
+        XCTAssertTrue(destructive.contains("responses_cancel"), "cancelling ends something: destructive")
+        XCTAssertTrue(destructive.contains("admin_organization_projects_archive"))
+        XCTAssertFalse(destructive.contains("responses_create"))
+        // A local file only under --allow-files; a data URL always.
+        XCTAssertEqual(report["files"]?["outside_is_error"], .bool(true))
+        XCTAssertTrue(report["files"]?["outside_text"]?.string?.contains("not readable outside") == true)
+        XCTAssertEqual(report["files"]?["data_url_ok"], .bool(true))
         // Ten calls of different kinds, each request validated by the server.
         let calls = try XCTUnwrap(report["calls"])
         guard case .object(let results) = calls else { return XCTFail("no calls") }
@@ -73,7 +85,8 @@ final class MCPServerTests: XCTestCase {
             calls["chat_completions_create"]?["progress"], .number("3"), "one progress notification per event")
         XCTAssertEqual(calls["audio_speech_create"]?["blob_bytes"], .number("1024"), "the binary reply as a resource")
         let received = report["calls_received"]
-        XCTAssertEqual(received?["count"], .number("10"))
+        XCTAssertEqual(
+            received?["count"], .number("11"), "ten calls and the upload of a data URL; nothing for the refused path")
         XCTAssertEqual(received?["all_validated"], .bool(true))
         XCTAssertTrue(
             received?["upload_parts"]?.array?.contains {
@@ -107,7 +120,12 @@ final class MCPServerTests: XCTestCase {
         XCTAssertEqual(malformed?["codes"]?["1"], .number("-32600"))
         XCTAssertEqual(malformed?["codes"]?["2"], .number("-32601"))
         XCTAssertEqual(malformed?["codes"]?["3"], .number("-32602"))
+        XCTAssertEqual(malformed?["codes"]?["4"], .number("-32602"), "tools/call without a name")
         XCTAssertEqual(malformed?["codes"]?["5"], .number("-32022"))
+        XCTAssertEqual(malformed?["unsupported_data"]?["requested"], .string("1900-01-01"))
+        XCTAssertEqual(
+            malformed?["unsupported_data"]?["supported"],
+            .array([.string("2026-07-28"), .string("2025-11-25"), .string("2025-06-18")]))
         XCTAssertEqual(malformed?["ping_after"], .bool(true))
         // A cancelled call: no response, and the HTTP request dropped.
         let cancellation = report["cancellation"]

@@ -13,7 +13,7 @@ package let operationSchemasJSON = ##"""
 "Upload": {"properties":{"chunking":{"$ref":"#/$defs/ChunkingStrategy","description":"The strategy used for this upload."},"detail":{"$ref":"#/$defs/Detail"},"fallback_detail":{"anyOf":[{"$ref":"#/$defs/Detail"},{"type":"null"}]},"loose_chunking":{"$ref":"#/$defs/Upload.LooseChunking"},"note":{"$ref":"#/$defs/Upload.Note"},"wrapped_chunking":{"$ref":"#/$defs/StaticStrategyParam"}},"required":["chunking","detail"],"type":"object"},
 "Upload.LooseChunking": {"properties":{"chunk_overlap_tokens":{"type":"integer"},"max_chunk_size_tokens":{"type":"integer"},"type":{"const":"static"}},"required":["type","max_chunk_size_tokens"],"type":"object"},
 "Upload.Note": {"properties":{"text":{"type":"string"}},"type":"object"},
-"UploadsAPI.CreateForm.Attachment": {"properties":{"bytes":{"description":"Raw bytes.","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}
+"UploadsAPI.CreateForm.Attachment": {"properties":{"bytes":{"description":"Raw bytes. A file: its content as a data URL (`data:audio/mpeg;base64,...`), or a local path after @ (`@/tmp/audio.mp3`) when the server was started with --allow-files for its folder.","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}
 }, "operations": {
 "createUpload": {"input":{"properties":{"attachment":{"$ref":"#/$defs/UploadsAPI.CreateForm.Attachment"}},"type":"object"},"output":{"$ref":"#/$defs/Upload"}}
 }}
