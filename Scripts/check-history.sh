@@ -217,8 +217,9 @@ for admin, path in ((False, sys.argv[2]), (True, sys.argv[2] + ".admin")):
         products += ', .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"])'
         targets.append(admin_target)
     else:
-        # Without the admin module there is no Generated/Admin folder to exclude.
-        targets[-1] = re.sub(r',\s*(//[^\n]*\n\s*)*exclude:\s*\[\s*"Generated/Admin"\s*\]', "", targets[-1])
+        # Without the admin module there is no Generated/Admin folder to exclude (Generated/Catalogue, the `openai`
+        # tool's catalogue, is always written and stays excluded).
+        targets[-1] = re.sub(r'"Generated/Admin",\s*', "", targets[-1])
     body = ",\n".join("        " + "\n".join(line for line in block.splitlines()) for block in targets)
     manifest = lines + [f"    products: [{products}],", "    targets: [", body, "    ],",
                         "    swiftLanguageModes: [.v6]", ")"]
@@ -289,17 +290,18 @@ if [[ $GENERATE_ONLY -eq 0 && $FULL_BUILD -eq 0 ]]; then
     mkdir -p "$WORK/modules"
 fi
 
-# Compiles OpenAI (without Generated/Admin) and, when the spec has it, OpenAIAdmin with `swiftc -emit-sil`: SIL to
-# /dev/null, diagnostics to the log. OpenAI's module goes to $WORK/modules for OpenAIAdmin to import (emitted only
-# then: it is one more compiler job).
+# Compiles OpenAI (without Generated/Admin and Generated/Catalogue) and, when the spec has it, OpenAIAdmin with
+# `swiftc -emit-sil`: SIL to /dev/null, diagnostics to the log. OpenAI's module goes to $WORK/modules for OpenAIAdmin
+# to import (emitted only then: it is one more compiler job).
 compile_modules() {
     local log="$1" sources=() file module=()
     rm -rf "$WORK/modules/OpenAI.swiftmodule"
     if [[ -d "$pkg/Sources/OpenAI/Generated/Admin" ]]; then
         module=(-emit-module -emit-module-path "$WORK/modules/OpenAI.swiftmodule")
     fi
+    # Generated/Catalogue is the `openai` tool's (its own target), not the SDK's.
     while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAI" -name '*.swift' \
-        -not -path '*/Generated/Admin/*' | LC_ALL=C sort)
+        -not -path '*/Generated/Admin/*' -not -path '*/Generated/Catalogue/*' | LC_ALL=C sort)
     swiftc -module-name OpenAI "${SWIFTC_FLAGS[@]}" -emit-sil ${module[@]+"${module[@]}"} "${sources[@]}" \
         >/dev/null 2>"$log" || return
     [[ ${#module[@]} -gt 0 ]] || return 0

@@ -75,13 +75,19 @@ package final class Terminal: @unchecked Sendable {
 
     /// Sends replies to the file at `path` (through a temporary file beside it, see ``finish(success:)``).
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when the file cannot be created.
+    /// - Throws: ``CLIError/failure(_:)`` when `path` is a folder or the file cannot be created.
     package func redirect(to path: String) throws {
-        let temporary = Self.temporaryPath(for: path)
+        // Through a symbolic link to its target, as a shell's `>` writes.
+        let destination = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+            throw CLIError.failure("--output \(path) is a folder")
+        }
+        let temporary = Self.temporaryPath(for: destination)
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else { throw CLIError.failure("cannot write \(path)") }
-        locked { outputFile = (handle, temporary, path) }
+        locked { outputFile = (handle, temporary, destination) }
     }
 
     /// A file name beside `path` for writing it in full before it replaces `path`.
