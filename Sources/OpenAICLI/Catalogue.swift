@@ -7,6 +7,10 @@ package struct Catalogue: Sendable {
     package var operations: [APIOperation]
     /// Every command line (`vector-stores:files list`) and alias → its operation's index.
     private var byCommand: [String: Int]
+    /// Every resource (`vector-stores:files`), sorted.
+    package private(set) var resources: [String]
+    /// Each resource's methods (aliases included) with their operations' indices, sorted by method.
+    private var methodsByResource: [String: [(name: String, index: Int)]]
 
     /// The catalogue of the locked spec, parsed once.
     package static let shared: Catalogue = {
@@ -26,10 +30,17 @@ package struct Catalogue: Sendable {
         guard let list = root["operations"]?.array else { throw CLIError.failure("the catalogue has no operations") }
         operations = try list.map(APIOperation.init(json:))
         byCommand = [:]
+        methodsByResource = [:]
         for (index, operation) in operations.enumerated() {
-            byCommand[operation.command] = index
-            for alias in operation.aliases { byCommand[alias] = index }
+            for command in [operation.command] + operation.aliases {
+                byCommand[command] = index
+                let parts = command.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                methodsByResource[String(parts[0]), default: []].append((String(parts[1]), index))
+            }
         }
+        for resource in methodsByResource.keys { methodsByResource[resource]!.sort { $0.name < $1.name } }
+        resources = methodsByResource.keys.sorted()
     }
 
     /// The operation run by `resource method` (`vector-stores:files`, `list`), official or alias.
@@ -37,18 +48,9 @@ package struct Catalogue: Sendable {
         byCommand["\(resource) \(method)"].map { operations[$0] }
     }
 
-    /// Every resource (`vector-stores:files`), sorted.
-    package var resources: [String] {
-        Set(byCommand.keys.map { String($0.prefix { $0 != " " }) }).sorted()
-    }
-
     /// The methods of `resource` with their operations, sorted by method; aliases included.
     package func methods(of resource: String) -> [(name: String, operation: APIOperation)] {
-        byCommand.compactMap { command, index in
-            let parts = command.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0] == resource else { return nil }
-            return (String(parts[1]), operations[index])
-        }.sorted { $0.name < $1.name }
+        (methodsByResource[resource] ?? []).map { ($0.name, operations[$0.index]) }
     }
 }
 
@@ -124,6 +126,18 @@ package struct APIOperation: Sendable {
         package var hasMore: String
         /// Reply members holding the next cursor, first present wins; `#last-id`: the last item's `id`.
         package var next: [String]
+
+        /// The cursor of the page after `reply`, from the first of ``next`` it has (not empty).
+        package func nextCursor(in reply: JSON) -> String? {
+            for source in next {
+                if source == "#last-id" {
+                    if let id = reply[items]?.array?.last?["id"]?.string { return id }
+                } else if let cursor = reply[source]?.string, !cursor.isEmpty {
+                    return cursor
+                }
+            }
+            return nil
+        }
     }
 
     init(json: JSON) throws {

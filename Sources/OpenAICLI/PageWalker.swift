@@ -45,7 +45,7 @@ struct PageWalker {
             return (pageItems, nil)
         }
         items += pageItems
-        guard hasMore, let next = nextCursor(value), cursors.insert(next).inserted else {
+        guard hasMore, let next = page.nextCursor(in: value), cursors.insert(next).inserted else {
             more = hasMore
             return (pageItems, nil)
         }
@@ -66,16 +66,5 @@ struct PageWalker {
             merged = merged.setting("next_page", cut ? .null : next)
         }
         return merged
-    }
-
-    private func nextCursor(_ value: JSON) -> String? {
-        for source in page.next {
-            if source == "#last-id" {
-                if let id = value[page.items]?.array?.last?["id"]?.string { return id }
-            } else if let cursor = value[source]?.string, !cursor.isEmpty {
-                return cursor
-            }
-        }
-        return nil
     }
 }

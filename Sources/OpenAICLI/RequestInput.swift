@@ -100,22 +100,32 @@ package struct RequestInput: Sendable {
                 body.removeAll { $0.key == flag.name }
             }
         }
-        let given = Set(body.map(\.key)).union(files.map(\.name))
-        var missing: [String] = []
-        for flag in operation.flags where flag.required {
-            switch flag.location {
-            case .path: if pathParameters[flag.name] == nil { missing.append(flag.flag) }
-            case .query: if !query.contains(where: { $0.name == flag.name }) { missing.append(flag.flag) }
-            case .header: if headers[flag.name] == nil { missing.append(flag.flag) }
-            case .body: if !given.contains(flag.name) { missing.append(flag.flag) }
-            }
-        }
+        let missing = missing(of: operation.flags, body: body)
         guard missing.isEmpty else {
-            let list = missing.map { "--" + $0 }.joined(separator: ", ")
+            let list = missing.map { "--" + $0.flag }.joined(separator: ", ")
             throw CLIError.usage("`openai \(operation.command)` needs \(list)", usage: usage)
         }
-        if operation.body != nil, !body.isEmpty || operation.body?.required == true || !files.isEmpty {
-            self.body = .object(body)
+        setBody(body, for: operation)
+    }
+
+    /// The required ones of `flags` that the input does not set, the body's members given as `body`.
+    func missing(of flags: [Flag], body: [JSON.Member]) -> [Flag] {
+        flags.filter { flag in
+            guard flag.required else { return false }
+            switch flag.location {
+            case .path: return pathParameters[flag.name] == nil
+            case .query: return !query.contains { $0.name == flag.name }
+            case .header: return headers[flag.name] == nil
+            case .body: return !body.contains { $0.key == flag.name } && !files.contains { $0.name == flag.name }
+            }
+        }
+    }
+
+    /// Sets the body to `members` when the operation takes one and there is something to send (or it
+    /// must be sent, even empty).
+    mutating func setBody(_ members: [JSON.Member], for operation: APIOperation) {
+        if operation.body != nil, !members.isEmpty || operation.body?.required == true || !files.isEmpty {
+            body = .object(members)
         }
     }
 }

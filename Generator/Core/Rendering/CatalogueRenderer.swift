@@ -129,22 +129,27 @@ enum CatalogueRenderer {
         return GeneratedFile(path: path, contents: lines.joined(separator: "\n") + "\n")
     }
 
+    /// The struct a type names, through aliases (an operation's body members), or `nil` for another shape.
+    static func structure(_ type: TypeRef, in declarations: [String: Declaration]) -> StructDecl? {
+        guard case .named(let name) = type else { return nil }
+        switch declarations[name] {
+        case .structure(let decl)?: return decl
+        case .alias(let decl)?: return structure(decl.target, in: declarations)
+        default: return nil
+        }
+    }
+
     /// Flags every command takes (beside the global ones, which may also come before the command).
     static let commandFlags: Set<String> = ["output", "max-items", "help"]
 
     /// The flags of `operation` that are named twice, or like one of ``commandFlags``.
     static func takenFlags(_ operation: OperationDecl, declarations: [String: Declaration]) -> [String] {
         var names = operation.parameters.map { kebab($0.wireName) }
-        if let body = operation.bodies.first {
-            var type: TypeRef?
-            switch body {
-            case .json(let bodyType), .multipart(let bodyType): type = bodyType
-            case .text: type = nil
-            }
-            while case .named(let name)? = type, case .alias(let alias)? = declarations[name] { type = alias.target }
-            if case .named(let name)? = type, case .structure(let decl)? = declarations[name] {
-                names += decl.properties.map { kebab($0.wireName) }
-            }
+        switch operation.bodies.first {
+        case .json(let type)?, .multipart(let type)?:
+            names += (structure(type, in: declarations)?.properties ?? []).map { kebab($0.wireName) }
+        case .text?, nil:
+            break
         }
         var seen: Set<String> = []
         return names.filter { !seen.insert($0).inserted || commandFlags.contains($0) }
@@ -267,12 +272,7 @@ enum CatalogueRenderer {
         }
 
         private func structure(_ type: TypeRef) -> StructDecl? {
-            guard case .named(let name) = type else { return nil }
-            switch declarations[name] {
-            case .structure(let decl)?: return decl
-            case .alias(let decl)?: return structure(decl.target)
-            default: return nil
-            }
+            CatalogueRenderer.structure(type, in: declarations)
         }
 
         /// The value's shape as a small JSON Schema (see ``CatalogueRenderer``).

@@ -73,7 +73,7 @@ enum SchemaCatalogueRenderer {
             }
             switch operation.bodies.first {
             case .json(let type)?, .multipart(let type)?:
-                if let structure = structure(type) {
+                if let structure = CatalogueRenderer.structure(type, in: declarations) {
                     for property in structure.properties {
                         properties[property.wireName] = member(property)
                         if property.required { required.append(property.wireName) }
@@ -147,15 +147,6 @@ enum SchemaCatalogueRenderer {
                 guard declarations[name] != nil else { return [:] }
                 if seen.insert(name).inserted { pending.append(name) }
                 return ["$ref": "#/$defs/" + name]
-            }
-        }
-
-        private func structure(_ type: TypeRef) -> StructDecl? {
-            guard case .named(let name) = type else { return nil }
-            switch declarations[name] {
-            case .structure(let decl)?: return decl
-            case .alias(let decl)?: return structure(decl.target)
-            default: return nil
             }
         }
 

@@ -102,12 +102,8 @@ struct MCPToolCall {
                 return Self.error("The reply (\(type), \(response.body.count) bytes) is not JSON.")
             }
             var note: String?
-            if let page = operation.page, value[page.hasMore] == .bool(true) {
-                let cursor = page.next.lazy.compactMap { source -> String? in
-                    source == "#last-id"
-                        ? value[page.items]?.array?.last?["id"]?.string : value[source]?.string
-                }.first
-                if let cursor { note = "More items follow: call again with `\(page.cursor)`: \"\(cursor)\"." }
+            if let page = operation.page, value[page.hasMore] == .bool(true), let cursor = page.nextCursor(in: value) {
+                note = "More items follow: call again with `\(page.cursor)`: \"\(cursor)\"."
             }
             return json(value, note: note)
         }
@@ -278,19 +274,12 @@ extension RequestInput {
             }
             body.append(member)
         }
-        var missing: [String] = []
-        for parameter in operation.parameters where parameter.required {
-            switch parameter.location {
-            case .path: if pathParameters[parameter.name] == nil { missing.append(parameter.name) }
-            case .query: if !query.contains(where: { $0.name == parameter.name }) { missing.append(parameter.name) }
-            case .header: if headers[parameter.name] == nil { missing.append(parameter.name) }
-            case .body: break
-            }
+        // The body's required members were checked with the schema; the parameters are checked here.
+        let missing = missing(of: operation.parameters, body: body)
+        guard missing.isEmpty else {
+            throw CLIError.usage("missing \(missing.map(\.name).joined(separator: ", "))")
         }
-        guard missing.isEmpty else { throw CLIError.usage("missing \(missing.joined(separator: ", "))") }
-        if operation.body != nil, !body.isEmpty || operation.body?.required == true || !files.isEmpty {
-            self.body = .object(body)
-        }
+        setBody(body, for: operation)
     }
 
     /// A file member's value: `data:<type>;base64,<bytes>` gives the bytes; `@path` streams a local

@@ -289,50 +289,28 @@ package struct MCPTool: Sendable {
                         ])),
                 ]), validationSchema: input)
         }
+        /// A member of the given JSON type with its description.
+        func member(_ name: String, _ type: String, _ description: String) -> JSON.Member {
+            .init(name, .object([.init("type", .string(type)), .init("description", .string(description))]))
+        }
+        let endpoint = member("endpoint", "string", "The endpoint's name, e.g. `responses_create`.")
         return [
             tool(
                 "list_api_endpoints", "List OpenAI API endpoints",
                 "Lists the OpenAI API's endpoints (operations) whose name, command, path or summary contains the search text (all when it is empty): each endpoint's name, HTTP method and path, and summary.",
                 object(
-                    [
-                        .init(
-                            "search",
-                            .object([
-                                .init("type", .string("string")),
-                                .init("description", .string("Text to look for, any case (`vector store`, `files`).")),
-                            ]))
-                    ], required: []), readOnly: true),
+                    [member("search", "string", "Text to look for, any case (`vector store`, `files`).")], required: []),
+                readOnly: true),
             tool(
                 "get_api_endpoint_schema", "Describe an OpenAI API endpoint",
                 "The description and the JSON Schema of the arguments of one endpoint, by the name list_api_endpoints gives.",
-                object(
-                    [
-                        .init(
-                            "endpoint",
-                            .object([
-                                .init("type", .string("string")),
-                                .init("description", .string("The endpoint's name, e.g. `responses_create`.")),
-                            ]))
-                    ], required: ["endpoint"]), readOnly: true),
+                object([endpoint], required: ["endpoint"]), readOnly: true),
             tool(
                 "invoke_api_endpoint", "Call an OpenAI API endpoint",
                 "Calls one endpoint with arguments that match its schema (get_api_endpoint_schema); the arguments are checked before anything is sent.",
                 object(
-                    [
-                        .init(
-                            "endpoint",
-                            .object([
-                                .init("type", .string("string")),
-                                .init("description", .string("The endpoint's name, e.g. `responses_create`.")),
-                            ])),
-                        .init(
-                            "args",
-                            .object([
-                                .init("type", .string("object")),
-                                .init(
-                                    "description", .string("The endpoint's arguments, as its schema describes them.")),
-                            ])),
-                    ], required: ["endpoint"]), readOnly: false),
+                    [endpoint, member("args", "object", "The endpoint's arguments, as its schema describes them.")],
+                    required: ["endpoint"]), readOnly: false),
         ]
     }()
 }
